@@ -1,0 +1,127 @@
+//! Case-insensitive names.
+//!
+//! PCGen compares variable, function, scope and format names without regard to ASCII case.
+//! [`Name`] keeps the spelling the user wrote (for messages) and compares, hashes and orders
+//! case-insensitively. Cloning is cheap (a shared string).
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// A name compared without regard to ASCII case.
+#[derive(Clone)]
+pub struct Name(Arc<str>);
+
+impl Name {
+    /// A name with this spelling.
+    pub fn new(text: &str) -> Self {
+        Name(Arc::from(text))
+    }
+
+    /// The spelling as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// True if `other` is this name in any ASCII case.
+    pub fn is(&self, other: &str) -> bool {
+        self.0.eq_ignore_ascii_case(other)
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(&other.0)
+    }
+}
+impl Eq for Name {}
+
+impl Hash for Name {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for b in self.0.bytes() {
+            state.write_u8(b.to_ascii_lowercase());
+        }
+        state.write_u8(0xff);
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Name {
+    fn cmp(&self, other: &Self) -> Ordering {
+        let a = self.0.bytes().map(|b| b.to_ascii_lowercase());
+        let b = other.0.bytes().map(|b| b.to_ascii_lowercase());
+        a.cmp(b)
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", &*self.0)
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Self {
+        Name::new(s)
+    }
+}
+
+/// The closest of `candidates` to `wanted` (case-insensitive edit distance at most a third of
+/// the length rounded up, at least 1), for "did you mean" help lines.
+pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let wanted_l = wanted.to_ascii_lowercase();
+    let limit = ((wanted.chars().count() + 2) / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(&wanted_l, &c.to_ascii_lowercase()), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_ignore_case() {
+        let mut set = HashSet::new();
+        set.insert(Name::new("Str"));
+        assert!(set.contains(&Name::new("STR")));
+        assert_eq!(Name::new("abc").to_string(), "abc");
+    }
+
+    #[test]
+    fn closest_suggests_near_names() {
+        assert_eq!(closest("Hnads", ["Hands", "Reach"]), Some("Hands"));
+        assert_eq!(closest("zzz", ["Hands"]), None);
+    }
+}

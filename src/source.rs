@@ -1,0 +1,240 @@
+//! Source text, file identities and byte spans.
+//!
+//! Every item a user may be told about carries a [`Span`]: the file it came from and a byte
+//! range in that file's decoded text. Files live in a [`SourceMap`]; the core never reads the
+//! disk itself (see `crate::load::FileSystem` for how files come in).
+
+use std::ops::Range;
+
+/// Identity of one source file inside a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct FileId(pub u32);
+
+/// A byte range in one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    /// The file the range belongs to.
+    pub file: FileId,
+    /// First byte (inclusive).
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// A span of `range` in `file`.
+    pub fn new(file: FileId, range: Range<usize>) -> Self {
+        Span {
+            file,
+            start: clamp_u32(range.start),
+            end: clamp_u32(range.end.max(range.start)),
+        }
+    }
+
+    /// The byte range as `usize`s.
+    pub fn range(&self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// This span moved `offset` bytes to the right (used when a formula embedded in a token
+    /// line is parsed on its own).
+    pub fn shifted(self, offset: u32) -> Self {
+        Span {
+            file: self.file,
+            start: self.start.saturating_add(offset),
+            end: self.end.saturating_add(offset),
+        }
+    }
+
+    /// The smallest span covering both (same file assumed; `self`'s file is kept).
+    pub fn join(self, other: Span) -> Self {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.end.saturating_sub(self.start) as usize
+    }
+
+    /// True when the span covers no byte.
+    pub fn is_empty(&self) -> bool {
+        self.end <= self.start
+    }
+}
+
+fn clamp_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// How a file's bytes were turned into text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextEncoding {
+    /// Valid UTF-8 (a leading byte-order mark is removed).
+    Utf8,
+    /// Not valid UTF-8; decoded as Windows-1252. `first_bad_byte` is the offset of the first
+    /// byte that broke UTF-8 decoding and `byte` its value.
+    Windows1252 {
+        /// Offset of the first byte that is not valid UTF-8.
+        first_bad_byte: usize,
+        /// The value of that byte.
+        byte: u8,
+    },
+}
+
+/// Decodes file bytes: UTF-8 when valid, otherwise Windows-1252 (which never fails).
+pub fn decode_text(bytes: &[u8]) -> (String, TextEncoding) {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(body) {
+        Ok(text) => (text.to_owned(), TextEncoding::Utf8),
+        Err(err) => {
+            let at = err.valid_up_to();
+            let byte = body.get(at).copied().unwrap_or(0);
+            let (text, _, _) = encoding_rs::WINDOWS_1252.decode(body);
+            let skipped = bytes.len() - body.len();
+            (
+                text.into_owned(),
+                TextEncoding::Windows1252 {
+                    first_bad_byte: at + skipped,
+                    byte,
+                },
+            )
+        }
+    }
+}
+
+/// One source file: its display path, decoded text and line index.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// Path as shown to users (relative to the PCGen root or data folder when known).
+    pub path: String,
+    /// Decoded text.
+    pub text: String,
+    /// How the bytes were decoded.
+    pub encoding: TextEncoding,
+    line_starts: Vec<u32>,
+}
+
+impl SourceFile {
+    /// A file from already-decoded text.
+    pub fn new(path: impl Into<String>, text: impl Into<String>, encoding: TextEncoding) -> Self {
+        let text = text.into();
+        let mut line_starts = vec![0u32];
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => line_starts.push(clamp_u32(i + 1)),
+                b'\r' => {
+                    if bytes.get(i + 1) == Some(&b'\n') {
+                        i += 1;
+                    }
+                    line_starts.push(clamp_u32(i + 1));
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        SourceFile {
+            path: path.into(),
+            text,
+            encoding,
+            line_starts,
+        }
+    }
+
+    /// 1-based line and 1-based column (in characters) of a byte offset. Offsets past the end
+    /// or inside a character are clamped.
+    pub fn line_col(&self, byte: usize) -> (usize, usize) {
+        let byte = byte.min(self.text.len());
+        let line = match self.line_starts.binary_search(&clamp_u32(byte)) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let start = self.line_starts.get(line).copied().unwrap_or(0) as usize;
+        let mut end = byte;
+        while end > start && !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let col = self.text.get(start..end).map_or(0, |s| s.chars().count());
+        (line + 1, col + 1)
+    }
+
+    /// The text a span covers (empty if the span does not fit this file).
+    pub fn slice(&self, span: Span) -> &str {
+        self.text.get(span.range()).unwrap_or("")
+    }
+}
+
+/// All source files of one load, addressed by [`FileId`].
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, file: SourceFile) -> FileId {
+        let id = FileId(clamp_u32(self.files.len()));
+        self.files.push(file);
+        id
+    }
+
+    /// The file with this id, if any.
+    pub fn get(&self, id: FileId) -> Option<&SourceFile> {
+        self.files.get(id.0 as usize)
+    }
+
+    /// All files with their ids.
+    pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(clamp_u32(i)), f))
+    }
+
+    /// Number of files.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// True when no file was added.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_lines_and_chars() {
+        let f = SourceFile::new("a", "ab\r\nçd\ne", TextEncoding::Utf8);
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(4), (2, 1));
+        assert_eq!(f.line_col(6), (2, 2));
+        assert_eq!(f.line_col(8), (3, 1));
+    }
+
+    #[test]
+    fn windows_1252_fallback_names_first_bad_byte() {
+        let (text, enc) = decode_text(b"ab\x92c");
+        assert_eq!(text, "ab\u{2019}c");
+        assert_eq!(
+            enc,
+            TextEncoding::Windows1252 {
+                first_bad_byte: 2,
+                byte: 0x92
+            }
+        );
+    }
+}
