@@ -1,0 +1,1 @@
+//! Older formula languages on the same core: FICS and ICC match formulas, UnterMUD locks.

@@ -1,0 +1,1 @@
+//! Finding and reading PCC/LST dataset files, game modes and load order; token lines.

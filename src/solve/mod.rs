@@ -1,0 +1,1 @@
+//! The solver: dependency graph of variable instances, modifier ordering, incremental evaluation, explanations.
