@@ -7,6 +7,10 @@
 //! Values are split at `|` outside `()` and `[]`, as PCGen's `ParsingSeparator` does, so a
 //! formula such as `max(a|b)` stays whole.
 
+// A diagnostic is the error value of every parser here; errors are the rare path, so the
+// size of `Result<_, Diagnostic>` does not matter.
+#![allow(clippy::result_large_err)]
+
 use crate::diagnostic::Diagnostic;
 use crate::load::codes;
 use crate::source::Span;
