@@ -1907,6 +1907,9 @@ fn csv_cells(line: Slice<'_>) -> Vec<At<String>> {
     let mut i = 0;
     loop {
         let start = i;
+        while bytes.get(i) == Some(&b' ') {
+            i += 1;
+        }
         let mut value = String::new();
         let mut quoted = false;
         if bytes.get(i) == Some(&b'"') {
