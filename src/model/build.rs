@@ -2,10 +2,11 @@
 //! load-time rule as a diagnostic.
 
 use super::codes;
-use super::literal::{self, Literal};
+use super::literal;
 use super::scope::{ScopeId, ScopeSpelling};
 use super::*;
 use crate::diagnostic::Diagnostic;
+use crate::formula::Value;
 use crate::load::codes as lcodes;
 use crate::load::syntax::{self, At, ModifyItem, Slice};
 use crate::load::{KeyFilter, LoadSet, LoadedFile};
@@ -390,7 +391,7 @@ impl<'a> Builder<'a> {
         }
         match key.text {
             "DEFAULTVARIABLEVALUE" => self.default_value(value),
-            "FACTDEF" | "FACTSETDEF" => self.fact_def(value, key.text == "FACTSETDEF"),
+            "FACTDEF" | "FACTSETDEF" => self.fact_def(value, key.text == "FACTSETDEF", line),
             "FUNCTION" => self.function(value, line),
             "DYNAMICSCOPE" => {}
             _ => self.unexpected(
@@ -461,7 +462,7 @@ impl<'a> Builder<'a> {
         );
     }
 
-    fn fact_def(&mut self, value: Slice<'_>, set: bool) {
+    fn fact_def(&mut self, value: Slice<'_>, set: bool, line: &crate::load::Line) {
         let Some((loc, name)) = value.split_once('|') else {
             return self.malformed(
                 value.span,
@@ -487,10 +488,18 @@ impl<'a> Builder<'a> {
             return;
         }
         let name = name.trim();
+        let format = line
+            .tokens
+            .iter()
+            .skip(1)
+            .find_map(|t| self.text(*t).strip_prefix("DATAFORMAT:"))
+            .and_then(Format::from_name)
+            .filter(|f| self.known_format(f));
         self.ds.fact_defs.push(FactDef {
             location: Name::new(loc.text),
             name: Name::new(name.text),
             set,
+            format,
             span: name.span,
         });
     }
@@ -559,6 +568,7 @@ impl<'a> Builder<'a> {
             body: FormulaValue {
                 text: body.value,
                 span: body.span,
+                compiled: None,
             },
             arity,
             span: name.span,
@@ -1457,8 +1467,7 @@ impl<'a> Builder<'a> {
             None => (v.text, "0"),
         };
         let pair = literal::number(w).zip(literal::number(h));
-        let Some((w, h)) = pair.filter(|(w, h)| !w.is_sign_negative() && !h.is_sign_negative())
-        else {
+        let Some((w, h)) = pair.filter(|(w, h)| !w.is_negative() && !h.is_negative()) else {
             self.diags.push(
                 Diagnostic::error(
                     codes::BAD_LITERAL,
@@ -1477,7 +1486,7 @@ impl<'a> Builder<'a> {
             variable: var,
             kind: ModifierKind::Set,
             priority: 10,
-            value: ModifierValue::Constant(Literal::Pair(w, h)),
+            value: ModifierValue::Constant(Value::OrderedPair(w, h)),
             scope: ScopeId::GLOBAL,
             source: Some(id),
             applies: Applies::Own,
@@ -1699,6 +1708,7 @@ impl<'a> Builder<'a> {
             ModifierValue::Formula(FormulaValue {
                 text: text.to_owned(),
                 span: item.value.span,
+                compiled: None,
             })
         };
         let bad = |this: &mut Self| {
@@ -1737,7 +1747,7 @@ impl<'a> Builder<'a> {
                     Some(formula())
                 }
             },
-            Format::String => Some(ModifierValue::Constant(Literal::String(text.to_owned()))),
+            Format::String => Some(ModifierValue::Constant(Value::string(text))),
             Format::Dice | Format::OrderedPair => match literal::parse(&variable.format, text) {
                 Some(l) => Some(ModifierValue::Constant(l)),
                 None => {
@@ -1749,7 +1759,9 @@ impl<'a> Builder<'a> {
                 if text.contains(['"', '(']) {
                     Some(formula())
                 } else {
-                    Some(ModifierValue::Constant(Literal::Object(Name::new(text))))
+                    Some(ModifierValue::Constant(Value::Object(Name::new(
+                        text.trim(),
+                    ))))
                 }
             }
             Format::Array(_) => Some(formula()),
@@ -1857,10 +1869,12 @@ impl<'a> Builder<'a> {
     }
 
     fn check_formulas(&mut self) {
-        // Formula type-checking arrives with the formula core (see `formula::check`).
+        super::formulas::check_all(self);
     }
 
-    fn unused_variables(&mut self) {}
+    fn unused_variables(&mut self) {
+        super::formulas::unused_variables(self);
+    }
 }
 
 trait SecondaryOpt {

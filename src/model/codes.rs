@@ -61,4 +61,12 @@ codes! {
     /// A formula used where the format takes only fixed values (PCGen), or a modifier type in
     /// the wrong case.
     MODIFIER_CASE = "M0124", "modifier-case";
+    /// `input()` names a channel that does not exist.
+    UNKNOWN_CHANNEL = "M0125", "unknown-channel";
+    /// `lookup()` names a table that does not exist.
+    UNKNOWN_TABLE = "M0126", "unknown-table";
+    /// `lookup()` names a column its table does not have.
+    UNKNOWN_COLUMN = "M0127", "unknown-column";
+    /// A host function (`input`, `lookup`, `getFact`, `get`) called with the wrong arguments.
+    HOST_ARGUMENTS = "M0128", "host-arguments";
 }

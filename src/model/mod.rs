@@ -28,14 +28,14 @@
 mod build;
 pub mod check;
 pub mod codes;
+mod formulas;
 pub mod literal;
 pub mod scope;
 
 pub use build::build;
-pub use literal::Literal;
 pub use scope::{Scope, ScopeId, ScopeTree};
 
-use crate::formula::Format;
+use crate::formula::{CompiledFormula, Format, Value};
 use crate::load::{CodeControls, FileKind};
 use crate::name::Name;
 use crate::source::Span;
@@ -102,7 +102,7 @@ pub struct DefaultValue {
     /// The format.
     pub format: Format,
     /// The value.
-    pub value: Literal,
+    pub value: Value,
     /// Where it was written.
     pub span: Span,
 }
@@ -163,20 +163,22 @@ impl ModifierKind {
     }
 }
 
-/// A formula value: its text and where it sits, checked in `scope` for `format`.
-#[derive(Clone, Debug, PartialEq)]
+/// A formula value: its text, where it sits, and (once checked) its compiled form.
+#[derive(Clone, Debug)]
 pub struct FormulaValue {
     /// The formula text.
     pub text: String,
     /// Its span.
     pub span: Span,
+    /// The checked formula; `None` when it had errors (they were reported).
+    pub compiled: Option<CompiledFormula>,
 }
 
 /// A modifier's operand.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum ModifierValue {
     /// A constant checked against the variable's format.
-    Constant(Literal),
+    Constant(Value),
     /// A formula, evaluated in the modifier's scope.
     Formula(FormulaValue),
 }
@@ -215,7 +217,7 @@ pub enum Applies {
 }
 
 /// One MODIFY, MODIFYOTHER, PART or FACE modification.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Modifier {
     /// Its id.
     pub id: ModId,
@@ -298,7 +300,7 @@ pub struct Object {
 }
 
 /// A FUNCTION defined in data.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct UserFunction {
     /// Name (case-insensitive).
     pub name: Name,
@@ -332,6 +334,8 @@ pub struct FactDef {
     pub name: Name,
     /// True for FACTSETDEF.
     pub set: bool,
+    /// DATAFORMAT, when given and known.
+    pub format: Option<Format>,
     /// Where it was defined.
     pub span: Span,
 }
@@ -355,6 +359,8 @@ pub struct Dataset {
     pub tables: Vec<Table>,
     /// Fact definitions.
     pub fact_defs: Vec<FactDef>,
+    /// The user functions as the formula checker and evaluator use them.
+    pub registry: crate::formula::FunctionRegistry,
     /// The game mode's code controls.
     pub controls: CodeControls,
     /// Formula-system tokens read.
