@@ -377,6 +377,26 @@ pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet 
         }
     }
 
+    if game_mode.is_none() {
+        let any_mode = selected
+            .iter()
+            .filter_map(|i| l.campaigns.get(*i))
+            .any(|c| c.game_mode_span.is_some());
+        if let Some(c) = selected.first().and_then(|i| l.campaigns.get(*i)) {
+            if !any_mode {
+                l.diagnostics.push(
+                    Diagnostic::warning(
+                        codes::NO_GAME_MODE,
+                        Span::new(c.file, 0..0),
+                        "no selected campaign names a GAMEMODE",
+                    )
+                    .with_label("include-only PCC")
+                    .with_help("select a PCC with a GAMEMODE: line; this one is meant to be included by another"),
+                );
+            }
+        }
+    }
+
     // RANK order (descending, stable), then flatten the file lists.
     let mut order = selected.clone();
     order.sort_by_key(|i| std::cmp::Reverse(l.campaigns.get(*i).map_or(9, |c| c.rank)));
