@@ -6,5 +6,8 @@
 
 pub mod ast;
 pub mod format;
+pub mod parse;
+pub mod print;
 
 pub use format::Format;
+pub use parse::{ParseOutput, parse_formula};
