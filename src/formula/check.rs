@@ -1194,3 +1194,204 @@ fn wrap(format: Format, node: Val, span: Span) -> Typed {
 pub fn is_builtin_function(name: &str) -> bool {
     is_builtin(name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+    use crate::formula::ast::BinaryOp::*;
+
+    fn run(env: &Env, root: Expr, f: &str) -> Result<String, Vec<&'static str>> {
+        let fmt = Format::from_name(f).unwrap();
+        match check(&formula(root), env, &fmt, None) {
+            Ok(c) => c
+                .eval(env, None)
+                .map(|v| v.to_string())
+                .map_err(|e| vec![e.code.id]),
+            Err(ds) => Err(ds.iter().map(|d| d.code.id).collect()),
+        }
+    }
+
+    #[test]
+    fn arithmetic_and_functions() {
+        let env = Env::default()
+            .with("x", "NUMBER", "15")
+            .with("y", "NUMBER", "4");
+        // floor((x-10)/2)+if(y>3,1,2)*3
+        let f = bin(
+            Add,
+            call(
+                "floor",
+                vec![bin(Div, bin(Sub, var("x"), num("10")), num("2"))],
+            ),
+            bin(
+                Mul,
+                call("IF", vec![bin(Gt, var("y"), num("3")), num("1"), num("2")]),
+                num("3"),
+            ),
+        );
+        assert_eq!(run(&env, f, "NUMBER"), Ok("5".into()));
+        assert_eq!(
+            run(&env, bin(Div, num("7"), num("2")), "NUMBER"),
+            Ok("3.5".into())
+        );
+        assert_eq!(
+            run(&env, bin(Div, num("1"), num("0")), "NUMBER"),
+            Err(vec!["E0101"])
+        );
+        assert_eq!(
+            run(&env, call("max", vec![num("1"), string("3")]), "NUMBER"),
+            Ok("3".into())
+        );
+        assert_eq!(
+            run(&env, call("round", vec![neg(num("2.5"))]), "NUMBER"),
+            Ok("-2".into())
+        );
+    }
+
+    #[test]
+    fn reports_every_problem() {
+        let env = Env::default()
+            .with("Score", "NUMBER", "15")
+            .with("b", "BOOLEAN", "true");
+        let f = bin(
+            Add,
+            bin(Add, var("Scroe"), call("flor", vec![num("1")])),
+            bin(Mul, var("b"), num("2")),
+        );
+        assert_eq!(run(&env, f, "NUMBER"), Err(vec!["F0101", "F0102", "F0104"]));
+        assert_eq!(run(&env, num("1"), "BOOLEAN"), Err(vec!["F0105"]));
+        assert_eq!(run(&env, string("1.5"), "NUMBER"), Err(vec!["F0105"]));
+        assert_eq!(run(&env, call("abs", vec![]), "NUMBER"), Err(vec!["F0103"]));
+        assert_eq!(
+            run(&env, call("value", vec![]), "NUMBER"),
+            Err(vec!["F0108"])
+        );
+        assert_eq!(
+            run(&env, index("Score", num("0")), "NUMBER"),
+            Err(vec!["F0110"])
+        );
+        assert_eq!(
+            run(&env, call("ceil", vec![string("ab")]), "NUMBER"),
+            Err(vec!["F0106"])
+        );
+    }
+
+    #[test]
+    fn did_you_mean() {
+        let env = Env::default().with("Score", "NUMBER", "15");
+        let ds = check(&formula(var("Scroe")), &env, &Format::Number, None).unwrap_err();
+        assert_eq!(ds[0].help.as_deref(), Some("did you mean `Score`?"));
+        let ds = check(
+            &formula(call("flor", vec![num("1")])),
+            &env,
+            &Format::Number,
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(ds[0].help.as_deref(), Some("did you mean `floor`?"));
+    }
+
+    #[test]
+    fn if_is_lazy_and_logic_is_not() {
+        let env = Env::default().with("t", "BOOLEAN", "true");
+        let boom = || bin(Rem, num("1"), num("0"));
+        let f = call("if", vec![var("t"), num("5"), boom()]);
+        assert_eq!(run(&env, f, "NUMBER"), Ok("5".into()));
+        let f = bin(Or, var("t"), bin(Eq, boom(), num("0")));
+        assert_eq!(run(&env, f, "BOOLEAN"), Err(vec!["E0101"]));
+        let f = not(bin(Eq, var("t"), var("t")));
+        assert_eq!(run(&env, f, "BOOLEAN"), Ok("false".into()));
+    }
+
+    #[test]
+    fn user_functions_are_typed_macros() {
+        let mut env = Env::default().with("x", "NUMBER", "14");
+        let body = call(
+            "floor",
+            vec![bin(
+                Div,
+                bin(Sub, call("arg", vec![num("0")]), num("10")),
+                num("2"),
+            )],
+        );
+        env.functions
+            .define(Name::new("d20Mod"), sp(), formula(body))
+            .unwrap();
+        let f = call("D20MOD", vec![var("x")]);
+        let fmt = Format::Number;
+        let c = check(&formula(f), &env, &fmt, None).unwrap();
+        assert_eq!(c.dependencies(), &[VarRef(0)]);
+        assert_eq!(c.eval(&env, None).unwrap().to_string(), "2");
+        assert_eq!(
+            run(&env, call("d20mod", vec![num("1"), num("2")]), "NUMBER"),
+            Err(vec!["F0103"])
+        );
+        assert!(
+            env.functions
+                .define(Name::new("MAX"), sp(), formula(num("1")))
+                .is_err()
+        );
+        // Recursion is reported, not expanded forever.
+        env.functions
+            .define(Name::new("loop"), sp(), formula(call("loop", vec![])))
+            .unwrap();
+        assert_eq!(
+            run(&env, call("loop", vec![]), "NUMBER"),
+            Err(vec!["F0111"])
+        );
+    }
+
+    #[test]
+    fn arrays_and_optionals() {
+        let env = Env::default()
+            .with("x", "ARRAY[NUMBER]", "1,2,3")
+            .with("o", "OPTIONAL[NUMBER]", "")
+            .with("p", "OPTIONAL[NUMBER]", "3");
+        assert_eq!(run(&env, index("x", num("2")), "NUMBER"), Ok("3".into()));
+        assert_eq!(
+            run(&env, index("x", num("3")), "NUMBER"),
+            Err(vec!["E0104"])
+        );
+        assert_eq!(
+            run(&env, index("x", num("1.5")), "NUMBER"),
+            Err(vec!["E0105"])
+        );
+        assert_eq!(
+            run(
+                &env,
+                call("slice", vec![var("x"), num("1")]),
+                "ARRAY[NUMBER]"
+            ),
+            Ok("2,3".into())
+        );
+        assert_eq!(
+            run(
+                &env,
+                call("slice", vec![var("x"), num("2"), num("2")]),
+                "ARRAY[NUMBER]"
+            ),
+            Err(vec!["F0107"])
+        );
+        assert_eq!(
+            run(&env, call("length", vec![var("x")]), "NUMBER"),
+            Ok("3".into())
+        );
+        assert_eq!(
+            run(&env, call("getOptional", vec![var("o")]), "NUMBER"),
+            Err(vec!["E0106"])
+        );
+        assert_eq!(
+            run(
+                &env,
+                bin(Add, call("getOptional", vec![var("p")]), num("1")),
+                "NUMBER"
+            ),
+            Ok("4".into())
+        );
+        assert_eq!(
+            run(&env, call("isPresent", vec![var("o")]), "BOOLEAN"),
+            Ok("false".into())
+        );
+    }
+}

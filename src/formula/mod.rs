@@ -64,6 +64,8 @@ pub mod eval;
 pub mod format;
 pub mod function;
 pub mod number;
+#[cfg(test)]
+mod testing;
 pub mod value;
 
 pub use check::{

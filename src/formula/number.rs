@@ -474,9 +474,11 @@ mod tests {
         assert_eq!(n("-8").pow(n("0.5")), Err(ArithmeticError::NotReal));
         let r = n("2").pow(n("0.5")).unwrap().to_decimal();
         assert!((r - Decimal::new(1414213562373095, 15)).abs() < Decimal::new(1, 12));
+        let big = Number::Int(1 << 40);
+        assert_eq!(big.mul(big).unwrap().to_string(), (1i128 << 80).to_string());
         assert_eq!(
-            Number::Int(i64::MAX).mul(Number::Int(i64::MAX)).unwrap(),
-            Number::from_i128(i128::from(i64::MAX) * i128::from(i64::MAX)).unwrap()
+            Number::Int(i64::MAX).mul(Number::Int(i64::MAX)),
+            Err(ArithmeticError::Overflow)
         );
     }
 
