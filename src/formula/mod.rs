@@ -64,6 +64,8 @@ pub mod eval;
 pub mod format;
 pub mod function;
 pub mod number;
+pub mod parse;
+pub mod print;
 #[cfg(test)]
 mod testing;
 pub mod value;
@@ -78,4 +80,5 @@ pub use eval::{EvalError, NoValues, ValueEnv};
 pub use format::Format;
 pub use function::{FunctionRegistry, UserFunction};
 pub use number::{ArithmeticError, Number};
+pub use parse::{ParseOutput, parse_formula};
 pub use value::Value;
