@@ -226,6 +226,7 @@ pub fn check_with_args(
             parent: None,
             call_span: formula.span,
             function: None,
+            expanding_len: 0,
         });
         c.current = Some(0);
     }
@@ -306,6 +307,9 @@ struct Frame<'a> {
     parent: Option<usize>,
     call_span: Span,
     function: Option<Name>,
+    /// Length of the expansion stack before this call: its arguments are checked with the
+    /// caller's stack.
+    expanding_len: usize,
 }
 
 struct Checker<'a> {
@@ -446,7 +450,7 @@ impl<'a> Checker<'a> {
                     UnaryOp::Neg => {
                         let n = num_node(t.node, operand.span);
                         let node = match n {
-                            Num::Const(c) => match c.neg() {
+                            Num::Const(c) => match c.checked_neg() {
                                 Ok(r) => Num::Const(r),
                                 Err(_) => Num::Neg(Box::new(Num::Const(c)), e.span),
                             },
@@ -957,8 +961,8 @@ impl<'a> Checker<'a> {
             );
             return None;
         };
-        let (frame_args, parent) = match self.frames.get(fi) {
-            Some(f) => (f.args, f.parent),
+        let (frame_args, parent, expanding_len) = match self.frames.get(fi) {
+            Some(f) => (f.args, f.parent, f.expanding_len),
             None => return None,
         };
         let idx = match arg_index(args) {
@@ -992,7 +996,11 @@ impl<'a> Checker<'a> {
         // The argument is checked where it is used, in the caller's context.
         let saved = self.current;
         self.current = parent;
+        let inner = self
+            .expanding
+            .split_off(expanding_len.min(self.expanding.len()));
         let r = self.expr(actual, asserted);
+        self.expanding.extend(inner);
         self.current = saved;
         r
     }
@@ -1047,6 +1055,7 @@ impl<'a> Checker<'a> {
                     parent: self.current,
                     call_span: e.span,
                     function: Some(f.name.clone()),
+                    expanding_len: self.expanding.len(),
                 });
                 let saved = self.current;
                 self.current = Some(self.frames.len() - 1);
@@ -1166,7 +1175,7 @@ fn literal_number(e: &Expr) -> Option<Result<Number, ()>> {
         ExprKind::Unary {
             op: UnaryOp::Neg,
             operand,
-        } => literal_number(operand).map(|r| r.and_then(|n| n.neg().map_err(|_| ()))),
+        } => literal_number(operand).map(|r| r.and_then(|n| n.checked_neg().map_err(|_| ()))),
         ExprKind::Paren(x) => literal_number(x),
         _ => None,
     }
