@@ -4,7 +4,9 @@
 use std::path::Path;
 
 fn check_schema(file: &str, schema: schemars::Schema) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("schemas")
+        .join(file);
     let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
     if std::env::var_os("UPDATE_SCHEMAS").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

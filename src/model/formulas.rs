@@ -20,15 +20,10 @@ use std::cell::RefCell;
 /// Host functions the loader provides.
 const HOSTS: [&str; 4] = ["input", "lookup", "getFact", "get"];
 
-/// Whether formulas are parsed (and so reads are known for unused-variable notes).
-const PARSER_READY: bool = false;
-
 /// Parses one formula embedded in a token (`span` is where its text sits in the file).
 fn parse(text: &str, span: Span) -> (Option<Formula>, Vec<Diagnostic>) {
-    // PARSER-PENDING: becomes `crate::formula::parse_formula(text, span.file, span.start)`
-    // once the parser is on main; until then formulas are recorded but not checked.
-    let _ = (text, span);
-    (None, Vec::new())
+    let out = crate::formula::parse_formula(text, span.file, span.start);
+    (out.formula, out.diagnostics)
 }
 
 /// The names visible to one formula.
@@ -377,9 +372,6 @@ pub(crate) fn check_all(b: &mut Builder<'_>) {
 
 /// A note for each variable defined in data that nothing modifies or reads.
 pub(crate) fn unused_variables(b: &mut Builder<'_>) {
-    if !PARSER_READY {
-        return;
-    }
     for v in &b.ds.variables {
         let used = b.used.get(v.id.0 as usize).copied().unwrap_or(true);
         if used || !matches!(v.origin, VariableOrigin::Data | VariableOrigin::Channel) {
