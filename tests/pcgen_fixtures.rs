@@ -34,6 +34,27 @@ fn findings(set: &CheckedSet) -> Vec<(Severity, String, String, usize)> {
         .collect()
 }
 
+/// (code, file, line) of every note.
+fn notes(set: &CheckedSet) -> Vec<(String, String, usize)> {
+    set.diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Note)
+        .map(|d| {
+            let j = to_json(d, &set.load.sources);
+            (j.code, j.file, j.line)
+        })
+        .collect()
+}
+
+/// Notes are unused-variable notes, all in the dataset's VARIABLE file, on these lines.
+fn assert_unused_notes(set: &CheckedSet, file: &str, lines: &[usize]) {
+    let expected: Vec<(String, String, usize)> = lines
+        .iter()
+        .map(|l| ("M0120".to_owned(), file.to_owned(), *l))
+        .collect();
+    assert_eq!(notes(set), expected);
+}
+
 #[test]
 fn pathfinder_1e_core_reports_only_fact_is_orc() {
     let Some(root) = fixtures() else { return };
@@ -53,6 +74,12 @@ fn pathfinder_1e_core_reports_only_fact_is_orc() {
     );
     let d = &set.diagnostics[0];
     assert!(d.message.contains("IsOrc"), "{}", d.message);
+    // `GLOBAL:NUMBER=Value` is defined and never used.
+    assert_unused_notes(
+        &set,
+        "data/pathfinder/paizo/roleplaying_game/core_rulebook/cr__variables.lst",
+        &[25],
+    );
     // The PCC graph: the core book, conversion support, core essentials and seven races.
     assert_eq!(set.load.campaigns.len(), 10);
     assert!(set.dataset.tokens_checked > 1000);
@@ -85,6 +112,14 @@ fn pathfinder_2e_core_reads_six_non_utf8_files_with_warnings() {
     let mut got = findings(&set);
     got.sort_by(|a, b| a.2.cmp(&b.2));
     assert_eq!(got, expected);
+    assert_unused_notes(
+        &set,
+        "data/pathfinder_2e/core_rulebook/c__variables.lst",
+        &[
+            12, 16, 17, 18, 19, 22, 23, 24, 26, 27, 28, 53, 54, 55, 63, 64, 65, 66, 67, 68, 69, 70,
+            71, 78, 97, 98, 99, 103, 106, 109,
+        ],
+    );
     // Every one of them was read, not dropped: its objects are in the model.
     assert!(
         set.dataset
@@ -102,6 +137,14 @@ fn starfinder_core_is_clean() {
         "data/starfinder/paizo/core/_starfinder_core_rulebook.pcc",
     );
     assert_eq!(findings(&set), vec![]);
+    assert_unused_notes(
+        &set,
+        "data/starfinder/paizo/core/scr__variables.lst",
+        &[
+            11, 14, 15, 16, 17, 18, 20, 22, 23, 27, 37, 38, 39, 40, 41, 42, 43, 44, 45, 52, 87, 88,
+            89, 99,
+        ],
+    );
     let ds = &set.dataset;
     // Formula-system content really was read.
     assert!(
