@@ -165,6 +165,7 @@ pub(crate) struct Builder<'a> {
     pub(crate) formulas: Vec<PendingFormula>,
     pub(crate) used: Vec<bool>,
     refs: Vec<PendingRef>,
+    fact_index: std::collections::HashSet<(bool, Name, Name)>,
 }
 
 /// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
@@ -184,6 +185,7 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         formulas: Vec::new(),
         used: Vec::new(),
         refs: Vec::new(),
+        fact_index: std::collections::HashSet::new(),
     };
     b.run();
     (b.ds, b.diags)
@@ -495,6 +497,8 @@ impl<'a> Builder<'a> {
             .find_map(|t| self.text(*t).strip_prefix("DATAFORMAT:"))
             .and_then(Format::from_name)
             .filter(|f| self.known_format(f));
+        self.fact_index
+            .insert((set, Name::new(loc.text), Name::new(name.text)));
         self.ds.fact_defs.push(FactDef {
             location: Name::new(loc.text),
             name: Name::new(name.text),
@@ -1401,10 +1405,8 @@ impl<'a> Builder<'a> {
             return;
         };
         let defined = self
-            .ds
-            .fact_defs
-            .iter()
-            .any(|d| d.set == set && d.location.is(loc) && d.name.is(name.text));
+            .fact_index
+            .contains(&(set, Name::new(loc), Name::new(name.text)));
         if !defined {
             let def = if set { "FACTSETDEF" } else { "FACTDEF" };
             let known: Vec<String> = self
@@ -1813,12 +1815,19 @@ impl<'a> Builder<'a> {
 
     fn check_refs(&mut self) {
         let refs = std::mem::take(&mut self.refs);
-        for r in refs {
-            let exists = self
-                .ds
-                .objects
-                .iter()
-                .any(|o| o.scope == r.scope && o.key == r.key && !o.forgotten);
+        let present: std::collections::HashSet<(ScopeId, &Name)> = self
+            .ds
+            .objects
+            .iter()
+            .filter(|o| !o.forgotten)
+            .map(|o| (o.scope, &o.key))
+            .collect();
+        let missing: Vec<PendingRef> = refs
+            .into_iter()
+            .filter(|r| !present.contains(&(r.scope, &r.key)))
+            .collect();
+        for r in missing {
+            let exists = false;
             if exists {
                 continue;
             }
