@@ -1793,6 +1793,8 @@ impl<'a> Builder<'a> {
             .variables
             .iter()
             .find(|v| v.name.is(&item.var.value) && !v.origin.is_channel());
+        let child_hint = elsewhere
+            .is_some_and(|v| self.ds.scopes.get(v.scope).and_then(|s| s.parent) == Some(scope));
         if let Some(v) = elsewhere {
             d = d.with_note(format!(
                 "`{}` is a {} variable; {} cannot see it",
@@ -1806,6 +1808,10 @@ impl<'a> Builder<'a> {
         }
         d = d.with_help(
             match closest(&item.var.value, visible.iter().map(String::as_str)) {
+                _ if child_hint => format!(
+                    "address the parts with a child selector such as `ALL[ALL]`, or modify a {} variable that each part reads (e.g. CritMultAdder)",
+                    self.ds.scopes.name(scope)
+                ),
                 Some(s) => format!("did you mean `{s}`?"),
                 None => "define it with GLOBAL: or LOCAL: in a VARIABLE file".to_owned(),
             },

@@ -24,6 +24,14 @@
 //!   DATATABLE tables and fact definitions; [`Dataset::controls`] — the game mode's switches.
 //!
 //! Solving order is `(priority, kind.inherent_priority(), ModId)` ascending, as in PCGen.
+//!
+//! Formulas: a [`ModifierValue::Formula`] holds its text, span and, when it checked clean,
+//! the [`crate::formula::CompiledFormula`] (checked once, in [`Modifier::scope`], asserted
+//! and `value()`-typed as the target's format). Its `dependencies()` are
+//! [`crate::formula::VarRef`]s whose number is the [`VarId`] (`VarId(r.0)`); channels read
+//! by `input()` are variables too ([`VariableOrigin::is_channel`]). Host calls at evaluation
+//! are `HostFnRef(0)` input, `1` lookup, `2` getFact, `3` get. User functions are in
+//! [`Dataset::registry`].
 
 mod build;
 pub mod check;
