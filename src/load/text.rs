@@ -145,23 +145,32 @@ pub fn lines(file: FileId, text: &str, mode: LineMode) -> Vec<Line> {
         let tokens = match mode {
             LineMode::Whole => vec![Span::new(file, range.clone())],
             LineMode::Object | LineMode::Trimmed => {
+                // A byte loop rather than `split('\t')`: real data pads tokens with long
+                // runs of tabs, and runs of tabs count as one separator.
                 let mut tokens = Vec::new();
-                let mut pos = range.start;
-                for (k, piece) in body.split('\t').enumerate() {
-                    let r = pos..pos + piece.len();
-                    pos = r.end + 1;
-                    if piece.is_empty() {
-                        continue;
+                let b = body.as_bytes();
+                let mut i = 0usize;
+                while i < b.len() {
+                    while b.get(i) == Some(&b'\t') {
+                        i += 1;
                     }
-                    let r = if k == 0 && mode == LineMode::Object {
+                    if i >= b.len() {
+                        break;
+                    }
+                    let start = i;
+                    i += b
+                        .get(i..)
+                        .and_then(|rest| rest.iter().position(|c| *c == b'\t'))
+                        .unwrap_or(b.len() - i);
+                    let r = (range.start + start)..(range.start + i);
+                    let r = if tokens.is_empty() && mode == LineMode::Object {
                         r
                     } else {
                         trim_range(text, r)
                     };
-                    if r.is_empty() {
-                        continue;
+                    if !r.is_empty() {
+                        tokens.push(Span::new(file, r));
                     }
-                    tokens.push(Span::new(file, r));
                 }
                 tokens
             }
