@@ -44,7 +44,20 @@ pub fn read_source(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> std::io::Result<FileId> {
     let bytes = fs.read(path)?;
-    let (text, encoding) = decode_text(&bytes);
+    // Valid UTF-8 without a BOM (nearly every file) is moved, not copied.
+    let (text, encoding, bytes) = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        let (t, e) = decode_text(&bytes);
+        (t, e, bytes)
+    } else {
+        match String::from_utf8(bytes) {
+            Ok(t) => (t, TextEncoding::Utf8, Vec::new()),
+            Err(e) => {
+                let bytes = e.into_bytes();
+                let (t, enc) = decode_text(&bytes);
+                (t, enc, bytes)
+            }
+        }
+    };
     let bad_at = match encoding {
         TextEncoding::Utf8 => None,
         TextEncoding::Windows1252 {
