@@ -37,6 +37,7 @@ mod build;
 pub mod check;
 pub mod codes;
 mod formulas;
+mod fxhash;
 pub mod literal;
 pub mod scope;
 
@@ -48,7 +49,6 @@ use crate::load::{CodeControls, FileKind};
 use crate::name::Name;
 use crate::source::Span;
 use indexmap::IndexMap;
-use std::collections::HashMap;
 
 /// Identity of a variable: its index in [`Dataset::variables`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -373,8 +373,8 @@ pub struct Dataset {
     pub controls: CodeControls,
     /// Formula-system tokens read.
     pub tokens_checked: usize,
-    var_index: HashMap<(ScopeId, Name, bool), VarId>,
-    object_index: HashMap<(ObjectKind, Name), ObjectId>,
+    var_index: fxhash::FxHashMap<(ScopeId, Name, bool), VarId>,
+    object_index: fxhash::FxHashMap<(ObjectKind, Name), ObjectId>,
 }
 
 impl Dataset {

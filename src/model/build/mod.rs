@@ -170,7 +170,7 @@ pub(crate) struct Builder<'a> {
     pub(crate) formulas: Vec<PendingFormula>,
     pub(crate) used: Vec<bool>,
     refs: Vec<PendingRef>,
-    fact_index: std::collections::HashSet<(bool, Name, Name)>,
+    fact_index: crate::model::fxhash::FxHashSet<(bool, Name, Name)>,
 }
 
 /// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
@@ -190,7 +190,7 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         formulas: Vec::new(),
         used: Vec::new(),
         refs: Vec::new(),
-        fact_index: std::collections::HashSet::new(),
+        fact_index: crate::model::fxhash::FxHashSet::default(),
     };
     b.run();
     (b.ds, b.diags)

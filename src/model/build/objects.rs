@@ -504,7 +504,7 @@ impl<'a> Builder<'a> {
 
     pub(super) fn check_refs(&mut self) {
         let refs = std::mem::take(&mut self.refs);
-        let present: std::collections::HashSet<(ScopeId, &Name)> = self
+        let present: crate::model::fxhash::FxHashSet<(ScopeId, &Name)> = self
             .ds
             .objects
             .iter()
