@@ -9,18 +9,14 @@ use std::ops::Range;
 
 /// The diagnostic for one grammar error, or `None` when the lexer already reported the
 /// problem at that place.
-pub(super) fn explain(
-    error: &Error<'_, '_>,
-    tokens: &[Spanned<'_>],
-    text_len: usize,
-) -> Option<Problem> {
+pub(super) fn explain(error: &Error, tokens: &[Spanned], text_len: usize) -> Option<Problem> {
     let at = error.span().start;
     let k = tokens.partition_point(|(_, s)| s.start < at);
-    let found = tokens.get(k).map(|(t, s)| (*t, s.into_range()));
+    let found = tokens.get(k).map(|(t, s)| (t.clone(), s.into_range()));
     let prev = k
         .checked_sub(1)
         .and_then(|i| tokens.get(i))
-        .map(|(t, s)| (*t, s.into_range()));
+        .map(|(t, s)| (t.clone(), s.into_range()));
     if found.as_ref().is_some_and(|(t, _)| t.is_bad())
         || prev.as_ref().is_some_and(|(t, _)| t.is_bad())
     {
@@ -32,9 +28,21 @@ pub(super) fn explain(
         Some((tok, range)) => {
             let operand_expected = prev.as_ref().is_none_or(|(t, _)| !t.ends_operand());
             if operand_expected {
-                want_operand(tok, range, prev, tokens.get(k + 1).map(|(t, _)| *t), &ctx)
+                want_operand(
+                    tok,
+                    range,
+                    prev,
+                    tokens.get(k + 1).map(|(t, _)| t.clone()),
+                    &ctx,
+                )
             } else {
-                want_operator(tok, range, prev, tokens.get(k + 1).map(|(t, _)| *t), &ctx)
+                want_operator(
+                    tok,
+                    range,
+                    prev,
+                    tokens.get(k + 1).map(|(t, _)| t.clone()),
+                    &ctx,
+                )
             }
         }
     })
@@ -43,11 +51,11 @@ pub(super) fn explain(
 /// The brackets still open before the failing token.
 struct Context {
     /// Open `(`/`[` tokens, innermost last: (token, range, is the `(` of a call or index).
-    open: Vec<(Tok<'static>, Range<usize>, bool)>,
+    open: Vec<(Tok, Range<usize>, bool)>,
 }
 
 impl Context {
-    fn at(tokens: &[Spanned<'_>], k: usize) -> Self {
+    fn at(tokens: &[Spanned], k: usize) -> Self {
         let mut open = Vec::new();
         for (i, (t, s)) in tokens.iter().enumerate().take(k) {
             match t {
@@ -72,7 +80,7 @@ impl Context {
         Context { open }
     }
 
-    fn innermost(&self) -> Option<&(Tok<'static>, Range<usize>, bool)> {
+    fn innermost(&self) -> Option<&(Tok, Range<usize>, bool)> {
         self.open.last()
     }
 
@@ -82,7 +90,7 @@ impl Context {
     }
 }
 
-fn is_binary_operator(t: Tok<'_>) -> bool {
+fn is_binary_operator(t: &Tok) -> bool {
     matches!(
         t,
         Tok::Plus
@@ -103,15 +111,15 @@ fn is_binary_operator(t: Tok<'_>) -> bool {
     )
 }
 
-fn closer_of(open: Tok<'_>) -> &'static str {
-    if open == Tok::LBracket { "]" } else { ")" }
+fn closer_of(open: &Tok) -> &'static str {
+    if *open == Tok::LBracket { "]" } else { ")" }
 }
 
-fn at_end(prev: Option<(Tok<'_>, Range<usize>)>, ctx: &Context, end: usize) -> Problem {
+fn at_end(prev: Option<(Tok, Range<usize>)>, ctx: &Context, end: usize) -> Problem {
     let operand_expected = prev.as_ref().is_none_or(|(t, _)| !t.ends_operand());
     match (prev, ctx.innermost()) {
         (Some((t, r)), _)
-            if operand_expected && is_binary_operator(t) || t == Tok::Bang || t == Tok::Comma =>
+            if operand_expected && is_binary_operator(&t) || t == Tok::Bang || t == Tok::Comma =>
         {
             Problem::new(
                 codes::MISSING_OPERAND,
@@ -125,7 +133,7 @@ fn at_end(prev: Option<(Tok<'_>, Range<usize>)>, ctx: &Context, end: usize) -> P
             ))
         }
         (_, Some((open, r, _))) => {
-            let close = closer_of(*open);
+            let close = closer_of(open);
             Problem::new(
                 codes::UNCLOSED_DELIMITER,
                 r.clone(),
@@ -149,17 +157,17 @@ fn at_end(prev: Option<(Tok<'_>, Range<usize>)>, ctx: &Context, end: usize) -> P
 }
 
 fn want_operand(
-    tok: Tok<'_>,
+    tok: Tok,
     range: Range<usize>,
-    prev: Option<(Tok<'_>, Range<usize>)>,
-    next: Option<Tok<'_>>,
+    prev: Option<(Tok, Range<usize>)>,
+    next: Option<Tok>,
     ctx: &Context,
 ) -> Problem {
-    let prev_tok = prev.as_ref().map(|(t, _)| *t);
+    let prev_tok = prev.as_ref().map(|(t, _)| t.clone());
     let prev_range = prev.as_ref().map(|(_, r)| r.clone());
-    match (prev_tok, tok) {
+    match (&prev_tok, &tok) {
         (Some(Tok::Minus | Tok::Bang), Tok::Minus | Tok::Bang) => {
-            let (label, help) = match (prev_tok, tok) {
+            let (label, help) = match (&prev_tok, &tok) {
                 (Some(Tok::Minus), Tok::Minus) => (
                     "a second unary minus",
                     "only one unary minus per operand; write -(-3)",
@@ -229,7 +237,7 @@ fn want_operand(
             let mut p = Problem::new(
                 codes::MISSING_OPERAND,
                 range,
-                match prev_tok {
+                match &prev_tok {
                     Some(p) if is_binary_operator(p) => format!(
                         "missing operand between `{}` and `{}`",
                         p.symbol(),
@@ -243,7 +251,9 @@ fn want_operand(
             .help(
                 "write an operand (a number, name, call, string or parenthesised expression) here",
             );
-            if let Some(r) = prev_range.filter(|_| prev_tok.is_some_and(is_binary_operator)) {
+            if let Some(r) =
+                prev_range.filter(|_| prev_tok.as_ref().is_some_and(is_binary_operator))
+            {
                 p = p.secondary(r, "after this operator");
             }
             p
@@ -259,13 +269,13 @@ fn want_operand(
 }
 
 fn want_operator(
-    tok: Tok<'_>,
+    tok: Tok,
     range: Range<usize>,
-    prev: Option<(Tok<'_>, Range<usize>)>,
-    next: Option<Tok<'_>>,
+    prev: Option<(Tok, Range<usize>)>,
+    next: Option<Tok>,
     ctx: &Context,
 ) -> Problem {
-    let prev_tok = prev.as_ref().map(|(t, _)| *t);
+    let prev_tok = prev.as_ref().map(|(t, _)| t.clone());
     let innermost = ctx.innermost();
     match tok {
         Tok::Comma => {
@@ -302,7 +312,7 @@ fn want_operator(
                 tok.symbol()
             ));
             if let Some((t, r)) = prev {
-                p = p.secondary(r, format!("{} ends here", describe_operand(t)));
+                p = p.secondary(r, format!("{} ends here", describe_operand(&t)));
             }
             p.help("a call `f(..)` or index `x[..]` starts with a name and cannot be repeated; if you meant to multiply, write `*`")
         }
@@ -319,12 +329,12 @@ fn want_operator(
                 range,
                 format!("`{}` closes `{}`", tok.symbol(), open.symbol()),
             )
-            .label(format!("expected `{}`", closer_of(*open)))
+            .label(format!("expected `{}`", closer_of(open)))
             .secondary(r.clone(), "opened here")
             .help(format!(
                 "close `{}` with `{}`",
                 open.symbol(),
-                closer_of(*open)
+                closer_of(open)
             )),
         },
         t if matches!(
@@ -360,7 +370,7 @@ fn want_operator(
             )
             .label(format!("{} follows directly", tok.describe()));
             if let Some((t, r)) = prev {
-                p = p.secondary(r, describe_operand(t));
+                p = p.secondary(r, describe_operand(&t));
             }
             p.help("write an operator between them, e.g. `+` or `*`")
         }
@@ -374,7 +384,7 @@ fn want_operator(
     }
 }
 
-fn describe_operand(t: Tok<'_>) -> String {
+fn describe_operand(t: &Tok) -> String {
     match t {
         Tok::RParen => "this parenthesis or call".to_owned(),
         Tok::RBracket => "this index".to_owned(),

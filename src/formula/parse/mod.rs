@@ -7,6 +7,7 @@
 //! out of this module.
 
 mod explain;
+mod fast;
 mod grammar;
 mod lexer;
 
@@ -16,8 +17,14 @@ use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::formula::ast::Formula;
 use crate::source::{FileId, Span};
 use chumsky::Parser;
-use chumsky::input::Input;
+use chumsky::extra::SimpleState;
 use std::ops::Range;
+
+thread_local! {
+    /// The chumsky grammar, built once per thread (building it costs far more than parsing
+    /// a formula).
+    static GRAMMAR: grammar::Grammar<grammar::Error> = grammar::formula();
+}
 
 /// The result of [`parse_formula`].
 #[derive(Clone, Debug, PartialEq)]
@@ -60,21 +67,34 @@ pub fn parse_formula(text: &str, file: FileId, offset: u32) -> ParseOutput {
         None
     } else {
         let end = text.len();
-        let input = tokens.as_slice().split_token_span((end..end).into());
-        let (root, errors) = grammar::formula(file, offset)
-            .parse(input)
-            .into_output_errors();
-        for error in &errors {
-            if let Some(p) = explain::explain(error, &tokens, end) {
-                if !problems
-                    .iter()
-                    .any(|q| q.code == p.code && q.range == p.range)
-                {
-                    problems.push(p);
+        let place = grammar::Place { file, offset };
+        match fast::parse(&tokens, place) {
+            Some(root) => Some(root),
+            None => {
+                // Not a well-formed formula (or nested very deeply): the chumsky grammar
+                // parses it again, with recovery, and each error is explained from the
+                // tokens around it.
+                let (root, errors) = GRAMMAR
+                    .with(|g| {
+                        g.parse_with_state(
+                            grammar::input(tokens.clone(), end),
+                            &mut SimpleState(place),
+                        )
+                    })
+                    .into_output_errors();
+                for error in &errors {
+                    if let Some(p) = explain::explain(error, &tokens, end) {
+                        if !problems
+                            .iter()
+                            .any(|q| q.code == p.code && q.range == p.range)
+                        {
+                            problems.push(p);
+                        }
+                    }
                 }
+                root
             }
         }
-        root
     };
     problems.sort_by_key(|p| (p.range.start, p.range.end));
     let has_error = problems.iter().any(|p| p.severity == Severity::Error);
@@ -146,5 +166,79 @@ impl Problem {
             d = d.with_help(h);
         }
         d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The chumsky grammar's verdict on `text`: its tree, or `None` on a grammar error.
+    fn chumsky_only(text: &str) -> Option<crate::formula::ast::Expr> {
+        let tokens = lexer::lex(text, &mut Vec::new());
+        let place = grammar::Place::default();
+        let (root, errors) = GRAMMAR
+            .with(|g| {
+                g.parse_with_state(grammar::input(tokens, text.len()), &mut SimpleState(place))
+            })
+            .into_output_errors();
+        if errors.is_empty() { root } else { None }
+    }
+
+    fn fast_only(text: &str) -> Option<crate::formula::ast::Expr> {
+        let tokens = lexer::lex(text, &mut Vec::new());
+        fast::parse(&tokens, grammar::Place::default())
+    }
+
+    const PIECES: &[&str] = &[
+        "(", ")", "[", "]", ",", "a", "b c", "1", ".5", " ", "-", "!", "^", "+", "*", "/", "%",
+        "<", ">=", "==", "!=", "&&", "||", "\"s\"", "f(", "x[", "=", "@",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        /// The fast parser and the chumsky grammar accept the same token sequences, with the
+        /// same trees (spans included).
+        #[test]
+        fn fast_parser_agrees_with_the_chumsky_grammar(
+            pieces in prop::collection::vec(prop::sample::select(PIECES), 1..16)
+        ) {
+            let text = pieces.concat();
+            prop_assert_eq!(fast_only(&text), chumsky_only(&text), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn agree_on_the_grammar_corners() {
+        for text in [
+            "1",
+            "-!a",
+            "2^3^2",
+            "a||b&&c",
+            "f()",
+            "f(1,g(2),x[3])",
+            "x[1+2*3]",
+            "x[a<b]",
+            "5%%a",
+            "%a(1)",
+            "--1",
+            "2^-1",
+            "(1",
+            "1)",
+            "f(1,)",
+            "a==b!=c<d+e*f^g",
+        ] {
+            assert_eq!(fast_only(text), chumsky_only(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_falls_back_to_the_grammar_and_does_not_overflow() {
+        let text = format!("{}1{}", "(".repeat(5000), ")".repeat(5000));
+        assert!(fast_only(&text).is_none());
+        let out = parse_formula(&text, FileId(0), 0);
+        assert!(out.formula.is_some(), "{:?}", out.diagnostics.first());
     }
 }
