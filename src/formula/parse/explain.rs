@@ -9,7 +9,7 @@ use std::ops::Range;
 
 /// The diagnostic for one grammar error, or `None` when the lexer already reported the
 /// problem at that place.
-pub(super) fn explain(error: &Error, tokens: &[Spanned], text_len: usize) -> Option<Problem> {
+pub(super) fn explain(error: &Error, tokens: &[Spanned], text: &str) -> Option<Problem> {
     let at = error.span().start;
     let k = tokens.partition_point(|(_, s)| s.start < at);
     let found = tokens.get(k).map(|(t, s)| (t.clone(), s.into_range()));
@@ -24,7 +24,7 @@ pub(super) fn explain(error: &Error, tokens: &[Spanned], text_len: usize) -> Opt
     }
     let ctx = Context::at(tokens, k);
     Some(match found {
-        None => at_end(prev, &ctx, text_len),
+        None => at_end(prev, &ctx, text),
         Some((tok, range)) => {
             let operand_expected = prev.as_ref().is_none_or(|(t, _)| !t.ends_operand());
             if operand_expected {
@@ -32,16 +32,20 @@ pub(super) fn explain(error: &Error, tokens: &[Spanned], text_len: usize) -> Opt
                     tok,
                     range,
                     prev,
-                    tokens.get(k + 1).map(|(t, _)| t.clone()),
+                    tokens.get(k + 1).map(|(t, _)| *t),
                     &ctx,
+                    text,
                 )
             } else {
                 want_operator(
                     tok,
                     range,
                     prev,
-                    tokens.get(k + 1).map(|(t, _)| t.clone()),
+                    tokens
+                        .get(k + 1)
+                        .map(|(t, s)| (*t, text.get(s.start..s.end).unwrap_or(""))),
                     &ctx,
+                    text,
                 )
             }
         }
@@ -63,7 +67,7 @@ impl Context {
                     let after_name = i
                         .checked_sub(1)
                         .and_then(|j| tokens.get(j))
-                        .is_some_and(|(p, _)| matches!(p, Tok::Word(_)));
+                        .is_some_and(|(p, _)| matches!(p, Tok::Word));
                     let tok = if *t == Tok::LParen {
                         Tok::LParen
                     } else {
@@ -115,7 +119,8 @@ fn closer_of(open: &Tok) -> &'static str {
     if *open == Tok::LBracket { "]" } else { ")" }
 }
 
-fn at_end(prev: Option<(Tok, Range<usize>)>, ctx: &Context, end: usize) -> Problem {
+fn at_end(prev: Option<(Tok, Range<usize>)>, ctx: &Context, text: &str) -> Problem {
+    let end = text.len();
     let operand_expected = prev.as_ref().is_none_or(|(t, _)| !t.ends_operand());
     match (prev, ctx.innermost()) {
         (Some((t, r)), _)
@@ -145,8 +150,11 @@ fn at_end(prev: Option<(Tok, Range<usize>)>, ctx: &Context, end: usize) -> Probl
         }
         (Some((t, r)), None) => Problem::new(
             codes::UNEXPECTED_TOKEN,
-            r,
-            format!("the formula cannot end with {}", t.describe()),
+            r.clone(),
+            format!(
+                "the formula cannot end with {}",
+                t.describe(written(text, &r))
+            ),
         )
         .label("unexpected end after this")
         .help("complete the expression"),
@@ -162,6 +170,7 @@ fn want_operand(
     prev: Option<(Tok, Range<usize>)>,
     next: Option<Tok>,
     ctx: &Context,
+    text: &str,
 ) -> Problem {
     let prev_tok = prev.as_ref().map(|(t, _)| t.clone());
     let prev_range = prev.as_ref().map(|(_, r)| r.clone());
@@ -207,7 +216,7 @@ fn want_operand(
         (_, Tok::Plus) => Problem::new(codes::UNARY_PLUS, range, "there is no unary plus")
             .label("`+` needs a left operand")
             .help("remove the `+`"),
-        (_, Tok::PercentSpaced) if matches!(next, Some(Tok::Word(_))) => Problem::new(
+        (_, Tok::PercentSpaced) if matches!(next, Some(Tok::Word)) => Problem::new(
             codes::SPACED_PERCENT_PREFIX,
             range,
             "`%` before a name must touch it",
@@ -260,8 +269,11 @@ fn want_operand(
         }
         (_, t) => Problem::new(
             codes::UNEXPECTED_TOKEN,
-            range,
-            format!("expected an operand, found {}", t.describe()),
+            range.clone(),
+            format!(
+                "expected an operand, found {}",
+                t.describe(written(text, &range))
+            ),
         )
         .label("unexpected here")
         .help("write a number, name, call, string or parenthesised expression"),
@@ -272,15 +284,18 @@ fn want_operator(
     tok: Tok,
     range: Range<usize>,
     prev: Option<(Tok, Range<usize>)>,
-    next: Option<Tok>,
+    next: Option<(Tok, &str)>,
     ctx: &Context,
+    text: &str,
 ) -> Problem {
     let prev_tok = prev.as_ref().map(|(t, _)| t.clone());
     let innermost = ctx.innermost();
     match tok {
         Tok::Comma => {
-            let grouping = matches!(prev_tok, Some(Tok::Number(_)))
-                && matches!(next, Some(Tok::Number(n)) if n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()));
+            let grouping = matches!(prev_tok, Some(Tok::Number))
+                && next.is_some_and(|(t, n)| {
+                    t == Tok::Number && n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit())
+                });
             let help = if grouping {
                 "numbers have no digit grouping: write 1000, not 1,000"
             } else if innermost.is_some_and(|(t, _, _)| *t == Tok::LBracket) {
@@ -312,7 +327,10 @@ fn want_operator(
                 tok.symbol()
             ));
             if let Some((t, r)) = prev {
-                p = p.secondary(r, format!("{} ends here", describe_operand(&t)));
+                p = p.secondary(
+                    r.clone(),
+                    format!("{} ends here", describe_operand(&t, written(text, &r))),
+                );
             }
             p.help("a call `f(..)` or index `x[..]` starts with a name and cannot be repeated; if you meant to multiply, write `*`")
         }
@@ -362,32 +380,40 @@ fn want_operator(
         Tok::Bang => Problem::new(codes::MISSING_OPERATOR, range, "`!` after an operand")
             .label("`!` negates the operand after it")
             .help("for \"not equal\" write `!=`; otherwise write an operator before `!`"),
-        Tok::Word(_) | Tok::Number(_) | Tok::Str(_) | Tok::Percent => {
+        Tok::Word | Tok::Number | Tok::Str | Tok::Percent => {
             let mut p = Problem::new(
                 codes::MISSING_OPERATOR,
-                range,
+                range.clone(),
                 "two operands with no operator between them",
             )
-            .label(format!("{} follows directly", tok.describe()));
+            .label(format!(
+                "{} follows directly",
+                tok.describe(written(text, &range))
+            ));
             if let Some((t, r)) = prev {
-                p = p.secondary(r, describe_operand(&t));
+                p = p.secondary(r.clone(), describe_operand(&t, written(text, &r)));
             }
             p.help("write an operator between them, e.g. `+` or `*`")
         }
         t => Problem::new(
             codes::UNEXPECTED_TOKEN,
-            range,
-            format!("unexpected {}", t.describe()),
+            range.clone(),
+            format!("unexpected {}", t.describe(written(text, &range))),
         )
         .label("expected an operator or the end of the formula")
         .help("check the operators around here"),
     }
 }
 
-fn describe_operand(t: &Tok) -> String {
+fn describe_operand(t: &Tok, text: &str) -> String {
     match t {
         Tok::RParen => "this parenthesis or call".to_owned(),
         Tok::RBracket => "this index".to_owned(),
-        other => other.describe(),
+        other => other.describe(text),
     }
+}
+
+/// The text of `range` in the formula.
+fn written<'a>(text: &'a str, range: &Range<usize>) -> &'a str {
+    text.get(range.clone()).unwrap_or("")
 }

@@ -17,9 +17,10 @@ use crate::source::Span;
 const MAX_DEPTH: u32 = 200;
 
 /// The tree of a whole formula, or `None` when the tokens are not one well-formed formula.
-pub(super) fn parse(tokens: &[Spanned], place: Place) -> Option<Expr> {
+pub(super) fn parse(tokens: &[Spanned], text: &str, place: Place) -> Option<Expr> {
     let mut p = Descent {
         tokens,
+        text,
         pos: 0,
         place,
         depth: 0,
@@ -30,6 +31,7 @@ pub(super) fn parse(tokens: &[Spanned], place: Place) -> Option<Expr> {
 
 struct Descent<'a> {
     tokens: &'a [Spanned],
+    text: &'a str,
     pos: usize,
     place: Place,
     depth: u32,
@@ -140,17 +142,21 @@ impl Descent<'_> {
     }
 
     fn primary(&mut self) -> Option<Expr> {
-        let (tok, span) = self.tokens.get(self.pos)?;
-        let span = self.place.span(*span);
+        let (tok, local) = *self.tokens.get(self.pos)?;
+        let span = self.place.span(local);
+        let written = self.text.get(local.start..local.end).unwrap_or("");
         let leaf = |kind| Some(Expr { kind, span });
         match tok {
-            Tok::Number(t) => {
+            Tok::Number => {
                 self.pos += 1;
-                leaf(ExprKind::Number(t.as_ref().into()))
+                leaf(ExprKind::Number(written.into()))
             }
-            Tok::Str(t) => {
+            Tok::Str => {
                 self.pos += 1;
-                leaf(ExprKind::String(t.as_ref().into()))
+                let inner = written
+                    .get(1..written.len().saturating_sub(1))
+                    .unwrap_or("");
+                leaf(ExprKind::String(inner.into()))
             }
             Tok::BadOperand => {
                 self.pos += 1;
@@ -166,16 +172,17 @@ impl Descent<'_> {
                 })
             }
             Tok::Percent => match self.tokens.get(self.pos + 1) {
-                Some((Tok::Word(w), ws)) => {
+                Some((Tok::Word, ws)) => {
                     self.pos += 2;
-                    let name = Name::new(&format!("%{w}"));
+                    let word = self.text.get(ws.start..ws.end).unwrap_or("");
+                    let name = Name::new(&format!("%{word}"));
                     self.named(name, span.join(self.place.span(*ws)))
                 }
                 _ => None,
             },
-            Tok::Word(w) => {
+            Tok::Word => {
                 self.pos += 1;
-                self.named(w.clone(), span)
+                self.named(Name::new(written), span)
             }
             _ => None,
         }

@@ -13,6 +13,7 @@ use chumsky::extra::SimpleState;
 use chumsky::input::{Input, MapExtra, MappedInput, Stream};
 use chumsky::pratt::{infix, left};
 use chumsky::prelude::*;
+use std::rc::Rc;
 
 /// The grammar's input: the lexer's tokens (owned, so the parser has no lifetime and can be
 /// built once per thread) with their byte spans.
@@ -38,8 +39,17 @@ impl Place {
 /// worked out from the token stream afterwards (see `super::explain`).
 pub(super) type Error = Simple<'static, Tok>;
 
-/// Parser extras: the error type `E`, and the [`Place`] as state.
-pub(super) type Extra<E> = extra::Full<E, SimpleState<Place>, ()>;
+/// The parser state: where the formula lives, and its text (tokens carry no text).
+#[derive(Clone, Debug)]
+pub(super) struct Source {
+    /// Where spans go.
+    pub place: Place,
+    /// The formula text.
+    pub text: Rc<str>,
+}
+
+/// Parser extras: the error type `E`, and the [`Source`] as state.
+pub(super) type Extra<E> = extra::Full<E, SimpleState<Source>, ()>;
 
 /// The built grammar, with error type `E`: [`EmptyErr`] for the fast first pass, [`Error`]
 /// to locate the problems when that pass fails.
@@ -55,7 +65,16 @@ fn here<E: chumsky::error::Error<'static, Tokens>>(
     e: &mut MapExtra<'static, '_, Tokens, Extra<E>>,
 ) -> Span {
     let s = e.span();
-    e.state().0.span(s)
+    e.state().0.place.span(s)
+}
+
+/// The text of the node being built.
+fn written<E: chumsky::error::Error<'static, Tokens>>(
+    e: &mut MapExtra<'static, '_, Tokens, Extra<E>>,
+) -> Rc<str> {
+    let s = e.span();
+    let text = &e.state().0.text;
+    Rc::from(text.get(s.start..s.end).unwrap_or(""))
 }
 
 /// Placeholder for a part that failed to parse (the formula is discarded anyway).
@@ -90,7 +109,7 @@ pub(super) fn formula<E: chumsky::error::Error<'static, Tokens> + 'static>() -> 
     let mut expr = Rec::<E>::declare();
     let mut arith = Rec::<E>::declare();
 
-    let word = select! { Tok::Word(w) = e => (w, here(e)) };
+    let word = select! { Tok::Word = e => (Name::new(&written(e)), here(e)) };
     let name = just(Tok::Percent)
         .map_with(|_, e| here(e))
         .or_not()
@@ -151,8 +170,12 @@ pub(super) fn formula<E: chumsky::error::Error<'static, Tokens> + 'static>() -> 
             });
 
     let literal = select! {
-        Tok::Number(t) = e => Expr { kind: ExprKind::Number(t.as_ref().into()), span: here(e) },
-        Tok::Str(t) = e => Expr { kind: ExprKind::String(t.as_ref().into()), span: here(e) },
+        Tok::Number = e => Expr { kind: ExprKind::Number(written(e).as_ref().into()), span: here(e) },
+        Tok::Str = e => {
+            let w = written(e);
+            let inner = w.get(1..w.len().saturating_sub(1)).unwrap_or("");
+            Expr { kind: ExprKind::String(inner.into()), span: here(e) }
+        },
         Tok::BadOperand = e => Expr { kind: ExprKind::Variable(Name::new("")), span: here(e) },
     };
 

@@ -7,19 +7,17 @@
 
 use super::Problem;
 use super::codes;
-use crate::name::Name;
-use std::rc::Rc;
 
-/// One token. Tokens own their text (cheap to clone), so the grammar can be built once per
-/// thread and reused for every formula.
-#[derive(Clone, Debug, PartialEq)]
+/// One token. Tokens carry no text (their span locates it), so they are `Copy` and the
+/// grammar can be built once per thread and reused for every formula.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Tok {
     /// A number literal as written (`12`, `1.5`, `.5`).
-    Number(Rc<str>),
-    /// A string literal: the raw text between the quotes.
-    Str(Rc<str>),
+    Number,
+    /// A string literal, quotes included in its span.
+    Str,
     /// A name (may contain spaces, `.`, `:`, `_`, `~` and one `=`).
-    Word(Name),
+    Word,
     /// `+`
     Plus,
     /// `-`
@@ -73,12 +71,7 @@ impl Tok {
     pub(super) fn ends_operand(&self) -> bool {
         matches!(
             self,
-            Tok::Number(_)
-                | Tok::Str(_)
-                | Tok::Word(_)
-                | Tok::RParen
-                | Tok::RBracket
-                | Tok::BadOperand
+            Tok::Number | Tok::Str | Tok::Word | Tok::RParen | Tok::RBracket | Tok::BadOperand
         )
     }
 
@@ -87,12 +80,12 @@ impl Tok {
         matches!(self, Tok::BadOperand | Tok::BadOperator)
     }
 
-    /// How the token is written, for messages.
-    pub(super) fn describe(&self) -> String {
+    /// How the token is written, for messages; `written` is its text.
+    pub(super) fn describe(&self, written: &str) -> String {
         match self {
-            Tok::Number(t) => format!("number `{t}`"),
-            Tok::Str(t) => format!("string \"{t}\""),
-            Tok::Word(t) => format!("name `{t}`"),
+            Tok::Number => format!("number `{written}`"),
+            Tok::Str => format!("string {written}"),
+            Tok::Word => format!("name `{written}`"),
             other => format!("`{}`", other.symbol()),
         }
     }
@@ -100,7 +93,7 @@ impl Tok {
     /// The symbol of a punctuation or operator token.
     pub(super) fn symbol(&self) -> &'static str {
         match self {
-            Tok::Number(_) | Tok::Str(_) | Tok::Word(_) => "operand",
+            Tok::Number | Tok::Str | Tok::Word => "operand",
             Tok::Plus => "+",
             Tok::Minus => "-",
             Tok::Star => "*",
@@ -494,7 +487,7 @@ impl<'s> Lexer<'s, '_> {
                 // (`==`, `=>`, `=<`) or is reported as a lone `=` by the operator lexer.
                 let word = self.slice(start, valid_end);
                 self.pos = valid_end;
-                self.push(Tok::Word(Name::new(word)), start, valid_end);
+                self.push(Tok::Word, start, valid_end);
                 self.check_equals_in_name(word, start);
             }
             Some(last) => {
@@ -559,8 +552,7 @@ impl<'s> Lexer<'s, '_> {
             .is_some_and(|c| c == '.' || c == '_' || c.is_ascii_digit() || is_name_start(c));
         if well_formed && !followed_by_junk {
             self.pos = end;
-            let t = self.slice(start, end);
-            self.push(Tok::Number(Rc::from(t)), start, end);
+            self.push(Tok::Number, start, end);
             return;
         }
         // A malformed number: take the whole run of number-ish characters.
@@ -693,8 +685,7 @@ impl<'s> Lexer<'s, '_> {
         let end = i + 1;
         self.pos = end;
         if ok {
-            let inner = self.slice(start + 1, i);
-            self.push(Tok::Str(Rc::from(inner)), start, end);
+            self.push(Tok::Str, start, end);
         } else {
             self.push(Tok::BadOperand, start, end);
         }

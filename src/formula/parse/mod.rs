@@ -68,7 +68,7 @@ pub fn parse_formula(text: &str, file: FileId, offset: u32) -> ParseOutput {
     } else {
         let end = text.len();
         let place = grammar::Place { file, offset };
-        match fast::parse(&tokens, place) {
+        match fast::parse(&tokens, text, place) {
             Some(root) => Some(root),
             None => {
                 // Not a well-formed formula (or nested very deeply): the chumsky grammar
@@ -78,12 +78,15 @@ pub fn parse_formula(text: &str, file: FileId, offset: u32) -> ParseOutput {
                     .with(|g| {
                         g.parse_with_state(
                             grammar::input(tokens.clone(), end),
-                            &mut SimpleState(place),
+                            &mut SimpleState(grammar::Source {
+                                place,
+                                text: text.into(),
+                            }),
                         )
                     })
                     .into_output_errors();
                 for error in &errors {
-                    if let Some(p) = explain::explain(error, &tokens, end) {
+                    if let Some(p) = explain::explain(error, &tokens, text) {
                         if !problems
                             .iter()
                             .any(|q| q.code == p.code && q.range == p.range)
@@ -180,7 +183,13 @@ mod tests {
         let place = grammar::Place::default();
         let (root, errors) = GRAMMAR
             .with(|g| {
-                g.parse_with_state(grammar::input(tokens, text.len()), &mut SimpleState(place))
+                g.parse_with_state(
+                    grammar::input(tokens, text.len()),
+                    &mut SimpleState(grammar::Source {
+                        place,
+                        text: text.into(),
+                    }),
+                )
             })
             .into_output_errors();
         if errors.is_empty() { root } else { None }
@@ -188,7 +197,7 @@ mod tests {
 
     fn fast_only(text: &str) -> Option<crate::formula::ast::Expr> {
         let tokens = lexer::lex(text, &mut Vec::new());
-        fast::parse(&tokens, grammar::Place::default())
+        fast::parse(&tokens, text, grammar::Place::default())
     }
 
     const PIECES: &[&str] = &[
