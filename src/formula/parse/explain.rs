@@ -12,11 +12,11 @@ use std::ops::Range;
 pub(super) fn explain(error: &Error, tokens: &[Spanned], text: &str) -> Option<Problem> {
     let at = error.span().start;
     let k = tokens.partition_point(|(_, s)| s.start < at);
-    let found = tokens.get(k).map(|(t, s)| (t.clone(), s.into_range()));
+    let found = tokens.get(k).map(|(t, s)| (*t, s.into_range()));
     let prev = k
         .checked_sub(1)
         .and_then(|i| tokens.get(i))
-        .map(|(t, s)| (t.clone(), s.into_range()));
+        .map(|(t, s)| (*t, s.into_range()));
     if found.as_ref().is_some_and(|(t, _)| t.is_bad())
         || prev.as_ref().is_some_and(|(t, _)| t.is_bad())
     {
@@ -172,7 +172,7 @@ fn want_operand(
     ctx: &Context,
     text: &str,
 ) -> Problem {
-    let prev_tok = prev.as_ref().map(|(t, _)| t.clone());
+    let prev_tok = prev.as_ref().map(|(t, _)| *t);
     let prev_range = prev.as_ref().map(|(_, r)| r.clone());
     match (&prev_tok, &tok) {
         (Some(Tok::Minus | Tok::Bang), Tok::Minus | Tok::Bang) => {
@@ -288,7 +288,7 @@ fn want_operator(
     ctx: &Context,
     text: &str,
 ) -> Problem {
-    let prev_tok = prev.as_ref().map(|(t, _)| t.clone());
+    let prev_tok = prev.as_ref().map(|(t, _)| *t);
     let innermost = ctx.innermost();
     match tok {
         Tok::Comma => {
