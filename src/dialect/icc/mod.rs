@@ -1,0 +1,1 @@
+//! ICC formula.

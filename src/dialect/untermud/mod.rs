@@ -1,0 +1,1 @@
+//! UnterMUD locks.
