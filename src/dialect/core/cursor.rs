@@ -33,7 +33,10 @@ impl<'a> Cursor<'a> {
 
     /// The byte at `pos + ahead`, if any.
     pub fn peek_at(&self, ahead: usize) -> Option<u8> {
-        self.text.as_bytes().get(self.pos.saturating_add(ahead)).copied()
+        self.text
+            .as_bytes()
+            .get(self.pos.saturating_add(ahead))
+            .copied()
     }
 
     /// The next byte, if any.

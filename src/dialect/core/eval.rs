@@ -30,10 +30,14 @@ pub trait Env<L> {
 /// The overflow error at `span`.
 pub fn overflow(span: Span, what: &str) -> EvalError {
     Box::new(
-        Diagnostic::error(OVERFLOW, span, format!("{what} does not fit in a 32-bit integer"))
-            .with_label("the result of this is out of range")
-            .with_help("use smaller numbers; the original servers would silently wrap around here")
-            .with_note("the range is -2147483648 to 2147483647"),
+        Diagnostic::error(
+            OVERFLOW,
+            span,
+            format!("{what} does not fit in a 32-bit integer"),
+        )
+        .with_label("the result of this is out of range")
+        .with_help("use smaller numbers; the original servers would silently wrap around here")
+        .with_note("the range is -2147483648 to 2147483647"),
     )
 }
 
@@ -126,7 +130,10 @@ mod tests {
         let skipped = bin(BinaryOp::And, int(0), bin(BinaryOp::Div, int(1), int(0)));
         assert_eq!(eval(&skipped, &mut env), Ok(0));
         assert_eq!(env.divisions, 0);
-        assert_eq!(eval(&bin(BinaryOp::Div, int(3), int(0)), &mut env), Ok(3000));
+        assert_eq!(
+            eval(&bin(BinaryOp::Div, int(3), int(0)), &mut env),
+            Ok(3000)
+        );
         assert_eq!(env.divisions, 1);
         assert_eq!(eval(&bin(BinaryOp::Or, int(0), int(7)), &mut env), Ok(1));
     }

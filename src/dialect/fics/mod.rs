@@ -194,7 +194,8 @@ impl FVars {
             .clauses
             .get_mut(usize::from(var.0))
             .ok_or_else(Vec::new)?;
-        let stored = text.trim_start_matches(|c: char| c.is_ascii() && core::cursor::is_c_space(c as u8));
+        let stored =
+            text.trim_start_matches(|c: char| c.is_ascii() && core::cursor::is_c_space(c as u8));
         if stored.is_empty() {
             *slot = None;
             return Ok(());
@@ -291,9 +292,14 @@ impl Evaluation {
 impl MatchFormula {
     /// `set formula text`, checked against `fvars` (the formula may use f1 … f9). An empty
     /// or comment-only formula accepts everything.
-    pub fn compile(text: &str, file: FileId, fvars: &FVars) -> Result<MatchFormula, Vec<Diagnostic>> {
+    pub fn compile(
+        text: &str,
+        file: FileId,
+        fvars: &FVars,
+    ) -> Result<MatchFormula, Vec<Diagnostic>> {
         // Leading whitespace is dropped as `set` does; the formula may use all nine.
-        let stored = text.trim_start_matches(|c: char| c.is_ascii() && core::cursor::is_c_space(c as u8));
+        let stored =
+            text.trim_start_matches(|c: char| c.is_ascii() && core::cursor::is_c_space(c as u8));
         let offset = u32::try_from(text.len() - stored.len()).unwrap_or(0);
         match parse::parse(stored, file, 9) {
             Ok(mut expr) => {

@@ -300,10 +300,8 @@ impl Parser<'_> {
                 .with_note("an f-variable fK may refer only to f1 … f(K−1), so that clauses cannot form cycles"));
             }
             self.c.advance(2);
-            let var = FVar::from_index(index).map_or(
-                ExprKind::Int(1),
-                |f| ExprKind::Leaf(FicsLeaf::Clause(f)),
-            );
+            let var = FVar::from_index(index)
+                .map_or(ExprKind::Int(1), |f| ExprKind::Leaf(FicsLeaf::Clause(f)));
             return Ok(Expr::new(var, span));
         }
         let span = self.c.run_span(|b| b.is_ascii_alphanumeric());
@@ -321,7 +319,9 @@ impl Parser<'_> {
             e = e.with_note(format!("did you mean `{best}`?"));
         }
         if word.eq_ignore_ascii_case("etime") {
-            e = e.with_note("`etime` is an ICC term; FICS has none (use `maxtime(n)` or `time` and `inc`)");
+            e = e.with_note(
+                "`etime` is an ICC term; FICS has none (use `maxtime(n)` or `time` and `inc`)",
+            );
         }
         Err(e)
     }
@@ -330,7 +330,12 @@ impl Parser<'_> {
     /// `ERR_BADVAR` in the original, whatever the problem inside the parentheses is.
     fn maxtime(&mut self, start: usize, players: Players) -> Result<Expr<FicsLeaf>, SyntaxError> {
         let name_span = self.c.span_from(start);
-        let name = self.c.text().get(name_span.range()).unwrap_or("maxtime").to_owned();
+        let name = self
+            .c
+            .text()
+            .get(name_span.range())
+            .unwrap_or("maxtime")
+            .to_owned();
         self.c.skip_space();
         if self.c.peek() != Some(b'(') {
             return Err(SyntaxError::new(
@@ -438,7 +443,9 @@ impl Parser<'_> {
         if what == "." {
             e = e.with_note("FICS formulas have whole numbers only");
         } else if what.to_ascii_lowercase().starts_with("min") {
-            e = e.with_note("write `minutes` in full after a number (the singular is not recognised)");
+            e = e.with_note(
+                "write `minutes` in full after a number (the singular is not recognised)",
+            );
         } else if what.eq_ignore_ascii_case("minutes") {
             e = e.with_note("`minutes` may follow only a number literal, not a variable or `)`");
         } else if touching && matches!(lhs.kind, ExprKind::Leaf(_)) {
