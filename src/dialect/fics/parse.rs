@@ -91,7 +91,7 @@ enum Scanned {
 
 /// Parses one clause. `limit` is how many f-variables it may use: the formula may use all
 /// nine (`limit` 9), `fK` only f1…f(K−1) (`limit` K−1).
-pub(super) fn parse(text: &str, file: FileId, limit: u8) -> Result<Expr<FicsLeaf>, SyntaxError> {
+pub(super) fn parse(text: &str, file: FileId, limit: u8) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
     let mut p = Parser {
         c: Cursor::new(text, file),
         limit,
@@ -111,7 +111,7 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn check_formula(&mut self, lvl: u8) -> Result<Expr<FicsLeaf>, SyntaxError> {
+    fn check_formula(&mut self, lvl: u8) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
         let mut lhs = self.operand(lvl)?;
         loop {
             let last = self.c.pos;
@@ -119,11 +119,11 @@ impl Parser<'_> {
                 Scanned::End => return Ok(lhs),
                 Scanned::RParen => {
                     if LEVEL_RPAREN > lvl {
-                        return Err(self.unmatched_close());
+                        return Err(Box::new(self.unmatched_close()));
                     }
                     return Ok(lhs);
                 }
-                Scanned::Bad => return Err(self.bad_operator(&lhs)),
+                Scanned::Bad => return Err(Box::new(self.bad_operator(&lhs))),
                 Scanned::Op(op, span) => {
                     if level(op) > lvl {
                         self.last_op = Some(span);
@@ -154,19 +154,19 @@ impl Parser<'_> {
         Scanned::Bad
     }
 
-    fn operand(&mut self, lvl: u8) -> Result<Expr<FicsLeaf>, SyntaxError> {
+    fn operand(&mut self, lvl: u8) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
         self.c.skip_space();
         let start = self.c.pos;
         match self.c.peek() {
             None | Some(b'#') => {
                 if lvl != LEVEL_NONE {
-                    return Err(self.unexpected_end());
+                    return Err(Box::new(self.unexpected_end()));
                 }
                 Ok(Expr::new(ExprKind::Int(1), self.c.span(start, start)))
             }
             Some(b')') => {
                 if lvl != LEVEL_PAREN {
-                    return Err(self.unmatched_close());
+                    return Err(Box::new(self.unmatched_close()));
                 }
                 Ok(Expr::new(ExprKind::Int(1), self.c.span(start, start)))
             }
@@ -175,7 +175,7 @@ impl Parser<'_> {
                 self.c.advance(1);
                 let op_span = self.c.span_from(start);
                 if self.c.peek() == Some(ch) {
-                    return Err(self.doubled_unary(ch, start));
+                    return Err(Box::new(self.doubled_unary(ch, start)));
                 }
                 self.last_op = Some(op_span);
                 let operand = self.operand(LEVEL_UNARY)?;
@@ -188,12 +188,12 @@ impl Parser<'_> {
             }
             Some(d) if d.is_ascii_digit() => self.number(),
             Some(a) if a.is_ascii_alphabetic() => self.variable(),
-            Some(_) => Err(self.not_an_operand()),
+            Some(_) => Err(Box::new(self.not_an_operand())),
         }
     }
 
     /// `(` expr `)`, the cursor at the `(`.
-    fn parens(&mut self) -> Result<Expr<FicsLeaf>, SyntaxError> {
+    fn parens(&mut self) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
         let open = self.c.pos;
         self.c.advance(1);
         let open_span = self.c.span_from(open);
@@ -220,11 +220,11 @@ impl Parser<'_> {
                     "the comment starts here, so the formula ends before a `)`",
                 );
             }
-            Err(e)
+            Err(Box::new(e))
         }
     }
 
-    fn number(&mut self) -> Result<Expr<FicsLeaf>, SyntaxError> {
+    fn number(&mut self) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
         let start = self.c.pos;
         let mut value: Option<i32> = Some(0);
         while let Some(d) = self.c.peek().filter(u8::is_ascii_digit) {
@@ -242,17 +242,17 @@ impl Parser<'_> {
         let span = self.c.span(start, end);
         match value {
             Some(v) => Ok(Expr::new(ExprKind::Int(v), span)),
-            None => Err(SyntaxError::new(
+            None => Err(Box::new(SyntaxError::new(
                 ErrorClass::NumberTooLarge,
                 span,
                 "this number does not fit in a 32-bit integer",
                 "too large",
                 "use a number below 2147483648 (in minutes, below 35791395)",
-            )),
+            ))),
         }
     }
 
-    fn variable(&mut self) -> Result<Expr<FicsLeaf>, SyntaxError> {
+    fn variable(&mut self) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
         let start = self.c.pos;
         for (name, var) in VARIABLES {
             if self.c.eat_ci(name) {
@@ -270,13 +270,13 @@ impl Parser<'_> {
         if let (true, Some(d)) = (is_f, self.c.peek_at(1).filter(u8::is_ascii_digit)) {
             let span = self.c.span(start, start.saturating_add(2));
             if d == b'0' {
-                return Err(SyntaxError::new(
+                return Err(Box::new(SyntaxError::new(
                     ErrorClass::BadVar,
                     span,
                     "there is no f-variable f0",
                     "not an f-variable",
                     "the f-variables are f1 to f9",
-                ));
+                )));
             }
             let index = d - b'1';
             if index >= self.limit {
@@ -290,14 +290,14 @@ impl Parser<'_> {
                     1 => "it may use only f1".to_owned(),
                     n => format!("it may use only f1 to f{n}"),
                 };
-                return Err(SyntaxError::new(
+                return Err(Box::new(SyntaxError::new(
                     ErrorClass::BadVar,
                     span,
                     format!("{owner} cannot refer to f{}", index + 1),
                     "refers to itself or a later f-variable",
                     format!("{allowed}; move this clause to a higher-numbered f-variable"),
                 )
-                .with_note("an f-variable fK may refer only to f1 … f(K−1), so that clauses cannot form cycles"));
+                .with_note("an f-variable fK may refer only to f1 … f(K−1), so that clauses cannot form cycles")));
             }
             self.c.advance(2);
             let var = FVar::from_index(index)
@@ -323,12 +323,12 @@ impl Parser<'_> {
                 "`etime` is an ICC term; FICS has none (use `maxtime(n)` or `time` and `inc`)",
             );
         }
-        Err(e)
+        Err(Box::new(e))
     }
 
     /// `maxtime(n)` / `mymaxtime(n)` after the name. Any problem with the argument is
     /// `ERR_BADVAR` in the original, whatever the problem inside the parentheses is.
-    fn maxtime(&mut self, start: usize, players: Players) -> Result<Expr<FicsLeaf>, SyntaxError> {
+    fn maxtime(&mut self, start: usize, players: Players) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
         let name_span = self.c.span_from(start);
         let name = self
             .c
@@ -338,13 +338,13 @@ impl Parser<'_> {
             .to_owned();
         self.c.skip_space();
         if self.c.peek() != Some(b'(') {
-            return Err(SyntaxError::new(
+            return Err(Box::new(SyntaxError::new(
                 ErrorClass::BadVar,
                 name_span,
                 format!("`{name}` needs a number of moves in parentheses"),
                 "no `(` after this",
                 format!("write e.g. `{name}(40)`"),
-            ));
+            )));
         }
         match self.parens() {
             Ok(moves) => Ok(Expr::new(
@@ -354,14 +354,14 @@ impl Parser<'_> {
                 }),
                 self.c.span_from(start),
             )),
-            Err(inner) => Err(SyntaxError::new(
+            Err(inner) => Err(Box::new(SyntaxError::new(
                 ErrorClass::BadVar,
                 name_span,
                 format!("bad argument to `{name}`: {}", inner.message),
                 "the argument of this is not a complete parenthesised expression",
                 inner.help,
             )
-            .with_secondary(inner.span, inner.label)),
+            .with_secondary(inner.span, inner.label))),
         }
     }
 

@@ -167,13 +167,13 @@ pub(super) fn parse(text: &str, file: FileId) -> Result<Expr<Term>, Vec<Diagnost
         diags: Vec::new(),
     };
     let result = if tokens.is_empty() && diags.is_empty() {
-        Err(Diagnostic::error(SYNTAX, end, "empty formula")
+        Err(Box::new(Diagnostic::error(SYNTAX, end, "empty formula")
             .with_label("nothing to evaluate")
-            .with_help("write a formula such as `blitz & rating > 1500`; `set formula` with no value unsets it"))
+            .with_help("write a formula such as `blitz & rating > 1500`; `set formula` with no value unsets it")))
     } else {
         p.expr(0).and_then(|e| match p.tokens.get(p.pos) {
             None => Ok(e),
-            Some(t) => Err(p.unexpected(t, "an operator")),
+            Some(t) => Err(Box::new(p.unexpected(t, "an operator"))),
         })
     };
     diags.append(&mut p.diags);
@@ -181,7 +181,7 @@ pub(super) fn parse(text: &str, file: FileId) -> Result<Expr<Term>, Vec<Diagnost
         // A syntax error right after a skipped FICS-only operator is that operator's fault.
         let explained = d.code == SYNTAX && diags.iter().any(|x| x.code == NOT_ICC);
         if !explained {
-            diags.push(d.clone());
+            diags.push((**d).clone());
         }
     }
     diags.sort_by_key(|d| (d.span.start, d.code.id));
@@ -226,7 +226,7 @@ impl Parser<'_> {
     }
 
     /// Left-associative precedence climbing: operators binding tighter than `min`.
-    fn expr(&mut self, min: u8) -> Result<Expr<Term>, Diagnostic> {
+    fn expr(&mut self, min: u8) -> Result<Expr<Term>, Box<Diagnostic>> {
         let mut lhs = self.unary()?;
         while let Some((op, span)) = self.binary_at() {
             if level(op) <= min {
@@ -239,9 +239,9 @@ impl Parser<'_> {
         Ok(lhs)
     }
 
-    fn unary(&mut self) -> Result<Expr<Term>, Diagnostic> {
+    fn unary(&mut self) -> Result<Expr<Term>, Box<Diagnostic>> {
         let Some(t) = self.tokens.get(self.pos) else {
-            return Err(self.missing_operand());
+            return Err(Box::new(self.missing_operand()));
         };
         let op = match t.tok {
             Tok::Not => UnaryOp::Not,
@@ -253,9 +253,9 @@ impl Parser<'_> {
         Ok(Expr::unary(op, t.span, operand))
     }
 
-    fn primary(&mut self) -> Result<Expr<Term>, Diagnostic> {
+    fn primary(&mut self) -> Result<Expr<Term>, Box<Diagnostic>> {
         let Some(t) = self.tokens.get(self.pos) else {
-            return Err(self.missing_operand());
+            return Err(Box::new(self.missing_operand()));
         };
         match t.tok {
             Tok::Num(n) => {
@@ -286,17 +286,17 @@ impl Parser<'_> {
                         inner.span = t.span.join(*span);
                         Ok(inner)
                     }
-                    Some(other) => Err(self
+                    Some(other) => Err(Box::new(self
                         .unexpected(other, "`)`")
-                        .with_secondary(t.span, "to close this")),
-                    None => Err(
+                        .with_secondary(t.span, "to close this"))),
+                    None => Err(Box::new(
                         Diagnostic::error(SYNTAX, t.span, "this `(` is never closed")
                             .with_label("unclosed parenthesis")
                             .with_help("add the missing `)`"),
-                    ),
+                    )),
                 }
             }
-            _ => Err(self.unexpected(t, "a term, a number, `(`, `!` or `-`")),
+            _ => Err(Box::new(self.unexpected(t, "a term, a number, `(`, `!` or `-`"))),
         }
     }
 

@@ -143,7 +143,7 @@ impl Lock {
         let mut tree = match parser.lock() {
             Ok(t) => Some(t),
             Err(d) => {
-                diags.push(d);
+                diags.push(*d);
                 None
             }
         };

@@ -38,22 +38,22 @@ pub(super) struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    pub fn lock(&mut self) -> Result<Syntax, Diagnostic> {
+    pub fn lock(&mut self) -> Result<Syntax, Box<Diagnostic>> {
         let e = self.or()?;
         match self.tokens.get(self.pos) {
             None => Ok(e),
             Some(t) if t.tok == Tok::Close => {
-                Err(
+                Err(Box::new(
                     Diagnostic::error(UNBALANCED_PARENTHESIS, t.span, "`)` without a matching `(`")
                         .with_label("nothing to close here")
                         .with_help("remove the `)` or add the `(` it closes"),
-                )
+                ))
             }
-            Some(t) => Err(self.missing_operator(&e, t)),
+            Some(t) => Err(Box::new(self.missing_operator(&e, t))),
         }
     }
 
-    fn or(&mut self) -> Result<Syntax, Diagnostic> {
+    fn or(&mut self) -> Result<Syntax, Box<Diagnostic>> {
         let mut lhs = self.and()?;
         while let Some(t) = self.tokens.get(self.pos).filter(|t| t.tok == Tok::Or) {
             self.pos += 1;
@@ -67,12 +67,12 @@ impl Parser<'_> {
         Ok(lhs)
     }
 
-    fn and_after(&mut self, op: &Token) -> Result<Syntax, Diagnostic> {
+    fn and_after(&mut self, op: &Token) -> Result<Syntax, Box<Diagnostic>> {
         self.require_operand(op)?;
         self.and()
     }
 
-    fn and(&mut self) -> Result<Syntax, Diagnostic> {
+    fn and(&mut self) -> Result<Syntax, Box<Diagnostic>> {
         let mut lhs = self.unary()?;
         while let Some(t) = self.tokens.get(self.pos).filter(|t| t.tok == Tok::And) {
             self.pos += 1;
@@ -88,9 +88,9 @@ impl Parser<'_> {
     }
 
     /// After a binary or unary operator: an operand must follow.
-    fn require_operand(&self, op: &Token) -> Result<(), Diagnostic> {
+    fn require_operand(&self, op: &Token) -> Result<(), Box<Diagnostic>> {
         match self.tokens.get(self.pos).map(|t| &t.tok) {
-            None | Some(Tok::Close | Tok::And | Tok::Or) => Err(self.operand_missing_after(op)),
+            None | Some(Tok::Close | Tok::And | Tok::Or) => Err(Box::new(self.operand_missing_after(op))),
             _ => Ok(()),
         }
     }
@@ -112,9 +112,9 @@ impl Parser<'_> {
         d
     }
 
-    fn unary(&mut self) -> Result<Syntax, Diagnostic> {
+    fn unary(&mut self) -> Result<Syntax, Box<Diagnostic>> {
         let Some(t) = self.tokens.get(self.pos) else {
-            return Err(self.missing_at_end());
+            return Err(Box::new(self.missing_at_end()));
         };
         match t.tok {
             Tok::Not | Tok::With => {
@@ -133,9 +133,9 @@ impl Parser<'_> {
         }
     }
 
-    fn primary(&mut self) -> Result<Syntax, Diagnostic> {
+    fn primary(&mut self) -> Result<Syntax, Box<Diagnostic>> {
         let Some(t) = self.tokens.get(self.pos) else {
-            return Err(self.missing_at_end());
+            return Err(Box::new(self.missing_at_end()));
         };
         self.pos += 1;
         match &t.tok {
@@ -149,13 +149,13 @@ impl Parser<'_> {
             }),
             Tok::Open => {
                 if let Some(close) = self.tokens.get(self.pos).filter(|c| c.tok == Tok::Close) {
-                    return Err(Diagnostic::error(
+                    return Err(Box::new(Diagnostic::error(
                         MISSING_OPERAND,
                         t.span.join(close.span),
                         "empty parentheses",
                     )
                     .with_label("nothing inside")
-                    .with_help("put a value inside, or remove the parentheses"));
+                    .with_help("put a value inside, or remove the parentheses")));
                 }
                 let inner = self.or()?;
                 match self.tokens.get(self.pos) {
@@ -166,31 +166,31 @@ impl Parser<'_> {
                             span: t.span.join(c.span),
                         })
                     }
-                    Some(other) => Err(self.missing_operator(&inner, other)),
-                    None => Err(Diagnostic::error(
+                    Some(other) => Err(Box::new(self.missing_operator(&inner, other))),
+                    None => Err(Box::new(Diagnostic::error(
                         UNBALANCED_PARENTHESIS,
                         t.span,
                         "this `(` is never closed",
                     )
                     .with_label("unclosed parenthesis")
-                    .with_help("add the missing `)`")),
+                    .with_help("add the missing `)`"))),
                 }
             }
             Tok::Close => {
-                Err(
+                Err(Box::new(
                     Diagnostic::error(MISSING_OPERAND, t.span, "a value is missing before `)`")
                         .with_label("expected a value here")
                         .with_help("add an object name, an OID, T or F"),
-                )
+                ))
             }
-            Tok::And | Tok::Or => Err(Diagnostic::error(
+            Tok::And | Tok::Or => Err(Box::new(Diagnostic::error(
                 MISSING_OPERAND,
                 t.span,
                 "a binary operator needs a value on its left",
             )
             .with_label("nothing before this")
-            .with_help("add a value before the operator, or remove it")),
-            Tok::Not | Tok::With => Err(self.operand_missing_after(t)),
+            .with_help("add a value before the operator, or remove it"))),
+            Tok::Not | Tok::With => Err(Box::new(self.operand_missing_after(t))),
         }
     }
 
@@ -221,7 +221,7 @@ pub(super) fn resolve(tree: &mut Syntax, world: &World, diags: &mut Vec<Diagnost
         Node::Const(_) => {}
         Node::Object(text) => match resolve_one(text, tree.span, world) {
             Ok(oid) => *text = oid,
-            Err(d) => diags.push(d),
+            Err(d) => diags.push(*d),
         },
         Node::Not(x) | Node::With(x) | Node::Paren(x) => resolve(x, world, diags),
         Node::And(a, _, b) | Node::Or(a, _, b) => {
@@ -231,7 +231,7 @@ pub(super) fn resolve(tree: &mut Syntax, world: &World, diags: &mut Vec<Diagnost
     }
 }
 
-fn resolve_one(text: &str, span: Span, world: &World) -> Result<String, Diagnostic> {
+fn resolve_one(text: &str, span: Span, world: &World) -> Result<String, Box<Diagnostic>> {
     if world.objects.contains_key(text) {
         return Ok(text.to_owned());
     }
@@ -246,14 +246,14 @@ fn resolve_one(text: &str, span: Span, world: &World) -> Result<String, Diagnost
         [] => {
             if let Some((_, mud)) = text.rsplit_once('@') {
                 if mud != world.mud {
-                    return Err(Diagnostic::error(
+                    return Err(Box::new(Diagnostic::error(
                         REMOTE_OBJECT,
                         span,
                         format!("`{text}` belongs to another MUD"),
                     )
                     .with_label(format!("not in the local database of {}", world.mud))
                     .with_help("locks may name only objects that exist in the local database")
-                    .with_note(format!("OIDs of this MUD end in @{}", world.mud)));
+                    .with_note(format!("OIDs of this MUD end in @{}", world.mud))));
                 }
             }
             let mut d = Diagnostic::error(UNKNOWN_OBJECT, span, format!("no object `{text}`"))
@@ -264,7 +264,7 @@ fn resolve_one(text: &str, span: Span, world: &World) -> Result<String, Diagnost
             {
                 d = d.with_note(format!("did you mean `{best}`?"));
             }
-            Err(d)
+            Err(Box::new(d))
         }
         many => {
             let list = many
@@ -272,13 +272,13 @@ fn resolve_one(text: &str, span: Span, world: &World) -> Result<String, Diagnost
                 .map(|s| s.as_str())
                 .collect::<Vec<_>>()
                 .join(", ");
-            Err(Diagnostic::error(
+            Err(Box::new(Diagnostic::error(
                 AMBIGUOUS_NAME,
                 span,
                 format!("`{text}` names several objects"),
             )
             .with_label("ambiguous name")
-            .with_help(format!("use one of their OIDs instead: {list}")))
+            .with_help(format!("use one of their OIDs instead: {list}"))))
         }
     }
 }
