@@ -91,7 +91,11 @@ enum Scanned {
 
 /// Parses one clause. `limit` is how many f-variables it may use: the formula may use all
 /// nine (`limit` 9), `fK` only f1…f(K−1) (`limit` K−1).
-pub(super) fn parse(text: &str, file: FileId, limit: u8) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
+pub(super) fn parse(
+    text: &str,
+    file: FileId,
+    limit: u8,
+) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
     let mut p = Parser {
         c: Cursor::new(text, file),
         limit,
@@ -328,7 +332,11 @@ impl Parser<'_> {
 
     /// `maxtime(n)` / `mymaxtime(n)` after the name. Any problem with the argument is
     /// `ERR_BADVAR` in the original, whatever the problem inside the parentheses is.
-    fn maxtime(&mut self, start: usize, players: Players) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
+    fn maxtime(
+        &mut self,
+        start: usize,
+        players: Players,
+    ) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
         let name_span = self.c.span_from(start);
         let name = self
             .c
@@ -354,14 +362,16 @@ impl Parser<'_> {
                 }),
                 self.c.span_from(start),
             )),
-            Err(inner) => Err(Box::new(SyntaxError::new(
-                ErrorClass::BadVar,
-                name_span,
-                format!("bad argument to `{name}`: {}", inner.message),
-                "the argument of this is not a complete parenthesised expression",
-                inner.help,
-            )
-            .with_secondary(inner.span, inner.label))),
+            Err(inner) => Err(Box::new(
+                SyntaxError::new(
+                    ErrorClass::BadVar,
+                    name_span,
+                    format!("bad argument to `{name}`: {}", inner.message),
+                    "the argument of this is not a complete parenthesised expression",
+                    inner.help,
+                )
+                .with_secondary(inner.span, inner.label),
+            )),
         }
     }
 

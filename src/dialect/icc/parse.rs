@@ -286,9 +286,10 @@ impl Parser<'_> {
                         inner.span = t.span.join(*span);
                         Ok(inner)
                     }
-                    Some(other) => Err(Box::new(self
-                        .unexpected(other, "`)`")
-                        .with_secondary(t.span, "to close this"))),
+                    Some(other) => Err(Box::new(
+                        self.unexpected(other, "`)`")
+                            .with_secondary(t.span, "to close this"),
+                    )),
                     None => Err(Box::new(
                         Diagnostic::error(SYNTAX, t.span, "this `(` is never closed")
                             .with_label("unclosed parenthesis")
@@ -296,7 +297,9 @@ impl Parser<'_> {
                     )),
                 }
             }
-            _ => Err(Box::new(self.unexpected(t, "a term, a number, `(`, `!` or `-`"))),
+            _ => Err(Box::new(
+                self.unexpected(t, "a term, a number, `(`, `!` or `-`"),
+            )),
         }
     }
 

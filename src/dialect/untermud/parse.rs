@@ -42,13 +42,11 @@ impl Parser<'_> {
         let e = self.or()?;
         match self.tokens.get(self.pos) {
             None => Ok(e),
-            Some(t) if t.tok == Tok::Close => {
-                Err(Box::new(
-                    Diagnostic::error(UNBALANCED_PARENTHESIS, t.span, "`)` without a matching `(`")
-                        .with_label("nothing to close here")
-                        .with_help("remove the `)` or add the `(` it closes"),
-                ))
-            }
+            Some(t) if t.tok == Tok::Close => Err(Box::new(
+                Diagnostic::error(UNBALANCED_PARENTHESIS, t.span, "`)` without a matching `(`")
+                    .with_label("nothing to close here")
+                    .with_help("remove the `)` or add the `(` it closes"),
+            )),
             Some(t) => Err(Box::new(self.missing_operator(&e, t))),
         }
     }
@@ -90,7 +88,9 @@ impl Parser<'_> {
     /// After a binary or unary operator: an operand must follow.
     fn require_operand(&self, op: &Token) -> Result<(), Box<Diagnostic>> {
         match self.tokens.get(self.pos).map(|t| &t.tok) {
-            None | Some(Tok::Close | Tok::And | Tok::Or) => Err(Box::new(self.operand_missing_after(op))),
+            None | Some(Tok::Close | Tok::And | Tok::Or) => {
+                Err(Box::new(self.operand_missing_after(op)))
+            }
             _ => Ok(()),
         }
     }
@@ -149,13 +149,15 @@ impl Parser<'_> {
             }),
             Tok::Open => {
                 if let Some(close) = self.tokens.get(self.pos).filter(|c| c.tok == Tok::Close) {
-                    return Err(Box::new(Diagnostic::error(
-                        MISSING_OPERAND,
-                        t.span.join(close.span),
-                        "empty parentheses",
-                    )
-                    .with_label("nothing inside")
-                    .with_help("put a value inside, or remove the parentheses")));
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            MISSING_OPERAND,
+                            t.span.join(close.span),
+                            "empty parentheses",
+                        )
+                        .with_label("nothing inside")
+                        .with_help("put a value inside, or remove the parentheses"),
+                    ));
                 }
                 let inner = self.or()?;
                 match self.tokens.get(self.pos) {
@@ -167,29 +169,31 @@ impl Parser<'_> {
                         })
                     }
                     Some(other) => Err(Box::new(self.missing_operator(&inner, other))),
-                    None => Err(Box::new(Diagnostic::error(
-                        UNBALANCED_PARENTHESIS,
-                        t.span,
-                        "this `(` is never closed",
-                    )
-                    .with_label("unclosed parenthesis")
-                    .with_help("add the missing `)`"))),
+                    None => Err(Box::new(
+                        Diagnostic::error(
+                            UNBALANCED_PARENTHESIS,
+                            t.span,
+                            "this `(` is never closed",
+                        )
+                        .with_label("unclosed parenthesis")
+                        .with_help("add the missing `)`"),
+                    )),
                 }
             }
-            Tok::Close => {
-                Err(Box::new(
-                    Diagnostic::error(MISSING_OPERAND, t.span, "a value is missing before `)`")
-                        .with_label("expected a value here")
-                        .with_help("add an object name, an OID, T or F"),
-                ))
-            }
-            Tok::And | Tok::Or => Err(Box::new(Diagnostic::error(
-                MISSING_OPERAND,
-                t.span,
-                "a binary operator needs a value on its left",
-            )
-            .with_label("nothing before this")
-            .with_help("add a value before the operator, or remove it"))),
+            Tok::Close => Err(Box::new(
+                Diagnostic::error(MISSING_OPERAND, t.span, "a value is missing before `)`")
+                    .with_label("expected a value here")
+                    .with_help("add an object name, an OID, T or F"),
+            )),
+            Tok::And | Tok::Or => Err(Box::new(
+                Diagnostic::error(
+                    MISSING_OPERAND,
+                    t.span,
+                    "a binary operator needs a value on its left",
+                )
+                .with_label("nothing before this")
+                .with_help("add a value before the operator, or remove it"),
+            )),
             Tok::Not | Tok::With => Err(Box::new(self.operand_missing_after(t))),
         }
     }
@@ -246,14 +250,16 @@ fn resolve_one(text: &str, span: Span, world: &World) -> Result<String, Box<Diag
         [] => {
             if let Some((_, mud)) = text.rsplit_once('@') {
                 if mud != world.mud {
-                    return Err(Box::new(Diagnostic::error(
-                        REMOTE_OBJECT,
-                        span,
-                        format!("`{text}` belongs to another MUD"),
-                    )
-                    .with_label(format!("not in the local database of {}", world.mud))
-                    .with_help("locks may name only objects that exist in the local database")
-                    .with_note(format!("OIDs of this MUD end in @{}", world.mud))));
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            REMOTE_OBJECT,
+                            span,
+                            format!("`{text}` belongs to another MUD"),
+                        )
+                        .with_label(format!("not in the local database of {}", world.mud))
+                        .with_help("locks may name only objects that exist in the local database")
+                        .with_note(format!("OIDs of this MUD end in @{}", world.mud)),
+                    ));
                 }
             }
             let mut d = Diagnostic::error(UNKNOWN_OBJECT, span, format!("no object `{text}`"))
@@ -272,13 +278,15 @@ fn resolve_one(text: &str, span: Span, world: &World) -> Result<String, Box<Diag
                 .map(|s| s.as_str())
                 .collect::<Vec<_>>()
                 .join(", ");
-            Err(Box::new(Diagnostic::error(
-                AMBIGUOUS_NAME,
-                span,
-                format!("`{text}` names several objects"),
-            )
-            .with_label("ambiguous name")
-            .with_help(format!("use one of their OIDs instead: {list}"))))
+            Err(Box::new(
+                Diagnostic::error(
+                    AMBIGUOUS_NAME,
+                    span,
+                    format!("`{text}` names several objects"),
+                )
+                .with_label("ambiguous name")
+                .with_help(format!("use one of their OIDs instead: {list}")),
+            ))
         }
     }
 }
