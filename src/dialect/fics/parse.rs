@@ -396,16 +396,22 @@ impl Parser<'_> {
 
     fn unmatched_close(&self) -> SyntaxError {
         let at = self.c.pos;
+        let span = self.c.span(at, at.saturating_add(1));
+        if self.opens.is_empty() {
+            return SyntaxError::new(
+                ErrorClass::Paren,
+                span,
+                "`)` without a matching `(`",
+                "nothing to close here",
+                "remove the `)` or add the `(` it closes",
+            );
+        }
         SyntaxError::new(
             ErrorClass::Paren,
-            self.c.span(at, at.saturating_add(1)),
-            "`)` without a matching `(`",
-            if self.opens.is_empty() {
-                "nothing to close here"
-            } else {
-                "an operand is missing before this"
-            },
-            "remove the `)` or add the `(` it closes",
+            span,
+            "an operand is missing before `)`",
+            "expected an operand before this",
+            "complete the expression inside the parentheses",
         )
     }
 

@@ -147,7 +147,9 @@ impl Lock {
                 None
             }
         };
-        if let Some(t) = tree.as_mut() {
+        // A value cut short by a lexical error would only be reported again as unknown.
+        let lexed_cleanly = diags.is_empty();
+        if let (Some(t), true) = (tree.as_mut(), lexed_cleanly) {
             parse::resolve(t, world, &mut diags);
         }
         match tree {
