@@ -53,7 +53,11 @@ fn requests(n: usize) -> Vec<MatchRequest> {
                 mytime: if same { time } else { next(30) },
                 myinc: if same { inc } else { next(20) },
                 rated: next(3) != 0,
-                category: if next(10) == 0 { Category::Wild } else { Category::Standard },
+                category: if next(10) == 0 {
+                    Category::Wild
+                } else {
+                    Category::Standard
+                },
                 rating: ratings(1200 + next(1200), next(100)),
                 myrating: ratings(1500, 50),
                 registered: next(5) != 0,

@@ -116,7 +116,11 @@ fn run_icc(formula: &str, context: &Json, expect: &Json) -> Result<(), String> {
         .evaluate(&challenge)
         .map_err(|d| format!("evaluation failed: {}", d.message))?;
     let ok = match expect {
-        Json::Bool(b) => got.ty == crate::dialect::core::Ty::Bool && (got.value != 0) == *b,
+        // ICC: "0 is false and 1 is true" — a 0/1 number term reads as a truth value too.
+        Json::Bool(b) => {
+            let truthy = got.ty == crate::dialect::core::Ty::Bool || matches!(got.value, 0 | 1);
+            truthy && (got.value != 0) == *b
+        }
         Json::Number(n) => n.as_i64() == Some(i64::from(got.value)),
         _ => return Err(format!("unexpected `expect` {expect}")),
     };

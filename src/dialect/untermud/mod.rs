@@ -212,3 +212,54 @@ impl Env<ObjectTest> for Presence<'_> {
         Err(core::eval::overflow(op_span, "the division"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn world() -> World {
+        serde_json::from_str(
+            r#"{"mud": "M", "objects": {
+                "0": {"name": "Lobby", "kind": "room", "location": null},
+                "1": {"name": "Vault", "kind": "room", "location": null},
+                "a": {"name": "Alice", "kind": "player", "location": "0"},
+                "b": {"name": "Bob", "kind": "player", "location": "0"},
+                "k@M": {"name": "key", "kind": "thing", "location": "a"},
+                "h@M": {"name": "hat", "kind": "thing", "location": "b"},
+                "r@M": {"name": "rock", "kind": "thing", "location": "0"}}}"#,
+        )
+        .unwrap()
+    }
+
+    fn lock(text: &str) -> Lock {
+        Lock::compile(text, FileId(0), &world()).unwrap()
+    }
+
+    #[test]
+    fn presence_is_self_inventory_or_same_room() {
+        let w = world();
+        assert!(lock("Alice").evaluate(&w, "a"));
+        assert!(lock("key").evaluate(&w, "a"));
+        assert!(lock("rock & Bob").evaluate(&w, "a"));
+        // Carried by someone else in the room: not present.
+        assert!(!lock("hat").evaluate(&w, "a"));
+        // `with`: only the room, not the actor or their inventory.
+        assert!(!lock("with key").evaluate(&w, "a"));
+        assert!(!lock("with Alice").evaluate(&w, "a"));
+        assert!(lock("with (rock & Bob)").evaluate(&w, "a"));
+    }
+
+    #[test]
+    fn precedence_and_rewrite() {
+        let l = lock(" !F & ( key | 'rock' ) | with Bob ");
+        assert_eq!(l.to_string(), "!F&(k@M|r@M)|with b");
+        assert!(lock("T|F&F").evaluate(&world(), "a"));
+    }
+
+    #[test]
+    fn every_unknown_name_is_reported() {
+        let diags = Lock::compile("nope | key & nada", FileId(0), &world()).unwrap_err();
+        assert_eq!(diags.len(), 2);
+        assert!(diags.iter().all(|d| d.code == UNKNOWN_OBJECT));
+    }
+}
