@@ -151,15 +151,16 @@ impl MatchRequest {
     /// (`maxtime`) or only the owner's (`mymaxtime`). Sides starting at 0 minutes get 10
     /// seconds, unless the game is untimed. `None` when the result does not fit in 32 bits.
     pub fn max_time(&self, moves: i32, players: super::Players, ty: GameType) -> Option<i32> {
-        let n = i64::from(moves);
+        // i128: no product of two 32-bit values and a small factor can overflow it.
+        let n = i128::from(moves);
         let (t, i, bt, bi) = (
-            i64::from(self.time),
-            i64::from(self.inc),
-            i64::from(self.mytime),
-            i64::from(self.myinc),
+            i128::from(self.time),
+            i128::from(self.inc),
+            i128::from(self.mytime),
+            i128::from(self.myinc),
         );
         let timed = ty != GameType::Untimed;
-        let bonus = |start: i64| if timed && start == 0 { 10 } else { 0 };
+        let bonus = |start: i128| if timed && start == 0 { 10 } else { 0 };
         let total = if t == bt && i == bi {
             let p = match players {
                 super::Players::Both => 2,
@@ -214,5 +215,8 @@ mod tests {
         let r = clocks(5, 2, 3, 0);
         assert_eq!(r.max_time(40, Both, r.game_type()), Some(560));
         assert_eq!(r.max_time(40, Me, r.game_type()), Some(180));
+        let r = clocks(i32::MAX, i32::MAX, i32::MAX, i32::MAX);
+        assert_eq!(r.max_time(i32::MAX, Both, r.game_type()), None);
+        assert_eq!(r.max_time(i32::MIN, Me, r.game_type()), None);
     }
 }
