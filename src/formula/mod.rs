@@ -60,10 +60,15 @@ pub mod check;
 pub mod compile;
 pub mod convert;
 pub mod dice;
+pub mod env;
 pub mod eval;
 pub mod format;
 pub mod function;
 pub mod number;
+pub mod parse;
+pub mod print;
+#[cfg(test)]
+mod testing;
 pub mod value;
 
 pub use check::{
@@ -72,8 +77,10 @@ pub use check::{
 };
 pub use compile::CompiledFormula;
 pub use dice::Dice;
+pub use env::MapEnv;
 pub use eval::{EvalError, NoValues, ValueEnv};
 pub use format::Format;
 pub use function::{FunctionRegistry, UserFunction};
 pub use number::{ArithmeticError, Number};
+pub use parse::{ParseOutput, parse_formula};
 pub use value::Value;
