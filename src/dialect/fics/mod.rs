@@ -204,25 +204,16 @@ impl FVars {
             *slot = None;
             return Ok(());
         }
-        // Spans stay relative to `text`: the parser sees the same bytes, shifted.
-        let offset = u32::try_from(text.len() - stored.len()).unwrap_or(0);
-        match parse::parse(stored, file, var.0) {
-            Ok(mut expr) => {
-                shift(&mut expr, offset);
+        // The scanner skips the leading whitespace itself, so spans stay those of `text`.
+        match parse::parse(text, file, var.0) {
+            Ok(expr) => {
                 *slot = Some(Arc::new(Clause {
                     text: stored.to_owned(),
                     expr,
                 }));
                 Ok(())
             }
-            Err(e) => {
-                let mut d = e.into_diagnostic();
-                d.span = d.span.shifted(offset);
-                for l in &mut d.labels {
-                    l.span = l.span.shifted(offset);
-                }
-                Err(vec![d])
-            }
+            Err(e) => Err(vec![e.into_diagnostic()]),
         }
     }
 
@@ -232,26 +223,6 @@ impl FVars {
             .get(usize::from(var.0))
             .and_then(|c| c.as_ref())
             .map(|c| c.text.as_str())
-    }
-}
-
-fn shift(expr: &mut Expr<FicsLeaf>, offset: u32) {
-    if offset == 0 {
-        return;
-    }
-    expr.span = expr.span.shifted(offset);
-    match &mut expr.kind {
-        core::ExprKind::Int(_) | core::ExprKind::Bool(_) => {}
-        core::ExprKind::Leaf(FicsLeaf::MaxTime { moves, .. }) => shift(moves, offset),
-        core::ExprKind::Leaf(_) => {}
-        core::ExprKind::Unary(_, x) => shift(x, offset),
-        core::ExprKind::Binary {
-            op_span, lhs, rhs, ..
-        } => {
-            *op_span = op_span.shifted(offset);
-            shift(lhs, offset);
-            shift(rhs, offset);
-        }
     }
 }
 
@@ -271,27 +242,17 @@ impl MatchFormula {
         file: FileId,
         fvars: &FVars,
     ) -> Result<MatchFormula, Vec<Diagnostic>> {
-        // Leading whitespace is dropped as `set` does; the formula may use all nine.
+        // Leading whitespace is dropped from the stored text as `set` does (the scanner
+        // skips it too); the formula may use all nine f-variables.
         let stored =
             text.trim_start_matches(|c: char| c.is_ascii() && core::cursor::is_c_space(c as u8));
-        let offset = u32::try_from(text.len() - stored.len()).unwrap_or(0);
-        match parse::parse(stored, file, 9) {
-            Ok(mut expr) => {
-                shift(&mut expr, offset);
-                Ok(MatchFormula {
-                    text: stored.to_owned(),
-                    expr,
-                    fvars: fvars.clone(),
-                })
-            }
-            Err(e) => {
-                let mut d = e.into_diagnostic();
-                d.span = d.span.shifted(offset);
-                for l in &mut d.labels {
-                    l.span = l.span.shifted(offset);
-                }
-                Err(vec![d])
-            }
+        match parse::parse(text, file, 9) {
+            Ok(expr) => Ok(MatchFormula {
+                text: stored.to_owned(),
+                expr,
+                fvars: fvars.clone(),
+            }),
+            Err(e) => Err(vec![e.into_diagnostic()]),
         }
     }
 
