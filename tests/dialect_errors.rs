@@ -176,3 +176,13 @@ fn icc_not_an_icc_operator() {
     assert_eq!(diags.len(), 2);
     insta::assert_snapshot!(render(&diags, &map, false));
 }
+
+#[test]
+fn constant_comparison_warning() {
+    let mut map = SourceMap::new();
+    let text = "rated = 2 | blitz < 5 | time = 2";
+    let id = map.add(SourceFile::new("formula", text, TextEncoding::Utf8));
+    let f = fics::MatchFormula::compile(text, id, &fics::FVars::new()).unwrap();
+    assert_eq!(f.warnings().len(), 2);
+    insta::assert_snapshot!(render(f.warnings(), &map, false));
+}

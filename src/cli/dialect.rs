@@ -118,10 +118,14 @@ fn run_fics(
             }
         }
     }
+    for var in fics::FVar::all() {
+        problems.extend_from_slice(fvars.warnings(var));
+    }
     let compiled = fics::MatchFormula::compile(formula, file, &fvars).map_err(|mut d| {
         problems.append(&mut d);
         Failure::Problems
     })?;
+    problems.extend_from_slice(compiled.warnings());
     match compiled.evaluate(&request) {
         Ok(ev) => {
             problems.extend(ev.notices());
@@ -156,6 +160,7 @@ fn run_icc(
         problems.append(&mut d);
         Failure::Problems
     })?;
+    problems.extend_from_slice(compiled.warnings());
     match compiled.evaluate(&challenge) {
         Ok(v) => Ok(vec![
             format!("value: {v}"),

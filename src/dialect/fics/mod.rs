@@ -174,6 +174,7 @@ impl Leaf for FicsLeaf {
 struct Clause {
     text: String,
     expr: Expr<FicsLeaf>,
+    warnings: Vec<Diagnostic>,
 }
 
 /// The f-variables f1 … f9 of one user. Each is set with [`FVars::set`], which checks it
@@ -207,14 +208,24 @@ impl FVars {
         // The scanner skips the leading whitespace itself, so spans stay those of `text`.
         match parse::parse(text, file, var.0) {
             Ok(expr) => {
+                let warnings = warnings(&expr);
                 *slot = Some(Arc::new(Clause {
                     text: stored.to_owned(),
                     expr,
+                    warnings,
                 }));
                 Ok(())
             }
             Err(e) => Err(vec![e.into_diagnostic()]),
         }
+    }
+
+    /// Warnings about `var`'s clause (comparisons that are always true or false).
+    pub fn warnings(&self, var: FVar) -> &[Diagnostic] {
+        self.clauses
+            .get(usize::from(var.0))
+            .and_then(|c| c.as_ref())
+            .map_or(&[], |c| c.warnings.as_slice())
     }
 
     /// The stored text of `var`, if set.
@@ -232,6 +243,16 @@ pub struct MatchFormula {
     text: String,
     expr: Expr<FicsLeaf>,
     fvars: FVars,
+    warnings: Vec<Diagnostic>,
+}
+
+/// The shared checker's warnings for a FICS tree.
+fn warnings(expr: &Expr<FicsLeaf>) -> Vec<Diagnostic> {
+    core::check(expr, &|leaf: &FicsLeaf| match leaf {
+        FicsLeaf::Var(v) => v.name().to_owned(),
+        FicsLeaf::MaxTime { .. } => "maxtime".to_owned(),
+        FicsLeaf::Clause(f) => f.to_string(),
+    })
 }
 
 impl MatchFormula {
@@ -249,6 +270,7 @@ impl MatchFormula {
         match parse::parse(text, file, 9) {
             Ok(expr) => Ok(MatchFormula {
                 text: stored.to_owned(),
+                warnings: warnings(&expr),
                 expr,
                 fvars: fvars.clone(),
             }),
@@ -259,6 +281,12 @@ impl MatchFormula {
     /// The formula's text as stored (leading whitespace removed, comments kept).
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// Warnings about the formula (comparisons that are always true or false); the
+    /// formula is accepted regardless, as FICS accepts it.
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
     }
 
     /// The compiled tree.

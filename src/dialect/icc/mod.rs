@@ -138,6 +138,16 @@ pub const TERMS: [(&str, Term); 28] = [
     ("premove", Term::Premove),
 ];
 
+impl Term {
+    /// The term's name.
+    pub fn name(self) -> &'static str {
+        TERMS
+            .iter()
+            .find(|(_, t)| *t == self)
+            .map_or("?", |(n, _)| n)
+    }
+}
+
 impl Leaf for Term {
     fn ty(&self) -> Ty {
         match self {
@@ -283,6 +293,7 @@ impl Challenge {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IccFormula {
     expr: Expr<Term>,
+    warnings: Vec<Diagnostic>,
 }
 
 /// A formula's value with its static type.
@@ -306,7 +317,15 @@ impl fmt::Display for IccValue {
 impl IccFormula {
     /// Parses and checks `set formula text`; every problem found is returned.
     pub fn compile(text: &str, file: FileId) -> Result<IccFormula, Vec<Diagnostic>> {
-        parse::parse(text, file).map(|expr| IccFormula { expr })
+        parse::parse(text, file).map(|expr| IccFormula {
+            warnings: core::check(&expr, &|t: &Term| t.name().to_owned()),
+            expr,
+        })
+    }
+
+    /// Warnings about the formula (comparisons that are always true or false).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
     }
 
     /// The compiled tree.
