@@ -20,6 +20,12 @@ use chumsky::Parser;
 use chumsky::extra::SimpleState;
 use std::ops::Range;
 
+/// The most tokens one formula may have. Far above any real formula (a sum of 10 000
+/// variables, the reference's largest benchmark formula, has 19 999), it bounds the depth of
+/// the tree that every later layer (and `Drop`) walks recursively: a chain `1+1+…` of N
+/// operators is N levels deep.
+pub const MAX_TOKENS: usize = 20_000;
+
 thread_local! {
     /// The chumsky grammar, built once per thread (building it costs far more than parsing
     /// a formula).
@@ -64,6 +70,20 @@ pub fn parse_formula(text: &str, file: FileId, offset: u32) -> ParseOutput {
     let mut problems = Vec::new();
     let tokens = lexer::lex(text, &mut problems);
     let root = if tokens.is_empty() {
+        None
+    } else if let Some((_, at)) = tokens.get(MAX_TOKENS) {
+        problems.push(
+            Problem::new(
+                codes::FORMULA_TOO_LONG,
+                at.start..at.end,
+                format!(
+                    "the formula has {} tokens; at most {MAX_TOKENS} are supported",
+                    tokens.len()
+                ),
+            )
+            .label(format!("token number {} of the formula", MAX_TOKENS + 1))
+            .help("split the computation over several variables"),
+        );
         None
     } else {
         let end = text.len();
@@ -249,5 +269,51 @@ mod tests {
         assert!(fast_only(&text).is_none());
         let out = parse_formula(&text, FileId(0), 0);
         assert!(out.formula.is_some(), "{:?}", out.diagnostics.first());
+    }
+
+    #[test]
+    fn spans_are_in_the_file_shifted_by_the_offset() {
+        let out = parse_formula("f(a) + %bc", FileId(4), 10);
+        let root = out.formula.and_then(|f| f.root).expect("parses");
+        assert_eq!(
+            (root.span.file, root.span.start, root.span.end),
+            (FileId(4), 10, 20)
+        );
+        let crate::formula::ast::ExprKind::Binary {
+            op_span, lhs, rhs, ..
+        } = root.kind
+        else {
+            panic!("not a binary node");
+        };
+        assert_eq!((op_span.start, op_span.end), (15, 16));
+        assert_eq!((lhs.span.start, lhs.span.end), (10, 14));
+        assert_eq!((rhs.span.start, rhs.span.end), (17, 20));
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_code() {
+        let out = parse_formula("1. + @ + (2", FileId(0), 0);
+        let codes: Vec<&str> = out.diagnostics.iter().map(|d| d.code.id).collect();
+        assert_eq!(codes, ["P0104", "P0101", "P0115"]);
+        assert!(out.formula.is_none());
+    }
+
+    #[test]
+    fn a_warning_keeps_the_tree() {
+        let out = parse_formula("a = b", FileId(0), 0);
+        assert_eq!(out.diagnostics.len(), 1);
+        assert!(!out.diagnostics[0].is_error());
+        assert!(out.formula.is_some());
+    }
+
+    #[test]
+    fn very_long_formulas_are_refused_without_overflowing() {
+        let ok = format!("{}1", "1+".repeat(MAX_TOKENS / 2 - 1));
+        assert!(parse_formula(&ok, FileId(0), 0).formula.is_some());
+        let long = format!("{}1", "1+".repeat(200_000));
+        let out = parse_formula(&long, FileId(0), 0);
+        assert!(out.formula.is_none());
+        assert_eq!(out.diagnostics.len(), 1);
+        assert_eq!(out.diagnostics[0].code, codes::FORMULA_TOO_LONG);
     }
 }
