@@ -48,9 +48,9 @@ def pcc(name, lines, mode="Handsworld", base=True):
     return "\n".join(head + lines) + "\n"
 
 # code: (name, {file: text}, pcc lines, (file, marker), options)
-CASES = {}
+CASES = []
 def case(code, name, files, lines, at, **opt):
-    CASES[code] = (name, files, lines, at, opt)
+    CASES.append((code, (name, files, lines, at, opt)))
 
 T = "\t"
 case("L0101", "not-utf8", {"eq.lst": b"Club" + b"\t" + b"PART:1|MODIFY:Damage|SET|1d6\nClub of \x92Doom\tPART:1|MODIFY:Damage|SET|1d8\n"},
@@ -88,6 +88,9 @@ case("M0107", "unknown-variable", {"feats.lst": "MyAbility\tMODIFYOTHER:PC.EQUIP
 case("M0108", "illegal-modifier", {"gm.lst": "MODIFY:Face|ADD|1,1\n"}, ["GLOBALMODIFIER:gm.lst"], ("gm.lst", "ADD"))
 case("M0109", "dice-arithmetic", {"eq.lst": "Club\tPART:1|MODIFY:Damage|ADD|1d6\n"}, ["EQUIPMENT:eq.lst"], ("eq.lst", "ADD"))
 case("M0110", "bad-literal", {"gm.lst": "MODIFY:Face|SET|5\n"}, ["GLOBALMODIFIER:gm.lst"], ("gm.lst", "5"))
+case("M0110", "bad-fact-value", {"tpl.lst": "Orcish\tFACT:Origin|x\nSturdy\tFACT:Sturdy|often\n",
+                                   "dc.lst": "FACTDEF:TEMPLATE|Sturdy\tDATAFORMAT:BOOLEAN\n"},
+     ["DATACONTROL:dc.lst", "TEMPLATE:tpl.lst"], ("tpl.lst", "often"))
 case("M0111", "unknown-fact", {"tpl.lst": "Orcish\tFACT:IsOrc|True\n"}, ["TEMPLATE:tpl.lst"], ("tpl.lst", "IsOrc"))
 case("M0112", "scope-alias", {"vars.lst": "LOCAL:EQUIPMENT|NUMBER=Weight\n"}, ["VARIABLE:vars.lst"], ("vars.lst", "EQUIPMENT"))
 case("M0113", "pcgen-divergence", {"eq.lst": "Club\tPART:1|MODIFY:Hands|ADD|1\n"}, ["EQUIPMENT:eq.lst"], ("eq.lst", "Hands"))
@@ -128,7 +131,7 @@ for f, t in [("base__datacontrols.lst", BASE_DC), ("base__variables.lst", BASE_V
 open(f"{ROOT}/_base/base__globalmodifiers.lst", "a").write(
     "MODIFYOTHER:PC.EQUIPMENT|ALL[ALL]|CritMult|SET|2\nMODIFYOTHER:PC.EQUIPMENT|ALL[ALL]|Damage|SET|1d4\n"
     "MODIFYOTHER:PC.STAT|ALL|Score|SET|input(\"StatScore\")\nMODIFYOTHER:PC.MOVEMENT|ALL|Speed|SET|30\n")
-for code, (name, files, lines, (efile, marker), opt) in CASES.items():
+for code, (name, files, lines, (efile, marker), opt) in CASES:
     d = f"{ROOT}/{code}-{name}"
     os.makedirs(d)
     text_pcc = pcc(name, lines, mode=opt.get("mode", "Handsworld"), base=opt.get("base", True))

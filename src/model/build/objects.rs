@@ -444,6 +444,38 @@ impl<'a> Builder<'a> {
             );
             return;
         }
+        let format = self
+            .ds
+            .fact_defs
+            .iter()
+            .find(|d| d.set == set && d.location.is(loc) && d.name.is(name.text))
+            .and_then(|d| d.format.clone());
+        if let Some(f) = format.filter(|f| {
+            matches!(
+                f,
+                Format::Number | Format::Boolean | Format::Dice | Format::OrderedPair
+            )
+        }) {
+            let v = val.trim();
+            if literal::parse(&f, v.text).is_none() {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::BAD_LITERAL,
+                        v.span,
+                        format!(
+                            "`{}` is not a valid {f} value for FACT `{}`",
+                            v.text, name.text
+                        ),
+                    )
+                    .with_label(format!("expected {}", literal::shape(&f)))
+                    .with_help(format!(
+                        "the FACTDEF gives DATAFORMAT {f}; write {}",
+                        literal::shape(&f)
+                    )),
+                );
+                return;
+            }
+        }
         if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
             o.facts.push(Fact {
                 name: Name::new(name.text),
