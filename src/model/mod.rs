@@ -40,6 +40,8 @@ mod formulas;
 mod fxhash;
 pub mod literal;
 pub mod scope;
+#[cfg(test)]
+mod tests;
 
 pub use build::build;
 pub use scope::{Scope, ScopeId, ScopeTree};
