@@ -14,6 +14,7 @@
 //!   formula in a scope sees) and [`Dataset::channel`].
 //! * [`Dataset::defaults`] — the DEFAULTVARIABLEVALUE of each format ([`Dataset::default_for`]).
 //! * [`Dataset::objects`] — every [`Object`] (kind, key, scope, `GROUP:`s, `GRANT:`s, facts,
+//!   parts via [`Dataset::parts`],
 //!   its modifiers), indexed by [`ObjectId`]; [`Dataset::object`] finds one by kind and key.
 //! * [`Dataset::modifiers`] — every [`Modifier`], indexed by [`ModId`]: target variable,
 //!   [`ModifierKind`] (SET/ADD/MULTIPLY/DIVIDE/MAX/MIN, with [`ModifierKind::inherent_priority`]),
@@ -442,6 +443,26 @@ impl Dataset {
         self.objects
             .iter()
             .filter(move |o| o.scope == scope && !o.forgotten)
+    }
+
+    /// The parts (heads) of an equipment object: 1 always, plus every n of its `PART:n`
+    /// tokens, ascending. Other objects have none.
+    pub fn parts(&self, id: ObjectId) -> Vec<u32> {
+        let Some(o) = self.object_by_id(id) else {
+            return Vec::new();
+        };
+        if o.kind != ObjectKind::File(FileKind::Equipment) {
+            return Vec::new();
+        }
+        let mut parts = vec![1];
+        for m in o.modifiers.iter().filter_map(|m| self.modifier(*m)) {
+            if let Applies::Part(n) = m.applies {
+                parts.push(n);
+            }
+        }
+        parts.sort_unstable();
+        parts.dedup();
+        parts
     }
 
     /// A user function by name.

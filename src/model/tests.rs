@@ -142,3 +142,20 @@ fn identical_redefinitions_are_legal_and_overlaps_are_not() {
     )]);
     assert_eq!(found, vec![at("M0104", "v.lst", 5, 32)]);
 }
+
+#[test]
+fn equipment_parts_come_from_part_tokens() {
+    let set = load(&[
+        ("VARIABLE", "v.lst", VARS),
+        (
+            "EQUIPMENT",
+            "e.lst",
+            "Double Axe\tPART:2|MODIFY:CritMult|SET|3\nClub\tMODIFY:HandsRequired|SET|1\n",
+        ),
+    ]);
+    let ds = &set.dataset;
+    let axe = ds.objects.iter().find(|o| o.key.is("Double Axe")).unwrap();
+    let club = ds.objects.iter().find(|o| o.key.is("Club")).unwrap();
+    assert_eq!(ds.parts(axe.id), vec![1, 2]);
+    assert_eq!(ds.parts(club.id), vec![1]);
+}
