@@ -66,6 +66,10 @@ fn absolute(p: &Path) -> PathBuf {
 pub fn run(args: CheckArgs) -> ExitCode {
     let fs = DiskFs;
     let paths: Vec<PathBuf> = args.paths.iter().map(|p| absolute(p)).collect();
+    let sets = match load_sets(&fs, &paths) {
+        Ok(s) => s,
+        Err(e) => return super::usage_error(e),
+    };
     let root = match &args.pcgen_root {
         Some(r) => {
             if !fs.is_dir(r) {
@@ -81,10 +85,6 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 );
             }
         },
-    };
-    let sets = match load_sets(&fs, &paths) {
-        Ok(s) => s,
-        Err(e) => return super::usage_error(e),
     };
     let checked = check_sets(&fs, &root, &sets);
     match args.format {
