@@ -8,6 +8,7 @@ pub mod codes;
 pub mod explain;
 pub mod modifier;
 mod scc;
+pub mod scope;
 pub mod solver;
 
 pub use explain::{AppliedModifier, Explanation, ReadVariable};
