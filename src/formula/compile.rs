@@ -1,0 +1,439 @@
+//! The compiled form of a checked formula: a tree specialised by format (NUMBER nodes
+//! produce [`Number`]s, BOOLEAN nodes `bool`s, others [`Value`]s), so the hot paths never
+//! build or match generic values. Chosen over flat bytecode after measuring: see
+//! `docs/performance.md`.
+
+use super::check::{HostFnRef, VarRef};
+use super::eval::{
+    EMPTY_OPTIONAL, EvalError, INDEX_NOT_WHOLE, INDEX_OUT_OF_BOUNDS, MISSING_INPUT, NO_VALUE,
+    SLICE_OUT_OF_RANGE, ValueEnv,
+};
+use super::format::Format;
+use super::number::Number;
+use super::value::Value;
+use crate::source::Span;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+type R<T> = Result<T, Box<EvalError>>;
+
+/// Binary NUMBER operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NumOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Pow,
+}
+
+/// One-argument NUMBER functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NumFn {
+    Abs,
+    Ceil,
+    Floor,
+    Round,
+}
+
+/// NUMBER comparisons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CmpOp {
+    Lt,
+    Gt,
+    Le,
+    Ge,
+}
+
+/// A node producing a NUMBER.
+#[derive(Clone, Debug)]
+pub(crate) enum Num {
+    Const(Number),
+    Var(VarRef, Span),
+    Input(Span),
+    Neg(Box<Num>, Span),
+    Bin(NumOp, Box<Num>, Box<Num>, Span),
+    Fn1(NumFn, Box<Num>, Span),
+    Max(Vec<Num>),
+    Min(Vec<Num>),
+    If(Box<Bool>, Box<Num>, Box<Num>),
+    Val(Box<Val>, Span),
+}
+
+/// A node producing a BOOLEAN.
+#[derive(Clone, Debug)]
+pub(crate) enum Bool {
+    Const(bool),
+    Var(VarRef, Span),
+    Not(Box<Bool>),
+    And(Box<Bool>, Box<Bool>),
+    Or(Box<Bool>, Box<Bool>),
+    Cmp(CmpOp, Box<Num>, Box<Num>),
+    NumEq(bool, Box<Num>, Box<Num>),
+    Eq(bool, Box<Val>, Box<Val>),
+    If(Box<Bool>, Box<Bool>, Box<Bool>),
+    Val(Box<Val>, Span),
+}
+
+/// A node producing a value of any format.
+#[derive(Clone, Debug)]
+pub(crate) enum Val {
+    Num(Num),
+    Bool(Bool),
+    Const(Value),
+    Var(VarRef, Span),
+    Input(Span),
+    Concat(Box<Val>, Box<Val>),
+    If(Box<Bool>, Box<Val>, Box<Val>),
+    Index(Box<Val>, Box<Num>, Span),
+    Slice(Box<Val>, Box<Num>, Option<Box<Num>>, Span),
+    Length(Box<Val>, Span),
+    IsEmpty(Box<Val>, Span),
+    IsPresent(Box<Val>, Span),
+    GetOptional(Box<Val>, Span),
+    Host(HostFnRef, Vec<Val>, Span),
+}
+
+/// A checked formula, ready to evaluate any number of times.
+#[derive(Clone, Debug)]
+pub struct CompiledFormula {
+    pub(crate) root: Val,
+    pub(crate) format: Format,
+    pub(crate) dependencies: Vec<VarRef>,
+    pub(crate) span: Span,
+    pub(crate) uses_input: bool,
+}
+
+/// What evaluation reads: the caller's environment and the running value.
+struct Ctx<'a> {
+    env: &'a dyn ValueEnv,
+    input: Option<&'a Value>,
+}
+
+impl CompiledFormula {
+    /// The format of the formula's result.
+    pub fn format(&self) -> &Format {
+        &self.format
+    }
+
+    /// Every variable the formula may read (both branches of every `if`, user function
+    /// bodies included), each once, in order of first use.
+    pub fn dependencies(&self) -> &[VarRef] {
+        &self.dependencies
+    }
+
+    /// True if the formula reads `value()`.
+    pub fn uses_input(&self) -> bool {
+        self.uses_input
+    }
+
+    /// Span of the formula text.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// Evaluates the formula. `input` is the running value read by `value()`.
+    pub fn eval(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<Value, EvalError> {
+        let cx = Ctx { env, input };
+        cx.val(&self.root).map_err(|e| self.finish(*e))
+    }
+
+    /// Evaluates a NUMBER formula without building a [`Value`] (errors if the formula is not
+    /// a NUMBER formula).
+    pub fn eval_number(
+        &self,
+        env: &dyn ValueEnv,
+        input: Option<&Value>,
+    ) -> Result<Number, EvalError> {
+        let cx = Ctx { env, input };
+        let r = match &self.root {
+            Val::Num(n) => cx.num(n),
+            other => match cx.val(other) {
+                Ok(Value::Number(n)) => Ok(n),
+                Ok(v) => Err(Box::new(EvalError::new(
+                    NO_VALUE,
+                    format!("the formula is {}, not NUMBER", v.kind()),
+                ))),
+                Err(e) => Err(e),
+            },
+        };
+        r.map_err(|e| self.finish(*e))
+    }
+
+    /// Evaluates a BOOLEAN formula without building a [`Value`].
+    pub fn eval_bool(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<bool, EvalError> {
+        let cx = Ctx { env, input };
+        let r = match &self.root {
+            Val::Bool(b) => cx.boolean(b),
+            other => match cx.val(other) {
+                Ok(Value::Boolean(b)) => Ok(b),
+                Ok(v) => Err(Box::new(EvalError::new(
+                    NO_VALUE,
+                    format!("the formula is {}, not BOOLEAN", v.kind()),
+                ))),
+                Err(e) => Err(e),
+            },
+        };
+        r.map_err(|e| self.finish(*e))
+    }
+
+    fn finish(&self, e: EvalError) -> EvalError {
+        e.at(self.span)
+    }
+}
+
+fn err<T>(code: crate::diagnostic::Code, msg: impl Into<String>, span: Span) -> R<T> {
+    Err(Box::new(EvalError::new(code, msg).at(span)))
+}
+
+impl Ctx<'_> {
+    #[inline]
+    fn num(&self, n: &Num) -> R<Number> {
+        match n {
+            Num::Const(c) => Ok(*c),
+            Num::Var(v, span) => self.env.number(*v).map_err(|e| Box::new(e.at(*span))),
+            Num::Input(span) => match self.input {
+                Some(Value::Number(n)) => Ok(*n),
+                _ => err(MISSING_INPUT, "`value()` has no NUMBER input here", *span),
+            },
+            Num::Neg(x, span) => self
+                .num(x)?
+                .neg()
+                .map_err(|e| Box::new(EvalError::arithmetic(e).at(*span))),
+            Num::Bin(op, a, b, span) => {
+                let a = self.num(a)?;
+                let b = self.num(b)?;
+                let r = match op {
+                    NumOp::Add => a.add(b),
+                    NumOp::Sub => a.sub(b),
+                    NumOp::Mul => a.mul(b),
+                    NumOp::Div => a.div(b),
+                    NumOp::Rem => a.rem(b),
+                    NumOp::Pow => a.pow(b),
+                };
+                r.map_err(|e| Box::new(EvalError::arithmetic(e).at(*span)))
+            }
+            Num::Fn1(f, x, span) => {
+                let x = self.num(x)?;
+                match f {
+                    NumFn::Abs => x.abs(),
+                    NumFn::Ceil => Ok(x.ceil()),
+                    NumFn::Floor => Ok(x.floor()),
+                    NumFn::Round => x.round(),
+                }
+                .map_err(|e| Box::new(EvalError::arithmetic(e).at(*span)))
+            }
+            Num::Max(xs) => self.fold(xs, |acc, x| x >= acc),
+            Num::Min(xs) => self.fold(xs, |acc, x| x < acc),
+            Num::If(c, t, f) => {
+                if self.boolean(c)? {
+                    self.num(t)
+                } else {
+                    self.num(f)
+                }
+            }
+            Num::Val(v, span) => match self.val(v)? {
+                Value::Number(n) => Ok(n),
+                other => err(
+                    NO_VALUE,
+                    format!("expected a NUMBER, found a {}", other.kind()),
+                    *span,
+                ),
+            },
+        }
+    }
+
+    fn fold(&self, xs: &[Num], take: impl Fn(Number, Number) -> bool) -> R<Number> {
+        let mut acc: Option<Number> = None;
+        for x in xs {
+            let x = self.num(x)?;
+            acc = Some(match acc {
+                Some(a) if !take(a, x) => a,
+                _ => x,
+            });
+        }
+        Ok(acc.unwrap_or(Number::ZERO))
+    }
+
+    #[inline]
+    fn boolean(&self, b: &Bool) -> R<bool> {
+        match b {
+            Bool::Const(c) => Ok(*c),
+            Bool::Var(v, span) => match self.env.value(*v) {
+                Ok(Value::Boolean(b)) => Ok(b),
+                Ok(other) => err(
+                    NO_VALUE,
+                    format!("expected a BOOLEAN, found a {}", other.kind()),
+                    *span,
+                ),
+                Err(e) => Err(Box::new(e.at(*span))),
+            },
+            Bool::Not(x) => Ok(!self.boolean(x)?),
+            // Like the reference, `&&` and `||` evaluate both operands.
+            Bool::And(a, b) => {
+                let a = self.boolean(a)?;
+                let b = self.boolean(b)?;
+                Ok(a && b)
+            }
+            Bool::Or(a, b) => {
+                let a = self.boolean(a)?;
+                let b = self.boolean(b)?;
+                Ok(a || b)
+            }
+            Bool::Cmp(op, a, b) => {
+                let o = self.num(a)?.cmp_num(self.num(b)?);
+                Ok(match op {
+                    CmpOp::Lt => o == Ordering::Less,
+                    CmpOp::Gt => o == Ordering::Greater,
+                    CmpOp::Le => o != Ordering::Greater,
+                    CmpOp::Ge => o != Ordering::Less,
+                })
+            }
+            Bool::NumEq(negate, a, b) => {
+                let eq = self.num(a)? == self.num(b)?;
+                Ok(eq != *negate)
+            }
+            Bool::Eq(negate, a, b) => {
+                let eq = self.val(a)? == self.val(b)?;
+                Ok(eq != *negate)
+            }
+            Bool::If(c, t, f) => {
+                if self.boolean(c)? {
+                    self.boolean(t)
+                } else {
+                    self.boolean(f)
+                }
+            }
+            Bool::Val(v, span) => match self.val(v)? {
+                Value::Boolean(b) => Ok(b),
+                other => err(
+                    NO_VALUE,
+                    format!("expected a BOOLEAN, found a {}", other.kind()),
+                    *span,
+                ),
+            },
+        }
+    }
+
+    fn val(&self, v: &Val) -> R<Value> {
+        match v {
+            Val::Num(n) => self.num(n).map(Value::Number),
+            Val::Bool(b) => self.boolean(b).map(Value::Boolean),
+            Val::Const(c) => Ok(c.clone()),
+            Val::Var(var, span) => self.env.value(*var).map_err(|e| Box::new(e.at(*span))),
+            Val::Input(span) => match self.input {
+                Some(v) => Ok(v.clone()),
+                None => err(MISSING_INPUT, "`value()` has no input here", *span),
+            },
+            Val::Concat(a, b) => {
+                let a = self.val(a)?;
+                let b = self.val(b)?;
+                Ok(Value::String(Arc::from(format!("{a}{b}"))))
+            }
+            Val::If(c, t, f) => {
+                if self.boolean(c)? {
+                    self.val(t)
+                } else {
+                    self.val(f)
+                }
+            }
+            Val::Index(arr, idx, span) => {
+                let items = self.array(arr, *span)?;
+                let i = self.index(idx, *span)?;
+                match usize::try_from(i).ok().and_then(|i| items.get(i)) {
+                    Some(x) => Ok(x.clone()),
+                    None => err(
+                        INDEX_OUT_OF_BOUNDS,
+                        format!("index {i} is outside the array (length {})", items.len()),
+                        *span,
+                    ),
+                }
+            }
+            Val::Slice(arr, start, end, span) => {
+                let items = self.array(arr, *span)?;
+                let s = self.index(start, *span)?;
+                let e = match end {
+                    Some(e) => self.index(e, *span)?,
+                    None => i64::try_from(items.len()).unwrap_or(i64::MAX),
+                };
+                let len = items.len();
+                let Ok(su) = usize::try_from(s) else {
+                    return err(
+                        INDEX_OUT_OF_BOUNDS,
+                        format!("slice start {s} is negative"),
+                        *span,
+                    );
+                };
+                let eu = usize::try_from(e).unwrap_or(0);
+                if su > len || eu > len || su > eu || e < 0 {
+                    return err(
+                        SLICE_OUT_OF_RANGE,
+                        format!("slice {s}..{e} is outside the array (length {len})"),
+                        *span,
+                    );
+                }
+                match items.get(su..eu) {
+                    Some(part) => Ok(Value::Array(Arc::from(part.to_vec()))),
+                    None => err(SLICE_OUT_OF_RANGE, "slice outside the array", *span),
+                }
+            }
+            Val::Length(arr, span) => {
+                let items = self.array(arr, *span)?;
+                Ok(Value::Number(Number::Int(
+                    i64::try_from(items.len()).unwrap_or(i64::MAX),
+                )))
+            }
+            Val::IsEmpty(arr, span) => Ok(Value::Boolean(self.array(arr, *span)?.is_empty())),
+            Val::IsPresent(o, span) => match self.val(o)? {
+                Value::Optional(x) => Ok(Value::Boolean(x.is_some())),
+                other => err(
+                    NO_VALUE,
+                    format!("expected an OPTIONAL, found a {}", other.kind()),
+                    *span,
+                ),
+            },
+            Val::GetOptional(o, span) => match self.val(o)? {
+                Value::Optional(Some(x)) => Ok((*x).clone()),
+                Value::Optional(None) => err(EMPTY_OPTIONAL, "the optional is empty", *span),
+                other => err(
+                    NO_VALUE,
+                    format!("expected an OPTIONAL, found a {}", other.kind()),
+                    *span,
+                ),
+            },
+            Val::Host(f, args, span) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.val(a)?);
+                }
+                self.env
+                    .call_host(*f, &vals)
+                    .map_err(|e| Box::new(e.at(*span)))
+            }
+        }
+    }
+
+    fn array(&self, v: &Val, span: Span) -> R<Arc<[Value]>> {
+        match self.val(v)? {
+            Value::Array(a) => Ok(a),
+            other => err(
+                NO_VALUE,
+                format!("expected an ARRAY, found a {}", other.kind()),
+                span,
+            ),
+        }
+    }
+
+    fn index(&self, n: &Num, span: Span) -> R<i64> {
+        let n = self.num(n)?;
+        match n.as_i64() {
+            Some(i) if n.is_integer() => Ok(i),
+            _ => err(
+                INDEX_NOT_WHOLE,
+                format!("the index {n} is not a whole number"),
+                span,
+            ),
+        }
+    }
+}

@@ -1,0 +1,499 @@
+//! Exact NUMBER values: integers where possible, decimals otherwise.
+//!
+//! rulebook deliberately differs from PCGen here (PCGen uses 32-bit `Integer` that wraps and
+//! `Double` that yields `Infinity`/`NaN`): every operation is exact (or rounded to 28
+//! significant digits for non-terminating quotients and fractional powers) and checked. An
+//! operation that cannot produce a finite number returns an [`ArithmeticError`].
+//!
+//! The representation is an `i64` fast path plus a [`Decimal`] for everything else. A result
+//! that is a whole number fitting `i64` is always stored as [`Number::Int`], so integer
+//! formulas stay on the fast path. Equality and ordering are numeric: scale and the sign of
+//! zero are ignored (`1 == 1.0`, `0.0 == -0.0`).
+
+use rust_decimal::Decimal;
+use rust_decimal::prelude::{MathematicalOps, ToPrimitive};
+use std::cmp::Ordering;
+use std::fmt;
+
+/// An exact number.
+#[derive(Clone, Copy, Debug)]
+pub enum Number {
+    /// A whole number that fits `i64`.
+    Int(i64),
+    /// Any other number (a fraction, or a whole number beyond `i64`).
+    Dec(Decimal),
+}
+
+/// Why an arithmetic operation has no NUMBER result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithmeticError {
+    /// Division or remainder by zero (also `0^-1`).
+    DivisionByZero,
+    /// The result is outside the representable range (about ±7.9e28).
+    Overflow,
+    /// The result is not a real number (a negative number to a fractional power).
+    NotReal,
+}
+
+impl fmt::Display for ArithmeticError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ArithmeticError::DivisionByZero => "division by zero",
+            ArithmeticError::Overflow => "the result is too large for a NUMBER",
+            ArithmeticError::NotReal => "the result is not a real number",
+        })
+    }
+}
+
+impl std::error::Error for ArithmeticError {}
+
+/// Result of a checked NUMBER operation.
+pub type NumResult = Result<Number, ArithmeticError>;
+
+impl Number {
+    /// Zero.
+    pub const ZERO: Number = Number::Int(0);
+
+    /// A number from a decimal, using the integer representation when it is whole and fits.
+    pub fn from_decimal(d: Decimal) -> Number {
+        if d.is_integer() {
+            if let Some(i) = d.to_i64() {
+                return Number::Int(i);
+            }
+        }
+        Number::Dec(d)
+    }
+
+    /// A number from an `i128`, or an overflow error when it is beyond the decimal range.
+    pub fn from_i128(v: i128) -> NumResult {
+        if let Ok(i) = i64::try_from(v) {
+            return Ok(Number::Int(i));
+        }
+        Decimal::try_from_i128_with_scale(v, 0)
+            .map(Number::Dec)
+            .map_err(|_| ArithmeticError::Overflow)
+    }
+
+    /// This number as a decimal.
+    pub fn to_decimal(self) -> Decimal {
+        match self {
+            Number::Int(i) => Decimal::from(i),
+            Number::Dec(d) => d,
+        }
+    }
+
+    /// The number as an `i64` if it is a whole number in range.
+    pub fn as_i64(self) -> Option<i64> {
+        match self {
+            Number::Int(i) => Some(i),
+            Number::Dec(d) if d.is_integer() => d.to_i64(),
+            Number::Dec(_) => None,
+        }
+    }
+
+    /// True for whole numbers.
+    pub fn is_integer(self) -> bool {
+        match self {
+            Number::Int(_) => true,
+            Number::Dec(d) => d.is_integer(),
+        }
+    }
+
+    /// True for zero (of any scale or sign).
+    pub fn is_zero(self) -> bool {
+        match self {
+            Number::Int(i) => i == 0,
+            Number::Dec(d) => d.is_zero(),
+        }
+    }
+
+    /// True when below zero.
+    pub fn is_negative(self) -> bool {
+        match self {
+            Number::Int(i) => i < 0,
+            Number::Dec(d) => d.is_sign_negative() && !d.is_zero(),
+        }
+    }
+
+    /// Parses a formula number literal (`12`, `1.5`, `.5`, `007`: digits with at most one
+    /// `.`, no sign, no exponent). `None` when the text is not such a literal;
+    /// `Some(Err(Overflow))` when it is one but too large.
+    pub fn parse_literal(text: &str) -> Option<NumResult> {
+        let (int_part, frac_part) = match text.split_once('.') {
+            Some((a, b)) => (a, Some(b)),
+            None => (text, None),
+        };
+        let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if !digits(int_part) || frac_part.is_some_and(|f| f.is_empty() || !digits(f)) {
+            return None;
+        }
+        if int_part.is_empty() && frac_part.is_none() {
+            return None;
+        }
+        if frac_part.is_none() {
+            if let Ok(i) = int_part.parse::<i64>() {
+                return Some(Ok(Number::Int(i)));
+            }
+        }
+        let normal = if int_part.is_empty() {
+            format!("0{text}")
+        } else {
+            text.to_owned()
+        };
+        Some(
+            Decimal::from_str_exact(&normal)
+                .map(Number::from_decimal)
+                .map_err(|_| ArithmeticError::Overflow),
+        )
+    }
+
+    /// Parses a NUMBER written in data (a default value, a fixed SET value): optional
+    /// surrounding spaces, optional sign, digits with an optional fraction and an optional
+    /// exponent (`1e3`). `NaN` and `Infinity` are not numbers.
+    pub fn parse_text(text: &str) -> Result<Number, String> {
+        let t = text.trim();
+        let (neg, body) = match t.as_bytes().first() {
+            Some(b'-') => (true, t.get(1..).unwrap_or("")),
+            Some(b'+') => (false, t.get(1..).unwrap_or("")),
+            _ => (false, t),
+        };
+        let (mantissa, exponent) = match body.find(['e', 'E']) {
+            Some(i) => (body.get(..i).unwrap_or(""), body.get(i + 1..)),
+            None => (body, None),
+        };
+        let bad = || format!("`{text}` is not a number");
+        let mut n = match Number::parse_literal(mantissa) {
+            Some(Ok(n)) => n,
+            Some(Err(e)) => return Err(format!("`{text}`: {e}")),
+            None => {
+                // Java accepts a trailing dot (`5.`); so do we.
+                match mantissa.strip_suffix('.') {
+                    Some(m) if !m.is_empty() => match Number::parse_literal(m) {
+                        Some(Ok(n)) => n,
+                        _ => return Err(bad()),
+                    },
+                    _ => return Err(bad()),
+                }
+            }
+        };
+        if let Some(exp) = exponent {
+            let (eneg, edigits) = match exp.as_bytes().first() {
+                Some(b'-') => (true, exp.get(1..).unwrap_or("")),
+                Some(b'+') => (false, exp.get(1..).unwrap_or("")),
+                _ => (false, exp),
+            };
+            if edigits.is_empty() || !edigits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            let e: i64 = edigits.parse().map_err(|_| bad())?;
+            let e = if eneg { -e } else { e };
+            let scale = Number::Int(10)
+                .pow_i64(e)
+                .map_err(|err| format!("`{text}`: {err}"))?;
+            n = n.mul(scale).map_err(|err| format!("`{text}`: {err}"))?;
+        }
+        if neg {
+            n = n.neg().map_err(|err| format!("`{text}`: {err}"))?;
+        }
+        Ok(n)
+    }
+
+    /// `self + rhs`.
+    #[inline]
+    pub fn add(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
+            if let Some(r) = a.checked_add(b) {
+                return Ok(Number::Int(r));
+            }
+            return Number::from_i128(i128::from(a) + i128::from(b));
+        }
+        dec(self.to_decimal().checked_add(rhs.to_decimal()))
+    }
+
+    /// `self - rhs`.
+    #[inline]
+    pub fn sub(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
+            if let Some(r) = a.checked_sub(b) {
+                return Ok(Number::Int(r));
+            }
+            return Number::from_i128(i128::from(a) - i128::from(b));
+        }
+        dec(self.to_decimal().checked_sub(rhs.to_decimal()))
+    }
+
+    /// `self * rhs`.
+    #[inline]
+    pub fn mul(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
+            if let Some(r) = a.checked_mul(b) {
+                return Ok(Number::Int(r));
+            }
+            return Number::from_i128(i128::from(a) * i128::from(b));
+        }
+        dec(self.to_decimal().checked_mul(rhs.to_decimal()))
+    }
+
+    /// `self / rhs`: exact whole quotients stay integers (`6/3` = 2), others are decimals
+    /// (`7/2` = 3.5, `1/3` rounded to 28 digits).
+    #[inline]
+    pub fn div(self, rhs: Number) -> NumResult {
+        if rhs.is_zero() {
+            return Err(ArithmeticError::DivisionByZero);
+        }
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
+            if let (Some(q), Some(r)) = (a.checked_div(b), a.checked_rem(b)) {
+                if r == 0 {
+                    return Ok(Number::Int(q));
+                }
+            }
+        }
+        dec(self.to_decimal().checked_div(rhs.to_decimal()))
+    }
+
+    /// `self % rhs` with the sign of the dividend (`-7%3` = -1, `-7.5%2` = -1.5).
+    #[inline]
+    pub fn rem(self, rhs: Number) -> NumResult {
+        if rhs.is_zero() {
+            return Err(ArithmeticError::DivisionByZero);
+        }
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
+            // i64::MIN % -1 overflows in Rust but is mathematically 0.
+            return Ok(Number::Int(a.checked_rem(b).unwrap_or(0)));
+        }
+        dec(self.to_decimal().checked_rem(rhs.to_decimal()))
+    }
+
+    /// `self ^ rhs`. Whole exponents are exact; fractional exponents are computed to about
+    /// 28 significant digits; a negative base with a fractional exponent is
+    /// [`ArithmeticError::NotReal`].
+    pub fn pow(self, rhs: Number) -> NumResult {
+        if let Some(e) = rhs.as_i64() {
+            return self.pow_i64(e);
+        }
+        if self.is_negative() {
+            return Err(ArithmeticError::NotReal);
+        }
+        if self.is_zero() {
+            return if rhs.is_negative() {
+                Err(ArithmeticError::DivisionByZero)
+            } else {
+                Ok(Number::ZERO)
+            };
+        }
+        let base = self.to_decimal();
+        let r = base
+            .checked_ln()
+            .and_then(|l| l.checked_mul(rhs.to_decimal()))
+            .and_then(|x| x.checked_exp())
+            .ok_or(ArithmeticError::Overflow)?;
+        Ok(Number::from_decimal(r.normalize()))
+    }
+
+    /// `self ^ e` for a whole exponent.
+    pub fn pow_i64(self, e: i64) -> NumResult {
+        if e == 0 {
+            return Ok(Number::Int(1));
+        }
+        if e < 0 {
+            if self.is_zero() {
+                return Err(ArithmeticError::DivisionByZero);
+            }
+            let p = self.pow_i64(e.checked_neg().ok_or(ArithmeticError::Overflow)?)?;
+            return Number::Int(1).div(p);
+        }
+        if let Number::Int(b) = self {
+            if let Ok(e32) = u32::try_from(e) {
+                if let Some(r) = b.checked_pow(e32) {
+                    return Ok(Number::Int(r));
+                }
+            }
+            if b == 0 || b == 1 {
+                return Ok(self);
+            }
+            if b == -1 {
+                return Ok(Number::Int(if e % 2 == 0 { 1 } else { -1 }));
+            }
+        }
+        let u = u64::try_from(e).map_err(|_| ArithmeticError::Overflow)?;
+        dec(self.to_decimal().checked_powu(u))
+    }
+
+    /// `-self`.
+    #[inline]
+    pub fn neg(self) -> NumResult {
+        match self {
+            Number::Int(i) => match i.checked_neg() {
+                Some(r) => Ok(Number::Int(r)),
+                None => Number::from_i128(-i128::from(i)),
+            },
+            Number::Dec(d) => Ok(Number::from_decimal(-d)),
+        }
+    }
+
+    /// `|self|`.
+    pub fn abs(self) -> NumResult {
+        if self.is_negative() {
+            self.neg()
+        } else {
+            Ok(self)
+        }
+    }
+
+    /// The largest whole number `<= self`.
+    pub fn floor(self) -> Number {
+        match self {
+            Number::Int(_) => self,
+            Number::Dec(d) => Number::from_decimal(d.floor()),
+        }
+    }
+
+    /// The smallest whole number `>= self`.
+    pub fn ceil(self) -> Number {
+        match self {
+            Number::Int(_) => self,
+            Number::Dec(d) => Number::from_decimal(d.ceil()),
+        }
+    }
+
+    /// `floor(self + 0.5)` (PCGen's `Math.round`: halves round up, `round(-2.5)` = -2).
+    pub fn round(self) -> NumResult {
+        match self {
+            Number::Int(_) => Ok(self),
+            Number::Dec(d) => {
+                let half = Decimal::new(5, 1);
+                dec(d.checked_add(half).map(|x| x.floor()))
+            }
+        }
+    }
+
+    /// Numeric comparison (scale and sign of zero ignored).
+    #[inline]
+    pub fn cmp_num(self, rhs: Number) -> Ordering {
+        match (self, rhs) {
+            (Number::Int(a), Number::Int(b)) => a.cmp(&b),
+            _ => self.to_decimal().cmp(&rhs.to_decimal()),
+        }
+    }
+}
+
+fn dec(d: Option<Decimal>) -> NumResult {
+    d.map(Number::from_decimal).ok_or(ArithmeticError::Overflow)
+}
+
+impl PartialEq for Number {
+    fn eq(&self, other: &Number) -> bool {
+        self.cmp_num(*other) == Ordering::Equal
+    }
+}
+impl Eq for Number {}
+
+impl PartialOrd for Number {
+    fn partial_cmp(&self, other: &Number) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Number {
+    fn cmp(&self, other: &Number) -> Ordering {
+        self.cmp_num(*other)
+    }
+}
+
+impl From<i64> for Number {
+    fn from(i: i64) -> Number {
+        Number::Int(i)
+    }
+}
+
+impl fmt::Display for Number {
+    /// Integers without a fraction, decimals in plain notation without trailing zeros.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Number::Int(i) => write!(f, "{i}"),
+            Number::Dec(d) => {
+                let n = d.normalize();
+                if n.is_zero() {
+                    f.write_str("0")
+                } else {
+                    write!(f, "{n}")
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> Number {
+        Number::parse_text(s).unwrap()
+    }
+
+    #[test]
+    fn literals() {
+        assert_eq!(Number::parse_literal("007"), Some(Ok(Number::Int(7))));
+        assert_eq!(n(".5").to_string(), "0.5");
+        assert_eq!(n("1.50").to_string(), "1.5");
+        assert!(Number::parse_literal("1.").is_none());
+        assert!(Number::parse_literal("-1").is_none());
+        assert!(Number::parse_literal("1e5").is_none());
+        assert_eq!(
+            n("99999999999999999999").to_string(),
+            "99999999999999999999"
+        );
+    }
+
+    #[test]
+    fn text_values() {
+        assert_eq!(n(" 5"), Number::Int(5));
+        assert_eq!(n("-7.3").to_string(), "-7.3");
+        assert_eq!(n("1e3"), Number::Int(1000));
+        assert_eq!(n("1.5E-2").to_string(), "0.015");
+        assert!(Number::parse_text("NaN").is_err());
+        assert!(Number::parse_text("0x10").is_err());
+        assert!(Number::parse_text("").is_err());
+    }
+
+    #[test]
+    fn arithmetic_is_exact() {
+        assert_eq!(n("6").div(n("3")).unwrap().to_string(), "2");
+        assert_eq!(n("7").div(n("2")).unwrap().to_string(), "3.5");
+        assert_eq!(n("0.1").add(n("0.2")).unwrap().to_string(), "0.3");
+        assert_eq!(
+            n("2147483647").add(n("1")).unwrap().to_string(),
+            "2147483648"
+        );
+        assert_eq!(n("-7").rem(n("3")).unwrap(), n("-1"));
+        assert_eq!(n("-7.5").rem(n("2")).unwrap(), n("-1.5"));
+        assert_eq!(n("2").pow(n("3")).unwrap(), n("8"));
+        assert_eq!(n("2").pow(n("-1")).unwrap().to_string(), "0.5");
+        assert_eq!(n("1").div(n("0")), Err(ArithmeticError::DivisionByZero));
+        assert_eq!(n("0").pow(n("-1")), Err(ArithmeticError::DivisionByZero));
+        assert_eq!(n("2").pow(n("1024")), Err(ArithmeticError::Overflow));
+        assert_eq!(n("-8").pow(n("0.5")), Err(ArithmeticError::NotReal));
+        let r = n("2").pow(n("0.5")).unwrap().to_decimal();
+        assert!((r - Decimal::new(1414213562373095, 15)).abs() < Decimal::new(1, 12));
+        assert_eq!(
+            Number::Int(i64::MAX).mul(Number::Int(i64::MAX)).unwrap(),
+            Number::from_i128(i128::from(i64::MAX) * i128::from(i64::MAX)).unwrap()
+        );
+    }
+
+    #[test]
+    fn rounding() {
+        assert_eq!(n("-0.5").floor(), n("-1"));
+        assert_eq!(n("-0.5").ceil(), n("0"));
+        assert_eq!(n("2.5").round().unwrap(), n("3"));
+        assert_eq!(n("-2.5").round().unwrap(), n("-2"));
+        assert_eq!(n("-5.5").round().unwrap(), n("-5"));
+    }
+
+    #[test]
+    fn equality_ignores_scale_and_zero_sign() {
+        assert_eq!(n("1"), n("1.0"));
+        assert_eq!(n("0.0"), n("-0.0"));
+        assert_eq!(n("-0.0").to_string(), "0");
+        assert!(n("1.5") > n("1"));
+    }
+}
