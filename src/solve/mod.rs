@@ -6,6 +6,7 @@
 
 pub mod codes;
 pub mod explain;
+pub mod formula_source;
 pub mod modifier;
 mod scc;
 pub mod scope;
