@@ -347,7 +347,7 @@ mod tests {
         let d = Diagnostic::error(TEST, Span::new(id, 7..10), "bad thing")
             .with_label("here")
             .with_help("do better");
-        let text = render(&[d.clone()], &map, false);
+        let text = render(std::slice::from_ref(&d), &map, false);
         assert!(text.contains("[X0001]"), "{text}");
         assert!(text.contains("here"), "{text}");
         assert!(text.contains("do better"), "{text}");

@@ -81,7 +81,7 @@ impl From<&str> for Name {
 /// the length rounded up, at least 1), for "did you mean" help lines.
 pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let wanted_l = wanted.to_ascii_lowercase();
-    let limit = ((wanted.chars().count() + 2) / 3).max(1);
+    let limit = wanted.chars().count().div_ceil(3).max(1);
     candidates
         .into_iter()
         .map(|c| (edit_distance(&wanted_l, &c.to_ascii_lowercase()), c))

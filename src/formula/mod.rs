@@ -64,6 +64,8 @@ pub mod eval;
 pub mod format;
 pub mod function;
 pub mod number;
+pub mod parse;
+pub mod print;
 pub mod value;
 
 pub use check::{
@@ -76,4 +78,5 @@ pub use eval::{EvalError, NoValues, ValueEnv};
 pub use format::Format;
 pub use function::{FunctionRegistry, UserFunction};
 pub use number::{ArithmeticError, Number};
+pub use parse::{ParseOutput, parse_formula};
 pub use value::Value;
