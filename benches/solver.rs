@@ -111,10 +111,22 @@ fn fan_in(m: usize, sum: bool) -> Workload {
     }
     if sum {
         let text: Vec<String> = (0..m).map(|j| format!("s{j}")).collect();
-        mods.push(modifier(&names, total, ModifierKind::Set, 10, &text.join("+")));
+        mods.push(modifier(
+            &names,
+            total,
+            ModifierKind::Set,
+            10,
+            &text.join("+"),
+        ));
     } else {
         for j in 0..m {
-            mods.push(modifier(&names, total, ModifierKind::Add, 20, &format!("s{j}")));
+            mods.push(modifier(
+                &names,
+                total,
+                ModifierKind::Add,
+                20,
+                &format!("s{j}"),
+            ));
         }
     }
     let mut vars = vars;
@@ -284,10 +296,8 @@ fn benches(c: &mut Criterion) {
     for m in [1_000usize, 10_000] {
         for sum in [true, false] {
             let w = fan_in(m, sum);
-            let mut g = c.benchmark_group(format!(
-                "fan-in-{}-{m}",
-                if sum { "sum" } else { "add" }
-            ));
+            let mut g =
+                c.benchmark_group(format!("fan-in-{}-{m}", if sum { "sum" } else { "add" }));
             g.sample_size(10);
             g.bench_function("solve-all", |b| b.iter(|| black_box(solve_all(&w))));
             let mut s = solve_all(&w);
@@ -298,7 +308,10 @@ fn benches(c: &mut Criterion) {
             g.finish();
         }
     }
-    println!("\n{:<44} {:>12} {:>14} {:>10}", "workload", "rulebook ms", "reference ms", "ratio");
+    println!(
+        "\n{:<44} {:>12} {:>14} {:>10}",
+        "workload", "rulebook ms", "reference ms", "ratio"
+    );
     for r in summary() {
         let ours = r.ours.as_secs_f64() * 1e3;
         println!(
