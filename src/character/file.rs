@@ -1,1 +1,142 @@
-//! Character files (TOML).
+//! Character files (TOML): the objects a character is granted and its channel inputs.
+//!
+//! ```toml
+//! # Objects are granted in this order, as KIND:KEY (a file kind such as RACE, STAT,
+//! # SIZE, EQUIPMENT, ABILITY, or a DYNAMIC category such as MOVEMENT).
+//! grant = ["STAT:STR", "SIZE:M", "MOVEMENT:Walk", "EQUIPMENT:Club"]
+//!
+//! # Channel inputs: the channel of an instance (omit `object` for a global channel).
+//! [[input]]
+//! object = "STAT:STR"
+//! channel = "STATSCORE"
+//! value = "15"
+//! ```
+//!
+//! The JSON Schema of this file is `schemas/character.schema.json`.
+
+use super::{Character, InstanceId};
+use crate::diagnostic::Diagnostic;
+use crate::model::Dataset;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// A character file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterFile {
+    /// Objects to grant, in order, as `KIND:KEY` (e.g. `STAT:STR`, `EQUIPMENT:Club`,
+    /// `MOVEMENT:Walk`). An object listed twice is granted twice (two instances).
+    #[serde(default)]
+    pub grant: Vec<String>,
+    /// Channel inputs.
+    #[serde(default)]
+    pub input: Vec<InputEntry>,
+}
+
+/// One channel input.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InputEntry {
+    /// The granted object whose channel this is, as `KIND:KEY` (absent: the global scope).
+    #[serde(default)]
+    pub object: Option<String>,
+    /// The channel name (as in `input("STATSCORE")`).
+    pub channel: String,
+    /// The value, as text in the channel's format (`15`, `true`, `1d6`, …).
+    pub value: String,
+}
+
+/// Parses a character file's text.
+pub fn parse(text: &str) -> Result<CharacterFile, String> {
+    toml::from_str(text).map_err(|e| e.to_string())
+}
+
+/// Splits `KIND:KEY`.
+pub fn split_object(text: &str) -> Option<(&str, &str)> {
+    let (kind, key) = text.split_once(':')?;
+    let (kind, key) = (kind.trim(), key.trim());
+    (!kind.is_empty() && !key.is_empty()).then_some((kind, key))
+}
+
+/// Builds the character a file describes. Problems (unknown objects, bad inputs) are
+/// returned beside it; everything that could be applied is.
+pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Diagnostic>) {
+    let mut c = Character::new(dataset);
+    let mut problems = Vec::new();
+    let mut granted: Vec<(String, InstanceId)> = Vec::new();
+    for g in &file.grant {
+        let Some((kind, key)) = split_object(g) else {
+            problems.push(
+                Diagnostic::error(
+                    super::UNKNOWN_OBJECT,
+                    Default::default(),
+                    format!("`{g}` is not KIND:KEY"),
+                )
+                .with_help("write e.g. `STAT:STR` or `EQUIPMENT:Club`"),
+            );
+            continue;
+        };
+        match c.grant_key(kind, key) {
+            Ok(inst) => granted.push((g.to_ascii_lowercase(), inst)),
+            Err(d) => problems.push(d),
+        }
+    }
+    for i in &file.input {
+        let inst = match &i.object {
+            None => InstanceId::GLOBAL,
+            Some(o) => match granted
+                .iter()
+                .find(|(g, _)| *g == o.to_ascii_lowercase())
+                .map(|(_, inst)| *inst)
+            {
+                Some(inst) => inst,
+                None => {
+                    problems.push(
+                        Diagnostic::error(
+                            super::UNKNOWN_OBJECT,
+                            Default::default(),
+                            format!("input for `{o}`, which is not granted"),
+                        )
+                        .with_help("add the object to `grant` (spelled the same way)"),
+                    );
+                    continue;
+                }
+            },
+        };
+        if let Err(d) = c.set_input(inst, &i.channel, &i.value) {
+            problems.push(d);
+        }
+    }
+    (c, problems)
+}
+
+/// The JSON Schema of character files.
+pub fn schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(CharacterFile)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_documented_example() {
+        let f = parse(
+            r#"grant = ["STAT:STR", "EQUIPMENT:Club"]
+[[input]]
+object = "STAT:STR"
+channel = "STATSCORE"
+value = "15"
+"#,
+        )
+        .unwrap();
+        assert_eq!(f.grant.len(), 2);
+        assert_eq!(f.input[0].channel, "STATSCORE");
+        assert!(parse("grnt = []").is_err());
+        assert_eq!(
+            split_object("EQUIPMENT:Ceremonial Plate (Troop)"),
+            Some(("EQUIPMENT", "Ceremonial Plate (Troop)"))
+        );
+        assert_eq!(split_object("STR"), None);
+    }
+}

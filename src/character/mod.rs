@@ -465,8 +465,8 @@ impl Character {
         let source_value: Arc<dyn ValueSource<Value>> = match &m.value {
             ModifierValue::Constant(lit) => match literal_value(lit) {
                 Some(v) => Arc::new(Constant {
+                    text: v.to_string(),
                     value: v,
-                    text: format!("{lit:?}"),
                 }),
                 None => {
                     self.problems.push(
