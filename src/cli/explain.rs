@@ -31,11 +31,14 @@ pub struct ExplainArgs {
 
 /// Runs `rulebook explain`.
 pub fn run(args: ExplainArgs) -> ExitCode {
-    let loaded =
-        match super::calc::load(std::slice::from_ref(&args.pcc), args.pcgen_root.as_deref(), Some(&args.character)) {
-            Ok(l) => l,
-            Err(e) => return super::usage_error(e),
-        };
+    let loaded = match super::calc::load(
+        std::slice::from_ref(&args.pcc),
+        args.pcgen_root.as_deref(),
+        Some(&args.character),
+    ) {
+        Ok(l) => l,
+        Err(e) => return super::usage_error(e),
+    };
     let c = &loaded.character;
     let mut inst = InstanceId::GLOBAL;
     if let Some(o) = &args.object {

@@ -19,11 +19,12 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::Span;
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
+use std::sync::Arc;
 
 /// One variable instance.
 #[derive(Clone, Debug)]
 struct VarState<V> {
-    name: String,
+    name: Arc<str>,
     /// The starting value: the format default, or a channel input.
     start: V,
     /// The current (solved) value.
@@ -37,8 +38,6 @@ struct VarState<V> {
 #[derive(Clone, Debug)]
 struct Entry<V> {
     modifier: Modifier<V>,
-    /// Distinct dependencies (graph edges this modifier accounts for).
-    deps: Vec<VariableId>,
 }
 
 /// What one call of [`Solver::solve`] did.
@@ -159,7 +158,7 @@ impl<V: SolverValue> Solver<V> {
 
     /// Adds a variable instance named `name` (for messages) starting at `start` (its format's
     /// default). Its value is `start` until a modifier changes it.
-    pub fn add_variable(&mut self, name: impl Into<String>, start: V) -> VariableId {
+    pub fn add_variable(&mut self, name: impl Into<Arc<str>>, start: V) -> VariableId {
         let id = VariableId(u32::try_from(self.vars.len()).unwrap_or(u32::MAX));
         self.graph.add_node(());
         self.vars.push(VarState {
@@ -180,7 +179,7 @@ impl<V: SolverValue> Solver<V> {
 
     /// The name a variable was added with.
     pub fn name(&self, var: VariableId) -> Option<&str> {
-        self.vars.get(var.index()).map(|s| s.name.as_str())
+        self.vars.get(var.index()).map(|s| &*s.name)
     }
 
     /// The current value of a variable (as of the last [`solve`](Self::solve)).
@@ -223,14 +222,13 @@ impl<V: SolverValue> Solver<V> {
         if target.index() >= n {
             return None;
         }
-        let mut deps: Vec<VariableId> = modifier.source.dependencies().to_vec();
-        deps.sort_unstable();
-        deps.dedup();
+        // Edge weights count dependency occurrences; removal decrements the same ones.
+        let deps = modifier.source.dependencies();
         if deps.iter().any(|d| d.index() >= n) {
             return None;
         }
         let id = ModifierId(u32::try_from(self.entries.len()).ok()?);
-        for &d in &deps {
+        for &d in deps {
             match self.graph.find_edge(node(d), node(target)) {
                 Some(e) => {
                     if let Some(w) = self.graph.edge_weight_mut(e) {
@@ -249,7 +247,7 @@ impl<V: SolverValue> Solver<V> {
                 .partition_point(|&(k, m)| (k, m) < (key, id));
             state.modifiers.insert(pos, (key, id));
         }
-        self.entries.push(Some(Entry { modifier, deps }));
+        self.entries.push(Some(Entry { modifier }));
         self.mark_dirty(target);
         Some(id)
     }
@@ -259,7 +257,7 @@ impl<V: SolverValue> Solver<V> {
     pub fn remove_modifier(&mut self, id: ModifierId) -> Option<Modifier<V>> {
         let entry = self.entries.get_mut(id.0 as usize)?.take()?;
         let target = entry.modifier.var;
-        for &d in &entry.deps {
+        for &d in entry.modifier.source.dependencies() {
             if let Some(e) = self.graph.find_edge(node(d), node(target)) {
                 let remaining = match self.graph.edge_weight_mut(e) {
                     Some(w) => {
@@ -633,7 +631,12 @@ impl<V: SolverValue> Solver<V> {
         for &v in &members {
             for id in self.modifiers_of(v) {
                 let Some(e) = self.entry(id) else { continue };
-                if e.deps.iter().any(|d| members.binary_search(d).is_ok()) {
+                if e.modifier
+                    .source
+                    .dependencies()
+                    .iter()
+                    .any(|d| members.binary_search(d).is_ok())
+                {
                     let m = &e.modifier;
                     let who = m
                         .origin
@@ -722,7 +725,12 @@ impl<V: SolverValue> Solver<V> {
                 before,
                 after: running.clone(),
                 error,
-                reads: entry.deps.clone(),
+                reads: {
+                    let mut r = entry.modifier.source.dependencies().to_vec();
+                    r.sort_unstable();
+                    r.dedup();
+                    r
+                },
             });
         }
         let reads = self
@@ -738,7 +746,7 @@ impl<V: SolverValue> Solver<V> {
             .collect();
         Some(Explanation {
             var,
-            name: state.name.clone(),
+            name: state.name.to_string(),
             start: state.start.clone(),
             applied,
             value: state.value.clone(),
