@@ -78,7 +78,7 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
         };
         match c.grant_key(kind, key) {
             Ok(inst) => granted.push((g.to_ascii_lowercase(), inst)),
-            Err(d) => problems.push(d),
+            Err(d) => problems.push(*d),
         }
     }
     for i in &file.input {
@@ -104,15 +104,38 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
             },
         };
         if let Err(d) = c.set_input(inst, &i.channel, &i.value) {
-            problems.push(d);
+            problems.push(*d);
         }
     }
     (c, problems)
 }
 
-/// The JSON Schema of character files.
+/// The JSON Schema of character files (`schemas/character.schema.json`).
 pub fn schema() -> serde_json::Value {
     serde_json::to_value(schemars::schema_for!(CharacterFile)).unwrap_or_default()
+}
+
+/// The JSON output of `rulebook calc --format json` (`schemas/calc-output.schema.json`).
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct CalcOutput {
+    /// Every variable instance, sorted by name.
+    pub values: Vec<CalcValue>,
+    /// Problems building or solving the character.
+    pub problems: Vec<crate::diagnostic::JsonDiagnostic>,
+}
+
+/// One variable instance in [`CalcOutput`].
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct CalcValue {
+    /// `Name` for a global variable, `Object.Name` / `Object.PARTn.Name` for a local one.
+    pub name: String,
+    /// The value as printed (NUMBER plain, BOOLEAN `true`/`false`, DICE `1d6`, pair `x,y`).
+    pub value: String,
+}
+
+/// The JSON Schema of [`CalcOutput`].
+pub fn calc_output_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(CalcOutput)).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -138,5 +161,27 @@ value = "15"
             Some(("EQUIPMENT", "Ceremonial Plate (Troop)"))
         );
         assert_eq!(split_object("STR"), None);
+    }
+
+    /// The committed schemas are the generated ones (`UPDATE_SCHEMAS=1` rewrites them).
+    #[test]
+    fn committed_schemas_are_current() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+        for (file, schema) in [
+            ("character.schema.json", schema()),
+            ("calc-output.schema.json", calc_output_schema()),
+        ] {
+            let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
+            let path = dir.join(file);
+            if std::env::var_os("UPDATE_SCHEMAS").is_some() {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &text).unwrap();
+            }
+            let committed = std::fs::read_to_string(&path).unwrap_or_default();
+            assert_eq!(
+                committed, text,
+                "{file} is out of date; run with UPDATE_SCHEMAS=1"
+            );
+        }
     }
 }

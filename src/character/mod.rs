@@ -221,14 +221,16 @@ impl Character {
     }
 
     /// Grants the object of `kind` with `key` (see [`Character::find_object`]).
-    pub fn grant_key(&mut self, kind: &str, key: &str) -> Result<InstanceId, Diagnostic> {
+    pub fn grant_key(&mut self, kind: &str, key: &str) -> Result<InstanceId, Box<Diagnostic>> {
         let id = self.find_object(kind, key).ok_or_else(|| {
-            Diagnostic::error(
-                UNKNOWN_OBJECT,
-                Default::default(),
-                format!("there is no {kind} `{key}` in the dataset"),
+            Box::new(
+                Diagnostic::error(
+                    UNKNOWN_OBJECT,
+                    Default::default(),
+                    format!("there is no {kind} `{key}` in the dataset"),
+                )
+                .with_help("check the kind (RACE, STAT, EQUIPMENT, …) and the object's KEY"),
             )
-            .with_help("check the kind (RACE, STAT, EQUIPMENT, …) and the object's KEY")
         })?;
         Ok(self.grant(id))
     }
@@ -588,22 +590,24 @@ impl Character {
         inst: InstanceId,
         channel: &str,
         text: &str,
-    ) -> Result<Changes, Diagnostic> {
+    ) -> Result<Changes, Box<Diagnostic>> {
         let scope = self
             .instances
             .get(inst.0 as usize)
             .map(|i| i.scope)
             .unwrap_or(ScopeId::GLOBAL);
         let var = self.dataset.channel(scope, channel).ok_or_else(|| {
-            Diagnostic::error(
-                UNKNOWN_VARIABLE,
-                Default::default(),
-                format!(
-                    "there is no channel `{channel}` in {}",
-                    self.dataset.scopes.name(scope)
-                ),
+            Box::new(
+                Diagnostic::error(
+                    UNKNOWN_VARIABLE,
+                    Default::default(),
+                    format!(
+                        "there is no channel `{channel}` in {}",
+                        self.dataset.scopes.name(scope)
+                    ),
+                )
+                .with_help("channels are declared with CHANNEL: in a VARIABLE file"),
             )
-            .with_help("channels are declared with CHANNEL: in a VARIABLE file")
         })?;
         let format = self
             .dataset
@@ -611,19 +615,21 @@ impl Character {
             .map(|v| v.format.clone())
             .unwrap_or(Format::Number);
         let value = format.parse_value(text).map_err(|e| {
-            Diagnostic::error(
-                BAD_INPUT,
-                Default::default(),
-                format!("input `{channel}`: {e}"),
+            Box::new(
+                Diagnostic::error(
+                    BAD_INPUT,
+                    Default::default(),
+                    format!("input `{channel}`: {e}"),
+                )
+                .with_help(format!("give a {format} value")),
             )
-            .with_help(format!("give a {format} value"))
         })?;
         let sv = self.instance_var(inst, var).ok_or_else(|| {
-            Diagnostic::error(
+            Box::new(Diagnostic::error(
                 UNKNOWN_VARIABLE,
                 Default::default(),
                 format!("channel `{channel}` has no instance here"),
-            )
+            ))
         })?;
         self.solver.set_start(sv, value);
         Ok(self.solve())

@@ -4,11 +4,10 @@
 
 use clap::{Args, ValueEnum};
 use rulebook::character::Character;
-use rulebook::character::file::{self, CharacterFile};
-use rulebook::diagnostic::{self, Diagnostic, JsonDiagnostic, Severity};
+use rulebook::character::file::{self, CalcOutput, CalcValue, CharacterFile};
+use rulebook::diagnostic::{self, Diagnostic, Severity};
 use rulebook::load::{DiskFs, FileSystem, PcgenRoot};
 use rulebook::model::check::{CheckedSet, check_load_set};
-use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -92,24 +91,6 @@ pub(crate) fn load(
         character,
         problems,
     })
-}
-
-/// The JSON output of `rulebook calc --format json`.
-#[derive(Serialize, schemars::JsonSchema)]
-pub struct CalcOutput {
-    /// Every variable instance, sorted by name.
-    pub values: Vec<CalcValue>,
-    /// Problems building or solving the character.
-    pub problems: Vec<JsonDiagnostic>,
-}
-
-/// One variable instance.
-#[derive(Serialize, schemars::JsonSchema)]
-pub struct CalcValue {
-    /// `Name` for a global variable, `Object.Name` / `Object.PARTn.Name` for a local one.
-    pub name: String,
-    /// The value as printed (NUMBER plain, BOOLEAN `true`/`false`, DICE `1d6`, pair `x,y`).
-    pub value: String,
 }
 
 /// Prints problems to stderr; true when one is an error.
