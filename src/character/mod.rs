@@ -270,7 +270,7 @@ impl Character {
                         modifier: mid,
                     });
                     let targets: Vec<InstanceId> = (0..self.instances.len())
-                        .map(|i| InstanceId(i as u32))
+                        .filter_map(|i| u32::try_from(i).ok().map(InstanceId))
                         .collect();
                     for t in targets {
                         self.apply_other_to(inst, mid, t);
@@ -691,7 +691,7 @@ impl Character {
         self.instances
             .iter()
             .position(|i| i.alive && i.object == Some(object))
-            .map(|p| InstanceId(p as u32))
+            .and_then(|p| u32::try_from(p).ok().map(InstanceId))
     }
 
     /// Part `n` of an equipment instance, if any modifier created it.

@@ -64,7 +64,9 @@ pub fn run(args: GraphArgs) -> ExitCode {
         Some(v) => {
             let found = (0..solver.variable_count()).find(|&i| {
                 solver
-                    .name(rulebook::solve::VariableId(i as u32))
+                    .name(rulebook::solve::VariableId(
+                        u32::try_from(i).unwrap_or(u32::MAX),
+                    ))
                     .is_some_and(|n| n.eq_ignore_ascii_case(v))
             });
             let Some(i) = found else {
@@ -84,7 +86,7 @@ pub fn run(args: GraphArgs) -> ExitCode {
         if !shown(i) {
             continue;
         }
-        let id = rulebook::solve::VariableId(i as u32);
+        let id = rulebook::solve::VariableId(u32::try_from(i).unwrap_or(u32::MAX));
         let name = solver.name(id).unwrap_or("?");
         let value = solver.value(id).map(|v| v.to_string()).unwrap_or_default();
         let _ = writeln!(

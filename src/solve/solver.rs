@@ -651,7 +651,7 @@ impl<V: SolverValue> Solver<V> {
             .map(|&v| format!("`{}`", self.name(v).unwrap_or("?")))
             .collect();
         // The modifiers closing the cycle: those on a member that read another member.
-        let mut closing: Vec<(Span, String)> = Vec::new();
+        let mut closing: Vec<(Option<Span>, String)> = Vec::new();
         for &v in &members {
             for id in self.modifiers_of(v) {
                 let Some(e) = self.entry(id) else { continue };
@@ -669,7 +669,7 @@ impl<V: SolverValue> Solver<V> {
                         .map(|o| format!(" (from {o})"))
                         .unwrap_or_default();
                     closing.push((
-                        m.origin.span.unwrap_or_default(),
+                        m.origin.span,
                         format!(
                             "{} {} on `{}`{who}",
                             m.kind,
@@ -680,7 +680,12 @@ impl<V: SolverValue> Solver<V> {
                 }
             }
         }
-        let primary = closing.first().map(|c| c.0).unwrap_or_default();
+        // Closing modifiers with a span are labels (file:line); the rest become notes.
+        let labelled: Vec<(Span, String)> = closing
+            .iter()
+            .filter_map(|(sp, t)| sp.map(|sp| (sp, t.clone())))
+            .collect();
+        let primary = labelled.first().map(|c| c.0).unwrap_or_default();
         let (code, severity, what) = if failed {
             (
                 DEPENDENCY_CYCLE,
@@ -700,14 +705,31 @@ impl<V: SolverValue> Solver<V> {
             primary,
             format!("variables {} {what}", names.join(", ")),
         )
-        .with_label(closing.first().map(|c| c.1.clone()).unwrap_or_default())
+        .with_label(
+            labelled
+                .first()
+                .map(|c| c.1.clone())
+                .or_else(|| closing.first().map(|c| c.1.clone()))
+                .unwrap_or_default(),
+        )
         .with_help(
             "remove one of the modifiers that close the cycle, or make it read another variable",
         );
-        for (span, text) in closing.iter().skip(1) {
+        const MAX_LABELS: usize = 16;
+        for (span, text) in labelled.iter().skip(1).take(MAX_LABELS) {
             d = d.with_secondary(*span, text.clone());
         }
-        for (_, text) in &closing {
+        if labelled.len() > MAX_LABELS + 1 {
+            d.notes.push(format!(
+                "and {} more modifiers close the cycle",
+                labelled.len() - MAX_LABELS - 1
+            ));
+        }
+        for (_, text) in closing
+            .iter()
+            .filter(|(sp, _)| sp.is_none())
+            .take(MAX_LABELS)
+        {
             d.notes.push(format!("closes the cycle: {text}"));
         }
         d

@@ -451,3 +451,32 @@ mod incremental {
         }
     }
 }
+
+#[test]
+fn cycle_diagnostic_renders_with_every_closing_modifier() {
+    use crate::source::{SourceFile, SourceMap, Span, TextEncoding};
+    let text =
+        "Strength\tMODIFY:Strength|SET|Dexterity+1\nDexterity\tMODIFY:Dexterity|SET|Strength\n";
+    let mut map = SourceMap::new();
+    let file = map.add(SourceFile::new("stats.lst", text, TextEncoding::Utf8));
+    let span_of = |needle: &str| {
+        let start = text.find(needle).unwrap();
+        Span::new(file, start..start + needle.len())
+    };
+    let mut s = Solver::new();
+    let strength = s.add_variable("Strength", N(0));
+    let dex = s.add_variable("Dexterity", N(0));
+    let mut m1 = formula(strength, Set, 0, vec![dex], "Dexterity+1", |x, _| {
+        Some(x[0] + 1)
+    });
+    m1.origin.span = Some(span_of("MODIFY:Strength|SET|Dexterity+1"));
+    let mut m2 = formula(dex, Set, 0, vec![strength], "Strength", |x, _| Some(x[0]));
+    m2.origin.span = Some(span_of("MODIFY:Dexterity|SET|Strength"));
+    s.add_modifier(m1);
+    s.solve();
+    s.add_modifier(m2);
+    let r = s.solve();
+    assert!(r.has_errors());
+    let rendered = crate::diagnostic::render(&r.diagnostics, &map, false);
+    insta::assert_snapshot!(rendered);
+}
