@@ -226,6 +226,7 @@ pub fn check_with_args(
             parent: None,
             call_span: formula.span,
             function: None,
+            expanding_len: 0,
         });
         c.current = Some(0);
     }
@@ -306,6 +307,9 @@ struct Frame<'a> {
     parent: Option<usize>,
     call_span: Span,
     function: Option<Name>,
+    /// Length of the expansion stack before this call: its arguments are checked with the
+    /// caller's stack.
+    expanding_len: usize,
 }
 
 struct Checker<'a> {
@@ -446,7 +450,7 @@ impl<'a> Checker<'a> {
                     UnaryOp::Neg => {
                         let n = num_node(t.node, operand.span);
                         let node = match n {
-                            Num::Const(c) => match c.neg() {
+                            Num::Const(c) => match c.checked_neg() {
                                 Ok(r) => Num::Const(r),
                                 Err(_) => Num::Neg(Box::new(Num::Const(c)), e.span),
                             },
@@ -957,8 +961,8 @@ impl<'a> Checker<'a> {
             );
             return None;
         };
-        let (frame_args, parent) = match self.frames.get(fi) {
-            Some(f) => (f.args, f.parent),
+        let (frame_args, parent, expanding_len) = match self.frames.get(fi) {
+            Some(f) => (f.args, f.parent, f.expanding_len),
             None => return None,
         };
         let idx = match arg_index(args) {
@@ -992,7 +996,11 @@ impl<'a> Checker<'a> {
         // The argument is checked where it is used, in the caller's context.
         let saved = self.current;
         self.current = parent;
+        let inner = self
+            .expanding
+            .split_off(expanding_len.min(self.expanding.len()));
         let r = self.expr(actual, asserted);
+        self.expanding.extend(inner);
         self.current = saved;
         r
     }
@@ -1047,6 +1055,7 @@ impl<'a> Checker<'a> {
                     parent: self.current,
                     call_span: e.span,
                     function: Some(f.name.clone()),
+                    expanding_len: self.expanding.len(),
                 });
                 let saved = self.current;
                 self.current = Some(self.frames.len() - 1);
@@ -1166,7 +1175,7 @@ fn literal_number(e: &Expr) -> Option<Result<Number, ()>> {
         ExprKind::Unary {
             op: UnaryOp::Neg,
             operand,
-        } => literal_number(operand).map(|r| r.and_then(|n| n.neg().map_err(|_| ()))),
+        } => literal_number(operand).map(|r| r.and_then(|n| n.checked_neg().map_err(|_| ()))),
         ExprKind::Paren(x) => literal_number(x),
         _ => None,
     }
@@ -1193,4 +1202,205 @@ fn wrap(format: Format, node: Val, span: Span) -> Typed {
 /// True if `name` is a built-in function name.
 pub fn is_builtin_function(name: &str) -> bool {
     is_builtin(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+    use crate::formula::ast::BinaryOp::*;
+
+    fn run(env: &Env, root: Expr, f: &str) -> Result<String, Vec<&'static str>> {
+        let fmt = Format::from_name(f).unwrap();
+        match check(&formula(root), env, &fmt, None) {
+            Ok(c) => c
+                .eval(env, None)
+                .map(|v| v.to_string())
+                .map_err(|e| vec![e.code.id]),
+            Err(ds) => Err(ds.iter().map(|d| d.code.id).collect()),
+        }
+    }
+
+    #[test]
+    fn arithmetic_and_functions() {
+        let env = Env::default()
+            .with("x", "NUMBER", "15")
+            .with("y", "NUMBER", "4");
+        // floor((x-10)/2)+if(y>3,1,2)*3
+        let f = bin(
+            Add,
+            call(
+                "floor",
+                vec![bin(Div, bin(Sub, var("x"), num("10")), num("2"))],
+            ),
+            bin(
+                Mul,
+                call("IF", vec![bin(Gt, var("y"), num("3")), num("1"), num("2")]),
+                num("3"),
+            ),
+        );
+        assert_eq!(run(&env, f, "NUMBER"), Ok("5".into()));
+        assert_eq!(
+            run(&env, bin(Div, num("7"), num("2")), "NUMBER"),
+            Ok("3.5".into())
+        );
+        assert_eq!(
+            run(&env, bin(Div, num("1"), num("0")), "NUMBER"),
+            Err(vec!["E0101"])
+        );
+        assert_eq!(
+            run(&env, call("max", vec![num("1"), string("3")]), "NUMBER"),
+            Ok("3".into())
+        );
+        assert_eq!(
+            run(&env, call("round", vec![neg(num("2.5"))]), "NUMBER"),
+            Ok("-2".into())
+        );
+    }
+
+    #[test]
+    fn reports_every_problem() {
+        let env = Env::default()
+            .with("Score", "NUMBER", "15")
+            .with("b", "BOOLEAN", "true");
+        let f = bin(
+            Add,
+            bin(Add, var("Scroe"), call("flor", vec![num("1")])),
+            bin(Mul, var("b"), num("2")),
+        );
+        assert_eq!(run(&env, f, "NUMBER"), Err(vec!["F0101", "F0102", "F0104"]));
+        assert_eq!(run(&env, num("1"), "BOOLEAN"), Err(vec!["F0105"]));
+        assert_eq!(run(&env, string("1.5"), "NUMBER"), Err(vec!["F0105"]));
+        assert_eq!(run(&env, call("abs", vec![]), "NUMBER"), Err(vec!["F0103"]));
+        assert_eq!(
+            run(&env, call("value", vec![]), "NUMBER"),
+            Err(vec!["F0108"])
+        );
+        assert_eq!(
+            run(&env, index("Score", num("0")), "NUMBER"),
+            Err(vec!["F0110"])
+        );
+        assert_eq!(
+            run(&env, call("ceil", vec![string("ab")]), "NUMBER"),
+            Err(vec!["F0106"])
+        );
+    }
+
+    #[test]
+    fn did_you_mean() {
+        let env = Env::default().with("Score", "NUMBER", "15");
+        let ds = check(&formula(var("Scroe")), &env, &Format::Number, None).unwrap_err();
+        assert_eq!(ds[0].help.as_deref(), Some("did you mean `Score`?"));
+        let ds = check(
+            &formula(call("flor", vec![num("1")])),
+            &env,
+            &Format::Number,
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(ds[0].help.as_deref(), Some("did you mean `floor`?"));
+    }
+
+    #[test]
+    fn if_is_lazy_and_logic_is_not() {
+        let env = Env::default().with("t", "BOOLEAN", "true");
+        let boom = || bin(Rem, num("1"), num("0"));
+        let f = call("if", vec![var("t"), num("5"), boom()]);
+        assert_eq!(run(&env, f, "NUMBER"), Ok("5".into()));
+        let f = bin(Or, var("t"), bin(Eq, boom(), num("0")));
+        assert_eq!(run(&env, f, "BOOLEAN"), Err(vec!["E0101"]));
+        let f = not(bin(Eq, var("t"), var("t")));
+        assert_eq!(run(&env, f, "BOOLEAN"), Ok("false".into()));
+    }
+
+    #[test]
+    fn user_functions_are_typed_macros() {
+        let mut env = Env::default().with("x", "NUMBER", "14");
+        let body = call(
+            "floor",
+            vec![bin(
+                Div,
+                bin(Sub, call("arg", vec![num("0")]), num("10")),
+                num("2"),
+            )],
+        );
+        env.functions
+            .define(Name::new("d20Mod"), sp(), formula(body))
+            .unwrap();
+        let f = call("D20MOD", vec![var("x")]);
+        let fmt = Format::Number;
+        let c = check(&formula(f), &env, &fmt, None).unwrap();
+        assert_eq!(c.dependencies(), &[VarRef(0)]);
+        assert_eq!(c.eval(&env, None).unwrap().to_string(), "2");
+        assert_eq!(
+            run(&env, call("d20mod", vec![num("1"), num("2")]), "NUMBER"),
+            Err(vec!["F0103"])
+        );
+        assert!(
+            env.functions
+                .define(Name::new("MAX"), sp(), formula(num("1")))
+                .is_err()
+        );
+        // Recursion is reported, not expanded forever.
+        env.functions
+            .define(Name::new("loop"), sp(), formula(call("loop", vec![])))
+            .unwrap();
+        assert_eq!(
+            run(&env, call("loop", vec![]), "NUMBER"),
+            Err(vec!["F0111"])
+        );
+    }
+
+    #[test]
+    fn arrays_and_optionals() {
+        let env = Env::default()
+            .with("x", "ARRAY[NUMBER]", "1,2,3")
+            .with("o", "OPTIONAL[NUMBER]", "")
+            .with("p", "OPTIONAL[NUMBER]", "3");
+        assert_eq!(run(&env, index("x", num("2")), "NUMBER"), Ok("3".into()));
+        assert_eq!(
+            run(&env, index("x", num("3")), "NUMBER"),
+            Err(vec!["E0104"])
+        );
+        assert_eq!(
+            run(&env, index("x", num("1.5")), "NUMBER"),
+            Err(vec!["E0105"])
+        );
+        assert_eq!(
+            run(
+                &env,
+                call("slice", vec![var("x"), num("1")]),
+                "ARRAY[NUMBER]"
+            ),
+            Ok("2,3".into())
+        );
+        assert_eq!(
+            run(
+                &env,
+                call("slice", vec![var("x"), num("2"), num("2")]),
+                "ARRAY[NUMBER]"
+            ),
+            Err(vec!["F0107"])
+        );
+        assert_eq!(
+            run(&env, call("length", vec![var("x")]), "NUMBER"),
+            Ok("3".into())
+        );
+        assert_eq!(
+            run(&env, call("getOptional", vec![var("o")]), "NUMBER"),
+            Err(vec!["E0106"])
+        );
+        assert_eq!(
+            run(
+                &env,
+                bin(Add, call("getOptional", vec![var("p")]), num("1")),
+                "NUMBER"
+            ),
+            Ok("4".into())
+        );
+        assert_eq!(
+            run(&env, call("isPresent", vec![var("o")]), "BOOLEAN"),
+            Ok("false".into())
+        );
+    }
 }

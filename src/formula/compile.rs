@@ -199,17 +199,17 @@ impl Ctx<'_> {
             },
             Num::Neg(x, span) => self
                 .num(x)?
-                .neg()
+                .checked_neg()
                 .map_err(|e| Box::new(EvalError::arithmetic(e).at(*span))),
             Num::Bin(op, a, b, span) => {
                 let a = self.num(a)?;
                 let b = self.num(b)?;
                 let r = match op {
-                    NumOp::Add => a.add(b),
-                    NumOp::Sub => a.sub(b),
-                    NumOp::Mul => a.mul(b),
-                    NumOp::Div => a.div(b),
-                    NumOp::Rem => a.rem(b),
+                    NumOp::Add => a.checked_add(b),
+                    NumOp::Sub => a.checked_sub(b),
+                    NumOp::Mul => a.checked_mul(b),
+                    NumOp::Div => a.checked_div(b),
+                    NumOp::Rem => a.checked_rem(b),
                     NumOp::Pow => a.pow(b),
                 };
                 r.map_err(|e| Box::new(EvalError::arithmetic(e).at(*span)))

@@ -108,6 +108,7 @@ impl EvalError {
             "E0106" => "test with `isPresent(...)` before `getOptional(...)`",
             "E0107" => "give the format a default with DEFAULTVARIABLEVALUE",
             "E0110" => "`value()` is only available where there is a running value (MODIFY)",
+            "E0108" => "check the arguments of the call and the data it reads",
             _ => "see the message",
         };
         Diagnostic::error(

@@ -60,12 +60,15 @@ pub mod check;
 pub mod compile;
 pub mod convert;
 pub mod dice;
+pub mod env;
 pub mod eval;
 pub mod format;
 pub mod function;
 pub mod number;
 pub mod parse;
 pub mod print;
+#[cfg(test)]
+mod testing;
 pub mod value;
 
 pub use check::{
@@ -74,6 +77,7 @@ pub use check::{
 };
 pub use compile::CompiledFormula;
 pub use dice::Dice;
+pub use env::MapEnv;
 pub use eval::{EvalError, NoValues, ValueEnv};
 pub use format::Format;
 pub use function::{FunctionRegistry, UserFunction};

@@ -190,17 +190,19 @@ impl Number {
             let scale = Number::Int(10)
                 .pow_i64(e)
                 .map_err(|err| format!("`{text}`: {err}"))?;
-            n = n.mul(scale).map_err(|err| format!("`{text}`: {err}"))?;
+            n = n
+                .checked_mul(scale)
+                .map_err(|err| format!("`{text}`: {err}"))?;
         }
         if neg {
-            n = n.neg().map_err(|err| format!("`{text}`: {err}"))?;
+            n = n.checked_neg().map_err(|err| format!("`{text}`: {err}"))?;
         }
         Ok(n)
     }
 
     /// `self + rhs`.
     #[inline]
-    pub fn add(self, rhs: Number) -> NumResult {
+    pub fn checked_add(self, rhs: Number) -> NumResult {
         if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
             if let Some(r) = a.checked_add(b) {
                 return Ok(Number::Int(r));
@@ -212,7 +214,7 @@ impl Number {
 
     /// `self - rhs`.
     #[inline]
-    pub fn sub(self, rhs: Number) -> NumResult {
+    pub fn checked_sub(self, rhs: Number) -> NumResult {
         if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
             if let Some(r) = a.checked_sub(b) {
                 return Ok(Number::Int(r));
@@ -224,7 +226,7 @@ impl Number {
 
     /// `self * rhs`.
     #[inline]
-    pub fn mul(self, rhs: Number) -> NumResult {
+    pub fn checked_mul(self, rhs: Number) -> NumResult {
         if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
             if let Some(r) = a.checked_mul(b) {
                 return Ok(Number::Int(r));
@@ -237,7 +239,7 @@ impl Number {
     /// `self / rhs`: exact whole quotients stay integers (`6/3` = 2), others are decimals
     /// (`7/2` = 3.5, `1/3` rounded to 28 digits).
     #[inline]
-    pub fn div(self, rhs: Number) -> NumResult {
+    pub fn checked_div(self, rhs: Number) -> NumResult {
         if rhs.is_zero() {
             return Err(ArithmeticError::DivisionByZero);
         }
@@ -253,7 +255,7 @@ impl Number {
 
     /// `self % rhs` with the sign of the dividend (`-7%3` = -1, `-7.5%2` = -1.5).
     #[inline]
-    pub fn rem(self, rhs: Number) -> NumResult {
+    pub fn checked_rem(self, rhs: Number) -> NumResult {
         if rhs.is_zero() {
             return Err(ArithmeticError::DivisionByZero);
         }
@@ -300,7 +302,7 @@ impl Number {
                 return Err(ArithmeticError::DivisionByZero);
             }
             let p = self.pow_i64(e.checked_neg().ok_or(ArithmeticError::Overflow)?)?;
-            return Number::Int(1).div(p);
+            return Number::Int(1).checked_div(p);
         }
         if let Number::Int(b) = self {
             if let Ok(e32) = u32::try_from(e) {
@@ -321,7 +323,7 @@ impl Number {
 
     /// `-self`.
     #[inline]
-    pub fn neg(self) -> NumResult {
+    pub fn checked_neg(self) -> NumResult {
         match self {
             Number::Int(i) => match i.checked_neg() {
                 Some(r) => Ok(Number::Int(r)),
@@ -334,7 +336,7 @@ impl Number {
     /// `|self|`.
     pub fn abs(self) -> NumResult {
         if self.is_negative() {
-            self.neg()
+            self.checked_neg()
         } else {
             Ok(self)
         }
@@ -457,26 +459,34 @@ mod tests {
 
     #[test]
     fn arithmetic_is_exact() {
-        assert_eq!(n("6").div(n("3")).unwrap().to_string(), "2");
-        assert_eq!(n("7").div(n("2")).unwrap().to_string(), "3.5");
-        assert_eq!(n("0.1").add(n("0.2")).unwrap().to_string(), "0.3");
+        assert_eq!(n("6").checked_div(n("3")).unwrap().to_string(), "2");
+        assert_eq!(n("7").checked_div(n("2")).unwrap().to_string(), "3.5");
+        assert_eq!(n("0.1").checked_add(n("0.2")).unwrap().to_string(), "0.3");
         assert_eq!(
-            n("2147483647").add(n("1")).unwrap().to_string(),
+            n("2147483647").checked_add(n("1")).unwrap().to_string(),
             "2147483648"
         );
-        assert_eq!(n("-7").rem(n("3")).unwrap(), n("-1"));
-        assert_eq!(n("-7.5").rem(n("2")).unwrap(), n("-1.5"));
+        assert_eq!(n("-7").checked_rem(n("3")).unwrap(), n("-1"));
+        assert_eq!(n("-7.5").checked_rem(n("2")).unwrap(), n("-1.5"));
         assert_eq!(n("2").pow(n("3")).unwrap(), n("8"));
         assert_eq!(n("2").pow(n("-1")).unwrap().to_string(), "0.5");
-        assert_eq!(n("1").div(n("0")), Err(ArithmeticError::DivisionByZero));
+        assert_eq!(
+            n("1").checked_div(n("0")),
+            Err(ArithmeticError::DivisionByZero)
+        );
         assert_eq!(n("0").pow(n("-1")), Err(ArithmeticError::DivisionByZero));
         assert_eq!(n("2").pow(n("1024")), Err(ArithmeticError::Overflow));
         assert_eq!(n("-8").pow(n("0.5")), Err(ArithmeticError::NotReal));
         let r = n("2").pow(n("0.5")).unwrap().to_decimal();
         assert!((r - Decimal::new(1414213562373095, 15)).abs() < Decimal::new(1, 12));
+        let big = Number::Int(1 << 40);
         assert_eq!(
-            Number::Int(i64::MAX).mul(Number::Int(i64::MAX)).unwrap(),
-            Number::from_i128(i128::from(i64::MAX) * i128::from(i64::MAX)).unwrap()
+            big.checked_mul(big).unwrap().to_string(),
+            (1i128 << 80).to_string()
+        );
+        assert_eq!(
+            Number::Int(i64::MAX).checked_mul(Number::Int(i64::MAX)),
+            Err(ArithmeticError::Overflow)
         );
     }
 

@@ -1,0 +1,105 @@
+//! Helpers for tests: build syntax trees without the parser, and a simple environment.
+
+#![cfg(test)]
+
+use super::ast::{BinaryOp, Expr, ExprKind, Formula, UnaryOp};
+use super::check::{CheckEnv, FunctionRef, VarRef};
+use super::eval::{EvalError, ValueEnv};
+use super::format::Format;
+use super::function::FunctionRegistry;
+use super::value::Value;
+use crate::name::Name;
+use crate::source::{FileId, Span};
+
+pub fn sp() -> Span {
+    Span::new(FileId(0), 0..1)
+}
+pub fn e(kind: ExprKind) -> Expr {
+    Expr { kind, span: sp() }
+}
+pub fn num(t: &str) -> Expr {
+    e(ExprKind::Number(t.into()))
+}
+pub fn string(t: &str) -> Expr {
+    e(ExprKind::String(t.into()))
+}
+pub fn var(n: &str) -> Expr {
+    e(ExprKind::Variable(Name::new(n)))
+}
+pub fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
+    e(ExprKind::Binary {
+        op,
+        op_span: sp(),
+        lhs: Box::new(l),
+        rhs: Box::new(r),
+    })
+}
+pub fn neg(x: Expr) -> Expr {
+    e(ExprKind::Unary {
+        op: UnaryOp::Neg,
+        operand: Box::new(x),
+    })
+}
+pub fn not(x: Expr) -> Expr {
+    e(ExprKind::Unary {
+        op: UnaryOp::Not,
+        operand: Box::new(x),
+    })
+}
+pub fn call(name: &str, args: Vec<Expr>) -> Expr {
+    e(ExprKind::Call {
+        name: Name::new(name),
+        name_span: sp(),
+        args,
+    })
+}
+pub fn index(name: &str, i: Expr) -> Expr {
+    e(ExprKind::Index {
+        name: Name::new(name),
+        name_span: sp(),
+        index: Box::new(i),
+    })
+}
+pub fn formula(root: Expr) -> Formula {
+    Formula {
+        root: Some(root),
+        span: sp(),
+    }
+}
+
+/// Variables with values, plus user functions.
+#[derive(Default)]
+pub struct Env {
+    pub vars: Vec<(Name, Format, Value)>,
+    pub functions: FunctionRegistry,
+}
+
+impl Env {
+    pub fn with(mut self, name: &str, format: &str, value: &str) -> Self {
+        let f = Format::from_name(format).unwrap();
+        let v = f.parse_value(value).unwrap();
+        self.vars.push((Name::new(name), f, v));
+        self
+    }
+}
+
+impl CheckEnv for Env {
+    fn variable(&self, name: &Name) -> Option<(VarRef, Format)> {
+        self.vars
+            .iter()
+            .position(|(n, _, _)| n == name)
+            .map(|i| (VarRef(i as u32), self.vars[i].1.clone()))
+    }
+    fn function(&self, name: &Name) -> Option<FunctionRef<'_>> {
+        self.functions.get(name).map(FunctionRef::User)
+    }
+    fn variable_names(&self) -> Vec<Name> {
+        self.vars.iter().map(|v| v.0.clone()).collect()
+    }
+}
+
+impl ValueEnv for Env {
+    fn value(&self, var: VarRef) -> Result<Value, EvalError> {
+        Ok(self.vars[var.0 as usize].2.clone())
+    }
+}

@@ -1,0 +1,132 @@
+//! Property: for random integer-only arithmetic trees, rulebook's exact result equals i128
+//! arithmetic (or is the overflow / division-by-zero error i128 arithmetic predicts), and
+//! evaluation never panics.
+
+use proptest::prelude::*;
+use rulebook::formula::ast::{BinaryOp, Expr, ExprKind, Formula, UnaryOp};
+use rulebook::formula::{EmptyEnv, Format, NoValues, check};
+use rulebook::source::{FileId, Span};
+
+/// What i128 arithmetic says about a tree.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Expect {
+    Int(i128),
+    /// A non-integer quotient happened somewhere: the exact result is not an integer tree
+    /// result any more; only "no panic" is checked.
+    Unknown,
+    DivZero,
+    Overflow,
+}
+
+/// Largest integer rulebook can represent (rust_decimal's 96-bit mantissa).
+const LIMIT: i128 = 79_228_162_514_264_337_593_543_950_335;
+
+fn sp() -> Span {
+    Span::new(FileId(0), 0..0)
+}
+
+fn leaf(v: i64) -> (Expr, Expect) {
+    let lit = Expr {
+        kind: ExprKind::Number(v.unsigned_abs().to_string().into()),
+        span: sp(),
+    };
+    let e = if v < 0 {
+        Expr {
+            kind: ExprKind::Unary {
+                op: UnaryOp::Neg,
+                operand: Box::new(lit),
+            },
+            span: sp(),
+        }
+    } else {
+        lit
+    };
+    (e, Expect::Int(i128::from(v)))
+}
+
+fn combine(op: BinaryOp, (l, a): (Expr, Expect), (r, b): (Expr, Expect)) -> (Expr, Expect) {
+    use Expect::*;
+    let expect = match (a, b) {
+        (DivZero, _) => DivZero,
+        (Overflow, _) => Overflow,
+        (Unknown, _) | (_, Unknown) => Unknown,
+        (_, DivZero) => DivZero,
+        (_, Overflow) => Overflow,
+        (Int(x), Int(y)) => {
+            let r = match op {
+                BinaryOp::Add => x.checked_add(y),
+                BinaryOp::Sub => x.checked_sub(y),
+                BinaryOp::Mul => x.checked_mul(y),
+                BinaryOp::Div if y == 0 => return (bin(op, l, r), DivZero),
+                BinaryOp::Div if x % y != 0 => return (bin(op, l, r), Unknown),
+                BinaryOp::Div => x.checked_div(y),
+                BinaryOp::Rem if y == 0 => return (bin(op, l, r), DivZero),
+                BinaryOp::Rem => x.checked_rem(y),
+                _ => None,
+            };
+            match r {
+                Some(v) if v.abs() <= LIMIT => Int(v),
+                _ => Overflow,
+            }
+        }
+    };
+    (bin(op, l, r), expect)
+}
+
+fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
+    Expr {
+        kind: ExprKind::Binary {
+            op,
+            op_span: sp(),
+            lhs: Box::new(l),
+            rhs: Box::new(r),
+        },
+        span: sp(),
+    }
+}
+
+fn tree() -> impl Strategy<Value = (Expr, Expect)> {
+    let leaf = prop_oneof![
+        (-20i64..20).prop_map(leaf),
+        any::<i64>().prop_map(|v| leaf(v.max(-i64::MAX))),
+    ];
+    leaf.prop_recursive(6, 40, 2, |inner| {
+        (
+            prop_oneof![
+                Just(BinaryOp::Add),
+                Just(BinaryOp::Sub),
+                Just(BinaryOp::Mul),
+                Just(BinaryOp::Div),
+                Just(BinaryOp::Rem),
+            ],
+            inner.clone(),
+            inner,
+        )
+            .prop_map(|(op, l, r)| combine(op, l, r))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #[test]
+    fn integer_trees_match_i128((expr, expect) in tree()) {
+        let f = Formula { root: Some(expr), span: sp() };
+        let compiled = check(&f, &EmptyEnv, &Format::Number, None).expect("checks");
+        let got = compiled.eval_number(&NoValues, None);
+        match expect {
+            Expect::Int(v) => {
+                let n = got.expect("exact integer result");
+                prop_assert_eq!(n.to_string(), v.to_string());
+            }
+            Expect::DivZero => {
+                // Division by zero is reported unless an overflow happened first in
+                // evaluation order; either way it is an error.
+                prop_assert!(got.is_err());
+            }
+            Expect::Overflow => {
+                prop_assert!(got.is_err(), "expected an overflow, got {:?}", got);
+            }
+            Expect::Unknown => {}
+        }
+    }
+}
