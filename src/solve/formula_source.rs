@@ -28,9 +28,9 @@ impl SolverValue for Value {
         };
         let r: Result<Number, _> = match kind {
             ModifierKind::Set => Ok(a),
-            ModifierKind::Multiply => p.mul(a),
-            ModifierKind::Divide => p.div(a),
-            ModifierKind::Add => p.add(a),
+            ModifierKind::Multiply => p.checked_mul(a),
+            ModifierKind::Divide => p.checked_div(a),
+            ModifierKind::Add => p.checked_add(a),
             ModifierKind::Max => Ok(if p > a { p } else { a }),
             ModifierKind::Min => Ok(if p < a { p } else { a }),
         };
