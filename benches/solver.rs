@@ -48,7 +48,7 @@ fn modifier(
         Err(_) => {
             let f = parse_formula(text, FileId(0), 0).formula.unwrap();
             let c = check(&f, names, &Format::Number, Some(&Format::Number)).unwrap();
-            Arc::new(FormulaSource::new(Arc::new(c), text))
+            Arc::new(FormulaSource::new(c, text))
         }
     };
     Modifier {

@@ -542,7 +542,7 @@ impl Character {
             (r, env.into_channels())
         };
         let compiled = result?;
-        Ok(FormulaSource::new(Arc::new(compiled), text)
+        Ok(FormulaSource::new(compiled, text)
             .with_host(Arc::new(env::Host::new(channels))))
     }
 

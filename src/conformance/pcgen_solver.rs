@@ -172,7 +172,7 @@ fn compile(
         return Err(parsed.diagnostics);
     };
     let compiled = check(&formula, env, format, input)?;
-    Ok(FormulaSource::new(Arc::new(compiled), text))
+    Ok(FormulaSource::new(compiled, text))
 }
 
 // ---------------------------------------------------------------------------------------

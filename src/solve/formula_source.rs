@@ -63,7 +63,7 @@ pub trait HostFunctions: Send + Sync {
 /// A compiled formula as a modifier's argument.
 #[derive(Clone)]
 pub struct FormulaSource {
-    formula: Arc<CompiledFormula>,
+    formula: CompiledFormula,
     deps: Vec<VariableId>,
     text: String,
     host: Option<Arc<dyn HostFunctions>>,
@@ -72,7 +72,7 @@ pub struct FormulaSource {
 impl FormulaSource {
     /// Wraps `formula` (checked against an environment that handed out [`var_ref`]s);
     /// `text` is the formula as written.
-    pub fn new(formula: Arc<CompiledFormula>, text: impl Into<String>) -> Self {
+    pub fn new(formula: CompiledFormula, text: impl Into<String>) -> Self {
         let deps = formula
             .dependencies()
             .iter()
