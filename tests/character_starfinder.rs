@@ -135,6 +135,34 @@ fn armour_slows_walk_speed_and_removal_restores_it() {
     );
 }
 
+#[test]
+fn an_equipment_modifier_on_a_part_counts_against_its_armour() {
+    let Some(ds) = dataset() else { return };
+    let mut c = Character::new(ds);
+    let armour = c.grant_key("EQUIPMENT", "Second Skin").unwrap();
+    // MODIFY:UpgradeSlot|SET|1 on the armour itself.
+    assert_eq!(num(&c, armour, "UpgradeSlot"), "1");
+    assert_eq!(num(&c, armour, "UpgradeSlotTaken"), "0");
+    let part = c.ensure_part(armour, 1);
+    let sensors = c
+        .find_object("EQUIPMOD", "Armor (Infrared sensors)")
+        .unwrap();
+    // MODIFY:UpgradeSlotTaken|ADD|1 on the EQUIPMOD (scope PC.EQUIPMENT.PART) reaches the
+    // equipment-level variable of the part's armour.
+    let mod_inst = c.grant_to(part, sensors);
+    assert_eq!(num(&c, armour, "UpgradeSlotTaken"), "1");
+    c.grant_to(part, sensors);
+    assert_eq!(num(&c, armour, "UpgradeSlotTaken"), "2");
+    c.remove(mod_inst);
+    assert_eq!(num(&c, armour, "UpgradeSlotTaken"), "1");
+    // Removing the armour removes what was granted onto it.
+    c.remove(armour);
+    assert!(
+        c.instance_of("EQUIPMOD", "Armor (Infrared sensors)")
+            .is_none()
+    );
+}
+
 mod random_orders {
     use super::*;
     use proptest::prelude::*;

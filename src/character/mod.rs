@@ -238,28 +238,55 @@ impl Character {
     /// Grants an object: a new instance with its own local variables; its modifiers come
     /// into force, and every MODIFYOTHER in force that addresses it applies to it. Solves.
     pub fn grant(&mut self, object: ObjectId) -> InstanceId {
-        let inst = self.grant_inner(object, InstanceId::GLOBAL, 0);
+        let inst = self.grant_inner(object, None, 0);
         self.solve();
         inst
     }
 
-    fn grant_inner(&mut self, object: ObjectId, parent: InstanceId, depth: usize) -> InstanceId {
+    /// Grants `object` onto instance `host` — an equipment modifier onto a part of a granted
+    /// equipment (`host` = [`Character::part`]): its MODIFYs apply to `host` when it has
+    /// the object's scope (so `MODIFY:UpgradeSlotTaken|ADD|1` on an EQUIPMOD reaches the
+    /// part's equipment), and it is removed with `host`. Solves.
+    pub fn grant_to(&mut self, host: InstanceId, object: ObjectId) -> InstanceId {
+        let inst = self.grant_inner(object, Some(host), 0);
+        self.solve();
+        inst
+    }
+
+    fn grant_inner(
+        &mut self,
+        object: ObjectId,
+        host: Option<InstanceId>,
+        depth: usize,
+    ) -> InstanceId {
         let ds = Arc::clone(&self.dataset);
         let Some(obj) = ds.object_by_id(object) else {
             return InstanceId::GLOBAL;
         };
-        let inst = self.new_instance(
-            Some(object),
-            obj.scope,
-            InstanceId::GLOBAL,
-            None,
-            &obj.key.to_string(),
-        );
+        let parent = host.unwrap_or(InstanceId::GLOBAL);
+        let inst = self.new_instance(Some(object), obj.scope, parent, None, &obj.key.to_string());
+        if let Some(h) = host {
+            if let Some(hi) = self.instances.get_mut(h.0 as usize) {
+                hi.children.push(inst);
+            }
+        }
+        // MODIFY targets: the host when it has the object's scope, else the object itself.
+        let own_target = match host {
+            Some(h)
+                if self
+                    .instances
+                    .get(h.0 as usize)
+                    .is_some_and(|i| i.scope == obj.scope) =>
+            {
+                h
+            }
+            _ => inst,
+        };
         // Its own modifiers.
         for &mid in &obj.modifiers {
             let Some(m) = ds.modifier(mid) else { continue };
             match &m.applies {
-                Applies::Global | Applies::Own => self.apply(inst, mid, inst),
+                Applies::Global | Applies::Own => self.apply(inst, mid, own_target),
                 Applies::Part(n) => {
                     let part = self.part_instance(inst, *n);
                     self.apply(inst, mid, part);
@@ -292,14 +319,13 @@ impl Character {
                     ds.object(&ObjectKind::Dynamic(g.category.clone()), g.key.as_str())
                 });
                 if let Some(t) = target {
-                    let child = self.grant_inner(t, inst, depth + 1);
+                    let child = self.grant_inner(t, None, depth + 1);
                     if let Some(i) = self.instances.get_mut(inst.0 as usize) {
                         i.children.push(child);
                     }
                 }
             }
         }
-        let _ = parent;
         inst
     }
 
@@ -542,8 +568,7 @@ impl Character {
             (r, env.into_channels())
         };
         let compiled = result?;
-        Ok(FormulaSource::new(compiled, text)
-            .with_host(Arc::new(env::Host::new(channels))))
+        Ok(FormulaSource::new(compiled, text).with_host(Arc::new(env::Host::new(channels))))
     }
 
     /// Removes a granted instance: its modifiers (including every MODIFYOTHER it applied to
@@ -692,6 +717,12 @@ impl Character {
             .iter()
             .position(|i| i.alive && i.object == Some(object))
             .and_then(|p| u32::try_from(p).ok().map(InstanceId))
+    }
+
+    /// Part `n` of an equipment instance, created if no modifier created it yet (to grant
+    /// equipment modifiers onto it with [`Character::grant_to`]).
+    pub fn ensure_part(&mut self, inst: InstanceId, n: u32) -> InstanceId {
+        self.part_instance(inst, n)
     }
 
     /// Part `n` of an equipment instance, if any modifier created it.
