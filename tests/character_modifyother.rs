@@ -1,0 +1,93 @@
+//! MODIFYOTHER lifetimes on a small in-memory dataset: ALL, GROUP=, child parts `[…]`,
+//! objects granted later, revocation with the source; the spec's CritMultAdder example.
+
+use rulebook::character::Character;
+use rulebook::load::{MemoryFs, PcgenRoot};
+use rulebook::model::check::check_load_set;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn dataset() -> (Arc<rulebook::model::Dataset>, Vec<String>) {
+    let fs = MemoryFs::new()
+        .with("/pc/system/gameModes/Test/miscinfo.lst", "ALLOWEDMODES:Test\n")
+        .with(
+            "/pc/data/t/t.pcc",
+            "CAMPAIGN:Test\nGAMEMODE:Test\nDATACONTROL:ctl.lst\nVARIABLE:vars.lst\nEQUIPMENT:equip.lst\nFEAT:feats.lst\n",
+        )
+        .with(
+            "/pc/data/t/ctl.lst",
+            "DEFAULTVARIABLEVALUE:NUMBER|0\nDEFAULTVARIABLEVALUE:ORDEREDPAIR|0,0\nDEFAULTVARIABLEVALUE:BOOLEAN|false\nDEFAULTVARIABLEVALUE:STRING|\nDEFAULTVARIABLEVALUE:DICE|0\n",
+        )
+        .with(
+            "/pc/data/t/vars.lst",
+            "LOCAL:PC.EQUIPMENT|NUMBER=CritMultAdder\nLOCAL:PC.EQUIPMENT.PART|NUMBER=CritMult\nLOCAL:PC.EQUIPMENT|NUMBER=Weight\n",
+        )
+        .with(
+            "/pc/data/t/equip.lst",
+            "Longsword\tKEY:Longsword\tGROUP:Blade\tMODIFY:Weight|SET|4\tPART:1|MODIFY:CritMult|SET|2\tPART:1|MODIFY:CritMult|ADD|CritMultAdder\n\
+             Axe\tKEY:Axe\tMODIFY:Weight|SET|6\tPART:1|MODIFY:CritMult|SET|3\tPART:1|MODIFY:CritMult|ADD|CritMultAdder\tPART:2|MODIFY:CritMult|SET|2\tPART:2|MODIFY:CritMult|ADD|CritMultAdder\n",
+        )
+        .with(
+            "/pc/data/t/feats.lst",
+            "Improved Critical\tKEY:Improved Critical\tMODIFYOTHER:PC.EQUIPMENT|ALL|CritMultAdder|ADD|1\n\
+             Blade Lightness\tKEY:Blade Lightness\tMODIFYOTHER:PC.EQUIPMENT|GROUP=Blade|Weight|ADD|-1\n\
+             Keen Heads\tKEY:Keen Heads\tMODIFYOTHER:PC.EQUIPMENT|ALL[ALL]|CritMult|MULTIPLY|10|PRIORITY=50\n",
+        );
+    let root = PcgenRoot::at(&fs, Path::new("/pc"));
+    let set = check_load_set(&fs, &root, &[PathBuf::from("/pc/data/t/t.pcc")]);
+    let problems = set
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == rulebook::diagnostic::Severity::Error)
+        .map(|d| format!("{} {}", d.code, d.message))
+        .collect();
+    (Arc::new(set.dataset), problems)
+}
+
+fn v(c: &Character, inst: rulebook::character::InstanceId, name: &str) -> String {
+    c.get(inst, name).map(|x| x.to_string()).unwrap_or_default()
+}
+
+#[test]
+fn crit_mult_adder_is_pulled_into_every_part() {
+    let (ds, problems) = dataset();
+    assert!(problems.is_empty(), "{problems:?}");
+    let mut c = Character::new(ds);
+    let sword = c.grant_key("EQUIPMENT", "Longsword").unwrap();
+    let sword_head = c.part(sword, 1).unwrap();
+    assert_eq!(v(&c, sword_head, "CritMult"), "2");
+    let feat = c.grant_key("FEAT", "Improved Critical").unwrap();
+    assert_eq!(v(&c, sword, "CritMultAdder"), "1");
+    assert_eq!(v(&c, sword_head, "CritMult"), "3");
+    // Granted after the feat: the MODIFYOTHER reaches it too, and each head pulls it in.
+    let axe = c.grant_key("EQUIPMENT", "Axe").unwrap();
+    assert_eq!(v(&c, c.part(axe, 1).unwrap(), "CritMult"), "4");
+    assert_eq!(v(&c, c.part(axe, 2).unwrap(), "CritMult"), "3");
+    // Revoked with the feat.
+    c.remove(feat);
+    assert_eq!(v(&c, sword_head, "CritMult"), "2");
+    assert_eq!(v(&c, c.part(axe, 1).unwrap(), "CritMult"), "3");
+    assert!(c.problems().is_empty(), "{:?}", c.problems());
+}
+
+#[test]
+fn group_selects_only_members_and_child_selects_parts() {
+    let (ds, _) = dataset();
+    let mut c = Character::new(ds);
+    let light = c.grant_key("FEAT", "Blade Lightness").unwrap();
+    let sword = c.grant_key("EQUIPMENT", "Longsword").unwrap();
+    let axe = c.grant_key("EQUIPMENT", "Axe").unwrap();
+    assert_eq!(v(&c, sword, "Weight"), "3", "GROUP:Blade");
+    assert_eq!(v(&c, axe, "Weight"), "6", "not a Blade");
+    c.remove(light);
+    assert_eq!(v(&c, sword, "Weight"), "4");
+    // ALL[ALL]: every part of every equipment, after the parts' own modifiers (PRIORITY=50).
+    c.grant_key("FEAT", "Keen Heads").unwrap();
+    assert_eq!(v(&c, c.part(sword, 1).unwrap(), "CritMult"), "20");
+    assert_eq!(v(&c, c.part(axe, 2).unwrap(), "CritMult"), "20");
+    assert_eq!(
+        v(&c, sword, "Weight"),
+        "4",
+        "the equipment itself is not a part"
+    );
+}
