@@ -7,7 +7,15 @@ use rulebook::model::check::check_load_set;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+const FEATS: &str = "Improved Critical\tKEY:Improved Critical\tMODIFYOTHER:PC.EQUIPMENT|ALL|CritMultAdder|ADD|1\n\
+Blade Lightness\tKEY:Blade Lightness\tMODIFYOTHER:PC.EQUIPMENT|GROUP=Blade|Weight|ADD|-1\n\
+Keen Heads\tKEY:Keen Heads\tMODIFYOTHER:PC.EQUIPMENT|ALL[ALL]|CritMult|MULTIPLY|10|PRIORITY=50\n";
+
 fn dataset() -> (Arc<rulebook::model::Dataset>, Vec<String>) {
+    dataset_with(FEATS, "")
+}
+
+fn dataset_with(feats: &str, globals: &str) -> (Arc<rulebook::model::Dataset>, Vec<String>) {
     let fs = MemoryFs::new()
         .with("/pc/system/gameModes/Test/miscinfo.lst", "ALLOWEDMODES:Test\n")
         .with(
@@ -20,19 +28,14 @@ fn dataset() -> (Arc<rulebook::model::Dataset>, Vec<String>) {
         )
         .with(
             "/pc/data/t/vars.lst",
-            "LOCAL:PC.EQUIPMENT|NUMBER=CritMultAdder\nLOCAL:PC.EQUIPMENT.PART|NUMBER=CritMult\nLOCAL:PC.EQUIPMENT|NUMBER=Weight\n",
+            format!("LOCAL:PC.EQUIPMENT|NUMBER=CritMultAdder\nLOCAL:PC.EQUIPMENT.PART|NUMBER=CritMult\nLOCAL:PC.EQUIPMENT|NUMBER=Weight\n{globals}"),
         )
         .with(
             "/pc/data/t/equip.lst",
             "Longsword\tKEY:Longsword\tGROUP:Blade\tMODIFY:Weight|SET|4\tPART:1|MODIFY:CritMult|SET|2\tPART:1|MODIFY:CritMult|ADD|CritMultAdder\n\
              Axe\tKEY:Axe\tMODIFY:Weight|SET|6\tPART:1|MODIFY:CritMult|SET|3\tPART:1|MODIFY:CritMult|ADD|CritMultAdder\tPART:2|MODIFY:CritMult|SET|2\tPART:2|MODIFY:CritMult|ADD|CritMultAdder\n",
         )
-        .with(
-            "/pc/data/t/feats.lst",
-            "Improved Critical\tKEY:Improved Critical\tMODIFYOTHER:PC.EQUIPMENT|ALL|CritMultAdder|ADD|1\n\
-             Blade Lightness\tKEY:Blade Lightness\tMODIFYOTHER:PC.EQUIPMENT|GROUP=Blade|Weight|ADD|-1\n\
-             Keen Heads\tKEY:Keen Heads\tMODIFYOTHER:PC.EQUIPMENT|ALL[ALL]|CritMult|MULTIPLY|10|PRIORITY=50\n",
-        );
+        .with("/pc/data/t/feats.lst", feats);
     let root = PcgenRoot::at(&fs, Path::new("/pc"));
     let set = check_load_set(&fs, &root, &[PathBuf::from("/pc/data/t/t.pcc")]);
     let problems = set
@@ -90,4 +93,36 @@ fn group_selects_only_members_and_child_selects_parts() {
         "4",
         "the equipment itself is not a part"
     );
+}
+
+#[test]
+fn a_cycle_in_the_data_is_found_before_any_character_is_built() {
+    let (ds, problems) = dataset_with(
+        "Strong\tKEY:Strong\tMODIFY:Might|SET|Grace+1\nGraceful\tKEY:Graceful\tMODIFY:Grace|SET|Might\n",
+        "GLOBAL:NUMBER=Might\nGLOBAL:NUMBER=Grace\n",
+    );
+    assert!(problems.is_empty(), "{problems:?}");
+    let (c, found) = Character::grant_everything(ds);
+    // Feats are read in the global scope: their MODIFYs reach the one global instance
+    // (not a copy per feat), which is what closes the cycle.
+    assert!(
+        c.values().iter().all(|(name, _)| !name.contains('.')
+            || name.contains("PART")
+            || name.starts_with("Axe")
+            || name.starts_with("Longsword")),
+        "{:?}",
+        c.values()
+    );
+    let cycle = found
+        .iter()
+        .find(|d| d.code.id == "S0101")
+        .unwrap_or_else(|| panic!("no cycle error: {found:?}"));
+    assert!(
+        cycle.message.contains("`Might`") && cycle.message.contains("`Grace`"),
+        "{}",
+        cycle.message
+    );
+    // Both closing modifiers are labelled (the primary span and one secondary label).
+    assert_eq!(cycle.labels.len(), 1);
+    assert_ne!(cycle.span, cycle.labels[0].span);
 }

@@ -257,3 +257,25 @@ mod random_orders {
         }
     }
 }
+
+#[test]
+fn the_whole_dataset_solves_without_cycles() {
+    let Some(ds) = dataset() else { return };
+    let (c, problems) = Character::grant_everything(ds.clone());
+    let cycles: Vec<_> = problems
+        .iter()
+        .filter(|d| d.code.id.starts_with("S010"))
+        .map(|d| d.message.clone())
+        .collect();
+    eprintln!(
+        "{} problems, first: {:?}",
+        problems.len(),
+        problems
+            .iter()
+            .take(5)
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect::<Vec<_>>()
+    );
+    assert!(cycles.is_empty(), "{cycles:?}");
+    assert!(c.values().len() > 100);
+}

@@ -243,6 +243,19 @@ impl Character {
         inst
     }
 
+    /// Grants every object of the dataset once (dynamic objects, equipment, abilities, …)
+    /// and solves once: the cycles and failures this reports exist in the data itself, so a
+    /// loader or checker can report them at load, before any character is built.
+    pub fn grant_everything(dataset: Arc<Dataset>) -> (Character, Vec<Diagnostic>) {
+        let mut c = Character::new(Arc::clone(&dataset));
+        for o in dataset.objects.iter().filter(|o| !o.forgotten) {
+            c.grant_inner(o.id, None, 0);
+        }
+        c.solve();
+        let problems = c.take_problems();
+        (c, problems)
+    }
+
     /// Grants `object` onto instance `host` — an equipment modifier onto a part of a granted
     /// equipment (`host` = [`Character::part`]): its MODIFYs apply to `host` when it has
     /// the object's scope (so `MODIFY:UpgradeSlotTaken|ADD|1` on an EQUIPMOD reaches the
@@ -437,15 +450,7 @@ impl Character {
     fn instance_var(&mut self, inst: InstanceId, var: VarId) -> Option<VariableId> {
         let ds = Arc::clone(&self.dataset);
         let v = ds.variable(var)?;
-        let mut owner = inst;
-        let mut guard = 0;
-        while self.instances.get(owner.0 as usize)?.scope != v.scope {
-            owner = self.instances.get(owner.0 as usize)?.parent?;
-            guard += 1;
-            if guard > 64 {
-                return None;
-            }
-        }
+        let owner = self.owner(inst, v.scope)?;
         if let Some(&sv) = self.vars.get(&(owner, var)) {
             return Some(sv);
         }
@@ -676,11 +681,25 @@ impl Character {
         let i = self.instances.get(inst.0 as usize)?;
         let var = self.dataset.resolve_variable(i.scope, name)?;
         let v = self.dataset.variable(var)?;
-        let mut owner = inst;
-        while self.instances.get(owner.0 as usize)?.scope != v.scope {
-            owner = self.instances.get(owner.0 as usize)?.parent?;
-        }
+        let owner = self.owner(inst, v.scope)?;
         self.vars.get(&(owner, var)).copied()
+    }
+
+    /// The instance owning variables of `scope` as seen from `inst`: `inst` or its nearest
+    /// ancestor of that scope. Objects read in the global scope (races, abilities,
+    /// templates, …) do not own variables: global variables belong to the global instance.
+    fn owner(&self, inst: InstanceId, scope: ScopeId) -> Option<InstanceId> {
+        let mut owner = inst;
+        for _ in 0..=self.instances.len() {
+            let i = self.instances.get(owner.0 as usize)?;
+            let owns =
+                i.scope == scope && (scope != ScopeId::GLOBAL || owner == InstanceId::GLOBAL);
+            if owns {
+                return Some(owner);
+            }
+            owner = i.parent?;
+        }
+        None
     }
 
     /// The value of variable `name` as seen from instance `inst`; a variable no modifier has
