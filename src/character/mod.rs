@@ -754,20 +754,41 @@ impl Character {
             .map(|(_, p)| *p)
     }
 
-    /// Every live variable instance with its display name (`PC` variables by name, local
-    /// ones as `Object.Name`) and value, sorted by name.
+    /// Every variable of every live scope instance — the global variables, and the local
+    /// variables of each granted object and part — with its display name (`Name` for a
+    /// global, `Object.Name` / `Object.PARTn.Name` for a local one) and value (the format's
+    /// default when no modifier touches it), sorted by name.
     pub fn values(&self) -> Vec<(String, Value)> {
-        let mut out: Vec<(String, Value)> = self
-            .vars
-            .iter()
-            .filter(|((inst, _), _)| self.instances.get(inst.0 as usize).is_some_and(|i| i.alive))
-            .filter_map(|(_, &sv)| {
-                Some((
-                    self.solver.name(sv)?.to_owned(),
-                    self.solver.value(sv)?.clone(),
-                ))
-            })
-            .collect();
+        let mut out: Vec<(String, Value)> = Vec::new();
+        for (index, inst) in self.instances.iter().enumerate() {
+            let Ok(id) = u32::try_from(index).map(InstanceId) else {
+                continue;
+            };
+            if !inst.alive || (inst.scope == ScopeId::GLOBAL && id != InstanceId::GLOBAL) {
+                continue;
+            }
+            for v in self
+                .dataset
+                .variables
+                .iter()
+                .filter(|v| v.scope == inst.scope)
+            {
+                let value = match self.vars.get(&(id, v.id)) {
+                    Some(&sv) => self.solver.value(sv).cloned(),
+                    None => self
+                        .dataset
+                        .default_for(&v.format)
+                        .and_then(|d| literal_value(&d.value)),
+                };
+                let Some(value) = value else { continue };
+                let name = if id == InstanceId::GLOBAL {
+                    v.name.to_string()
+                } else {
+                    format!("{}.{}", inst.label, v.name)
+                };
+                out.push((name, value));
+            }
+        }
         out.sort_by(|a, b| {
             a.0.to_lowercase()
                 .cmp(&b.0.to_lowercase())
