@@ -20,11 +20,15 @@ fn character_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-const CHARACTER: &str = r#"grant = ["STAT:STR", "SIZE:L", "MOVEMENT:Walk", "EQUIPMENT:Ceremonial Plate (Troop)", "EQUIPMENT:Club"]
+const CHARACTER: &str = r#"grant = ["STAT:STR", "SIZE:L", "MOVEMENT:Walk", "EQUIPMENT:Ceremonial Plate (Troop)", "EQUIPMENT:Club", "EQUIPMENT:Second Skin"]
 [[input]]
 object = "STAT:STR"
 channel = "STATSCORE"
 value = "15"
+
+[[equipmod]]
+equipment = "EQUIPMENT:Second Skin"
+key = "Armor (Infrared sensors)"
 "#;
 
 #[test]
@@ -60,6 +64,9 @@ fn calc_prints_every_value_as_json() {
     assert_eq!(value("Face").as_deref(), Some("10,10"));
     assert_eq!(value("Walk.Speed").as_deref(), Some("-10"));
     assert_eq!(value("Club.PART1.Damage").as_deref(), Some("1d6"));
+    assert_eq!(value("Second Skin.UpgradeSlot").as_deref(), Some("1"));
+    assert_eq!(value("Second Skin.UpgradeSlotTaken").as_deref(), Some("1"));
+    assert_eq!(value("Club.UpgradeSlotTaken").as_deref(), Some("0"));
     assert!(json["problems"].as_array().unwrap().is_empty());
 }
 

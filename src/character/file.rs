@@ -10,6 +10,12 @@
 //! object = "STAT:STR"
 //! channel = "STATSCORE"
 //! value = "15"
+//!
+//! # Equipment modifiers onto a part (head) of a granted equipment.
+//! [[equipmod]]
+//! equipment = "EQUIPMENT:Second Skin"
+//! part = 1
+//! key = "Armor (Infrared sensors)"
 //! ```
 //!
 //! The JSON Schema of this file is `schemas/character.schema.json`.
@@ -31,6 +37,26 @@ pub struct CharacterFile {
     /// Channel inputs.
     #[serde(default)]
     pub input: Vec<InputEntry>,
+    /// Equipment modifiers put onto a part of a granted equipment.
+    #[serde(default)]
+    pub equipmod: Vec<EquipModEntry>,
+}
+
+/// One equipment modifier on a part of a granted equipment.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EquipModEntry {
+    /// The granted equipment, spelled as in `grant` (e.g. `EQUIPMENT:Second Skin`).
+    pub equipment: String,
+    /// The part (head) number, from 1.
+    #[serde(default = "first_part")]
+    pub part: u32,
+    /// The EQUIPMOD's key.
+    pub key: String,
+}
+
+fn first_part() -> u32 {
+    1
 }
 
 /// One channel input.
@@ -81,14 +107,45 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
             Err(d) => problems.push(*d),
         }
     }
+    let find = |granted: &[(String, InstanceId)], o: &str| {
+        granted
+            .iter()
+            .find(|(g, _)| *g == o.to_ascii_lowercase())
+            .map(|(_, inst)| *inst)
+    };
+    for e in &file.equipmod {
+        let Some(host) = find(&granted, &e.equipment) else {
+            problems.push(
+                Diagnostic::error(
+                    super::UNKNOWN_OBJECT,
+                    Default::default(),
+                    format!(
+                        "equipment modifier for `{}`, which is not granted",
+                        e.equipment
+                    ),
+                )
+                .with_help("add the equipment to `grant` (spelled the same way)"),
+            );
+            continue;
+        };
+        let Some(object) = c.find_object("EQUIPMOD", &e.key) else {
+            problems.push(
+                Diagnostic::error(
+                    super::UNKNOWN_OBJECT,
+                    Default::default(),
+                    format!("there is no EQUIPMOD `{}` in the dataset", e.key),
+                )
+                .with_help("use the equipment modifier's KEY"),
+            );
+            continue;
+        };
+        let part = c.ensure_part(host, e.part);
+        c.grant_to(part, object);
+    }
     for i in &file.input {
         let inst = match &i.object {
             None => InstanceId::GLOBAL,
-            Some(o) => match granted
-                .iter()
-                .find(|(g, _)| *g == o.to_ascii_lowercase())
-                .map(|(_, inst)| *inst)
-            {
+            Some(o) => match find(&granted, o) {
                 Some(inst) => inst,
                 None => {
                     problems.push(
