@@ -741,7 +741,47 @@ impl Character {
     /// Part `n` of an equipment instance, created if no modifier created it yet (to grant
     /// equipment modifiers onto it with [`Character::grant_to`]).
     pub fn ensure_part(&mut self, inst: InstanceId, n: u32) -> InstanceId {
-        self.part_instance(inst, n)
+        if let Some(p) = self.part(inst, n) {
+            return p;
+        }
+        let p = self.part_instance(inst, n);
+        // MODIFYOTHERs in force that address the parts of this equipment reach the new part.
+        let active = self.others.clone();
+        for a in active {
+            self.apply_other_to_part(a.source, a.modifier, inst, p);
+        }
+        self.solve();
+        p
+    }
+
+    /// Applies MODIFYOTHER `mid` (with a child selector) to part `part` of `equipment`.
+    fn apply_other_to_part(
+        &mut self,
+        source: InstanceId,
+        mid: ModId,
+        equipment: InstanceId,
+        part: InstanceId,
+    ) {
+        let ds = Arc::clone(&self.dataset);
+        let Some(m) = ds.modifier(mid) else { return };
+        let Applies::Other {
+            scope,
+            selector,
+            child: Some(cs),
+        } = &m.applies
+        else {
+            return;
+        };
+        let Some(e) = self.instances.get(equipment.0 as usize) else {
+            return;
+        };
+        if e.alive
+            && e.scope == *scope
+            && self.selector_matches(selector, equipment)
+            && self.selector_matches(cs, part)
+        {
+            self.apply(source, mid, part);
+        }
     }
 
     /// Part `n` of an equipment instance, if any modifier created it.
