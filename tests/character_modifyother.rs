@@ -126,3 +126,47 @@ fn a_cycle_in_the_data_is_found_before_any_character_is_built() {
     assert_eq!(cycle.labels.len(), 1);
     assert_ne!(cycle.span, cycle.labels[0].span);
 }
+
+mod random_orders {
+    use super::*;
+    use proptest::prelude::*;
+
+    const POOL: [(&str, &str); 5] = [
+        ("EQUIPMENT", "Longsword"),
+        ("EQUIPMENT", "Axe"),
+        ("FEAT", "Improved Critical"),
+        ("FEAT", "Blade Lightness"),
+        ("FEAT", "Keen Heads"),
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Grants and removes in random orders: the incremental values always equal a solve
+        /// from scratch of the same modifiers, and a new character granted the live objects
+        /// in the same order.
+        #[test]
+        fn incremental_equals_from_scratch(ops in prop::collection::vec((any::<bool>(), 0usize..5), 1..30)) {
+            let (ds, _) = dataset();
+            let mut c = Character::new(Arc::clone(&ds));
+            let mut live: Vec<(usize, rulebook::character::InstanceId)> = Vec::new();
+            for (grant, i) in ops {
+                if grant {
+                    let (kind, key) = POOL[i];
+                    live.push((i, c.grant_key(kind, key).unwrap()));
+                } else if let Some(p) = live.iter().position(|(j, _)| *j == i) {
+                    let (_, inst) = live.remove(p);
+                    c.remove(inst);
+                }
+                let mut scratch = c.clone();
+                scratch.solve_from_scratch();
+                prop_assert_eq!(c.values(), scratch.values());
+                let mut fresh = Character::new(Arc::clone(&ds));
+                for (j, _) in &live {
+                    let (kind, key) = POOL[*j];
+                    fresh.grant_key(kind, key).unwrap();
+                }
+                prop_assert_eq!(c.values(), fresh.values());
+            }
+        }
+    }
+}
