@@ -119,6 +119,11 @@ pub fn literal_value(lit: &Literal) -> Option<Value> {
             sides,
             bonus,
         } => {
+            // The model writes a bare `N` as `0d0+N`; PCGen's DICE reads it as N one-sided
+            // dice (the formula core's `Dice::parse("N")`).
+            if *count == 0 && *sides == 0 {
+                return Dice::parse(&bonus.to_string()).ok().map(Value::Dice);
+            }
             if *bonus != 0 {
                 return None;
             }

@@ -8,6 +8,7 @@ use rulebook::character::file::{self, CalcOutput, CalcValue, CharacterFile};
 use rulebook::diagnostic::{self, Diagnostic, Severity};
 use rulebook::load::{DiskFs, FileSystem, PcgenRoot};
 use rulebook::model::check::{CheckedSet, check_load_set};
+use std::fmt::Write;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -93,6 +94,14 @@ pub(crate) fn load(
     })
 }
 
+/// Writes `text` to stdout; a closed pipe (`| head`) is not an error worth a panic.
+pub(crate) fn emit(text: &str) {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
 /// Prints problems to stderr; true when one is an error.
 pub(crate) fn report(loaded: &Loaded) -> bool {
     if !loaded.problems.is_empty() {
@@ -118,16 +127,17 @@ pub fn run(args: CalcArgs) -> ExitCode {
         Err(e) => return super::usage_error(e),
     };
     let values = loaded.character.values();
+    let mut out = String::new();
     let failed = match args.format {
         OutputFormat::Table => {
             let width = values.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
             for (name, value) in &values {
-                println!("{name:<width$}  {value}");
+                let _ = writeln!(out, "{name:<width$}  {value}");
             }
             report(&loaded)
         }
         OutputFormat::Json => {
-            let out = CalcOutput {
+            let json = CalcOutput {
                 values: values
                     .iter()
                     .map(|(n, v)| CalcValue {
@@ -141,8 +151,10 @@ pub fn run(args: CalcArgs) -> ExitCode {
                     .map(|d| diagnostic::to_json(d, &loaded.set.load.sources))
                     .collect(),
             };
-            match serde_json::to_string_pretty(&out) {
-                Ok(s) => println!("{s}"),
+            match serde_json::to_string_pretty(&json) {
+                Ok(s) => {
+                    let _ = writeln!(out, "{s}");
+                }
                 Err(e) => return super::usage_error(e),
             }
             loaded
@@ -151,6 +163,7 @@ pub fn run(args: CalcArgs) -> ExitCode {
                 .any(|d| d.severity == Severity::Error)
         }
     };
+    emit(&out);
     if failed {
         ExitCode::from(1)
     } else {

@@ -5,6 +5,7 @@
 use clap::Args;
 use rulebook::character::InstanceId;
 use rulebook::character::file::split_object;
+use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -60,18 +61,19 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         let value = c.get(inst, &args.var);
         return match value {
             Some(v) => {
-                println!(
-                    "{} = {v} (its format's default: no modifier applies)",
+                super::calc::emit(&format!(
+                    "{} = {v} (its format's default: no modifier applies)\n",
                     args.var
-                );
+                ));
                 ExitCode::SUCCESS
             }
             None => super::usage_error(format!("there is no variable `{}` here", args.var)),
         };
     };
     let sources = &loaded.set.load.sources;
-    println!("{} = {}", e.name, e.value);
-    println!("  starts at {}", e.start);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} = {}", e.name, e.value);
+    let _ = writeln!(out, "  starts at {}", e.start);
     for (i, a) in e.applied.iter().enumerate() {
         let place = a
             .origin
@@ -92,7 +94,8 @@ pub fn run(args: ExplainArgs) -> ExitCode {
             Some(err) => format!("skipped: {err}"),
             None => format!("{} -> {}", a.before, a.after),
         };
-        println!(
+        let _ = writeln!(
+            out,
             "  {}. {} {} PRIORITY={}  from {from} at {place}\n       {outcome}",
             i + 1,
             a.kind,
@@ -101,11 +104,12 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         );
     }
     if !e.reads.is_empty() {
-        println!("  reads:");
+        let _ = writeln!(out, "  reads:");
         for r in &e.reads {
-            println!("    {} = {}", r.name, r.value);
+            let _ = writeln!(out, "    {} = {}", r.name, r.value);
         }
     }
+    super::calc::emit(&out);
     if super::calc::report(&loaded) {
         ExitCode::from(1)
     } else {

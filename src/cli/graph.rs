@@ -103,7 +103,7 @@ pub fn run(args: GraphArgs) -> ExitCode {
         }
     }
     out.push_str("}\n");
-    print!("{out}");
+    super::calc::emit(&out);
     if super::calc::report(&loaded) {
         ExitCode::from(1)
     } else {
