@@ -160,6 +160,21 @@ impl Character {
         for m in global {
             c.apply(InstanceId::GLOBAL, m, InstanceId::GLOBAL);
         }
+        // MODIFYOTHER lines of GLOBALMODIFIER files (no source object) are always in force:
+        // they reach every object of their scope granted later.
+        let global_others: Vec<ModId> = c
+            .dataset
+            .modifiers
+            .iter()
+            .filter(|m| m.source.is_none() && matches!(m.applies, Applies::Other { .. }))
+            .map(|m| m.id)
+            .collect();
+        for m in global_others {
+            c.others.push(ActiveOther {
+                source: InstanceId::GLOBAL,
+                modifier: m,
+            });
+        }
         let r = c.solver.solve();
         c.problems.extend(r.diagnostics);
         c

@@ -431,7 +431,9 @@ impl Dataset {
         self.modifiers.get(id.0 as usize)
     }
 
-    /// The modifiers of GLOBALMODIFIER files (always active).
+    /// The MODIFY lines of GLOBALMODIFIER files (always active, on the global instance).
+    /// MODIFYOTHER lines of those files are modifiers with `source: None` and
+    /// [`Applies::Other`]: always in force for every addressed object.
     pub fn global_modifiers(&self) -> impl Iterator<Item = &Modifier> {
         self.modifiers
             .iter()
