@@ -26,8 +26,11 @@ fn parse(text: &str, span: Span) -> (Option<Formula>, Vec<Diagnostic>) {
     (out.formula, out.diagnostics)
 }
 
-/// The names visible to one formula.
-pub(crate) struct ScopeEnv<'a> {
+/// The names visible to a formula in one scope of a dataset: the [`CheckEnv`] the model
+/// checks every formula with (variables by scope, `input()` channels, `lookup()` tables and
+/// columns, `getFact()` facts, `get()`, user functions). Other layers may check formulas of
+/// their own (e.g. typed by a user) against a dataset with it.
+pub struct ScopeEnv<'a> {
     ds: &'a Dataset,
     scope: ScopeId,
     /// Variables found more than one scope up (PCGen would not see them).
@@ -35,7 +38,8 @@ pub(crate) struct ScopeEnv<'a> {
 }
 
 impl<'a> ScopeEnv<'a> {
-    pub(crate) fn new(ds: &'a Dataset, scope: ScopeId) -> Self {
+    /// The environment of `scope` in `ds`.
+    pub fn new(ds: &'a Dataset, scope: ScopeId) -> Self {
         ScopeEnv {
             ds,
             scope,

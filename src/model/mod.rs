@@ -45,6 +45,7 @@ pub mod scope;
 mod tests;
 
 pub use build::build;
+pub use formulas::ScopeEnv;
 pub use scope::{Scope, ScopeId, ScopeTree};
 
 use crate::formula::{CompiledFormula, Format, Value};
