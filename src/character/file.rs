@@ -84,8 +84,9 @@ pub fn split_object(text: &str) -> Option<(&str, &str)> {
     (!kind.is_empty() && !key.is_empty()).then_some((kind, key))
 }
 
-/// Builds the character a file describes. Problems (unknown objects, bad inputs) are
-/// returned beside it; everything that could be applied is.
+/// Builds the character a file describes — grants, equipment modifiers and inputs in file
+/// order, then one solve. Problems (unknown objects, bad inputs) are returned beside it;
+/// everything that could be applied is.
 pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Diagnostic>) {
     let mut c = Character::new(dataset);
     let mut problems = Vec::new();
@@ -102,9 +103,12 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
             );
             continue;
         };
-        match c.grant_key(kind, key) {
-            Ok(inst) => granted.push((g.to_ascii_lowercase(), inst)),
-            Err(d) => problems.push(*d),
+        match c.find_object(kind, key) {
+            Some(object) => {
+                let inst = c.grant_inner(object, None, 0);
+                granted.push((g.to_ascii_lowercase(), inst));
+            }
+            None => problems.push(super::unknown_object(kind, key)),
         }
     }
     let find = |granted: &[(String, InstanceId)], o: &str| {
@@ -139,8 +143,8 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
             );
             continue;
         };
-        let part = c.ensure_part(host, e.part);
-        c.grant_to(part, object);
+        let part = c.ensure_part_inner(host, e.part);
+        c.grant_inner(object, Some(part), 0);
     }
     for i in &file.input {
         let inst = match &i.object {
@@ -160,10 +164,13 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
                 }
             },
         };
-        if let Err(d) = c.set_input(inst, &i.channel, &i.value) {
+        if let Err(d) = c.set_input_inner(inst, &i.channel, &i.value) {
             problems.push(*d);
         }
     }
+    // One solve once everything is granted and entered: no problem of a half-built
+    // character (a lookup before its input is set) is reported.
+    c.solve();
     (c, problems)
 }
 
