@@ -187,8 +187,7 @@ impl Host {
             "EXACT" => keyed.iter().find(|(k, _)| k == key),
             "LASTLTEQ" => keyed
                 .iter()
-                .filter(|(k, _)| compare(k, key).is_some_and(Ordering::is_le))
-                .next_back(),
+                .rfind(|(k, _)| compare(k, key).is_some_and(Ordering::is_le)),
             "NEXTGTEQ" => keyed
                 .iter()
                 .find(|(k, _)| compare(k, key).is_some_and(Ordering::is_ge)),
