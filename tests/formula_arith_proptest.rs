@@ -130,3 +130,34 @@ proptest! {
         }
     }
 }
+
+fn dec_number(m: i64, scale: u32) -> rulebook::formula::Number {
+    rulebook::formula::Number::from_decimal(rust_decimal::Decimal::new(m, scale))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+    /// The fixed-point fast paths agree with plain decimal arithmetic.
+    #[test]
+    fn decimal_fast_paths_match_rust_decimal(
+        a in prop_oneof![any::<i32>(), -2000i32..2000], sa in 0u32..8,
+        b in prop_oneof![any::<i32>(), -2000i32..2000], sb in 0u32..8,
+    ) {
+        use rust_decimal::Decimal;
+        let (x, y) = (dec_number(i64::from(a), sa), dec_number(i64::from(b), sb));
+        let (dx, dy) = (Decimal::new(i64::from(a), sa), Decimal::new(i64::from(b), sb));
+        let num = |d: Decimal| rulebook::formula::Number::from_decimal(d);
+        prop_assert_eq!(x.checked_add(y).unwrap(), num(dx + dy));
+        prop_assert_eq!(x.checked_sub(y).unwrap(), num(dx - dy));
+        prop_assert_eq!(x.checked_mul(y).unwrap(), num(dx * dy));
+        if b != 0 {
+            prop_assert_eq!(x.checked_div(y).unwrap(), num(dx / dy));
+        }
+        prop_assert_eq!(x.floor(), num(dx.floor()));
+        prop_assert_eq!(x.ceil(), num(dx.ceil()));
+        prop_assert_eq!(x.round().unwrap(), num((dx + Decimal::new(5, 1)).floor()));
+        prop_assert_eq!(x.cmp(&y), dx.cmp(&dy));
+        let printed = if dx.is_zero() { "0".to_owned() } else { dx.normalize().to_string() };
+        prop_assert_eq!(x.to_string(), printed);
+    }
+}

@@ -72,6 +72,15 @@ pub const NUMBER_OUT_OF_RANGE: Code = Code {
     name: "number-out-of-range",
 };
 
+/// User functions that call each other so often the formula would become too large.
+pub const FUNCTION_EXPANSION_TOO_LARGE: Code = Code {
+    id: "F0113",
+    name: "function-expansion-too-large",
+};
+
+/// How many user-function calls one formula may expand (each call inlines the body).
+const MAX_EXPANSIONS: usize = 10_000;
+
 /// An opaque handle for a variable, chosen by the caller's [`CheckEnv`] and handed back to
 /// its [`ValueEnv`](super::ValueEnv).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -219,6 +228,7 @@ pub fn check_with_args(
         current: None,
         expanding: Vec::new(),
         uses_input: false,
+        expansions: 0,
     };
     if let Some(args) = args {
         c.frames.push(Frame {
@@ -258,8 +268,10 @@ pub fn check_with_args(
             let mut deps = c.deps;
             let mut seen = std::collections::HashSet::new();
             deps.retain(|d| seen.insert(*d));
+            let root = super::compile::optimize(t.node);
             Ok(CompiledFormula {
-                root: t.node,
+                fast: super::compile::Fast::of(&root),
+                root,
                 format: t.format,
                 dependencies: deps,
                 span: formula.span,
@@ -321,6 +333,7 @@ struct Checker<'a> {
     current: Option<usize>,
     expanding: Vec<Name>,
     uses_input: bool,
+    expansions: usize,
 }
 
 fn num_node(v: Val, span: Span) -> Num {
@@ -1036,6 +1049,23 @@ impl<'a> Checker<'a> {
                         .with_secondary(f.name_span, "defined here")
                         .with_help("user functions cannot be recursive; write the formula out"),
                     );
+                    return None;
+                }
+                self.expansions += 1;
+                if self.expansions > MAX_EXPANSIONS {
+                    if self.expansions == MAX_EXPANSIONS + 1 {
+                        self.error(
+                            Diagnostic::error(
+                                FUNCTION_EXPANSION_TOO_LARGE,
+                                name_span,
+                                "this formula calls user functions too many times",
+                            )
+                            .with_label(format!("more than {MAX_EXPANSIONS} calls to expand"))
+                            .with_help(
+                                "user functions nest too deeply here; simplify the functions",
+                            ),
+                        );
+                    }
                     return None;
                 }
                 let Some(body) = &f.body.root else {

@@ -150,6 +150,20 @@ pub trait ValueEnv {
         }
     }
 
+    /// The value of a BOOLEAN variable. The default calls [`ValueEnv::value`].
+    fn boolean(&self, var: VarRef) -> Result<bool, EvalError> {
+        match self.value(var)? {
+            Value::Boolean(b) => Ok(b),
+            other => Err(EvalError::new(
+                NO_VALUE,
+                format!(
+                    "the variable holds a {} where a BOOLEAN was expected",
+                    other.kind()
+                ),
+            )),
+        }
+    }
+
     /// Calls a host function the caller's [`CheckEnv`](super::CheckEnv) resolved. Arguments
     /// are evaluated values (name parameters arrive as STRINGs).
     fn call_host(&self, function: HostFnRef, args: &[Value]) -> Result<Value, EvalError> {

@@ -57,6 +57,7 @@
 
 pub mod ast;
 pub mod check;
+mod closure;
 pub mod compile;
 pub mod convert;
 pub mod dice;

@@ -56,6 +56,9 @@ impl Number {
 
     /// A number from a decimal, using the integer representation when it is whole and fits.
     pub fn from_decimal(d: Decimal) -> Number {
+        if let Some((m, sc)) = small(Number::Dec(d)) {
+            return make_small(m, sc);
+        }
         if d.is_integer() {
             if let Some(i) = d.to_i64() {
                 return Number::Int(i);
@@ -207,7 +210,17 @@ impl Number {
             if let Some(r) = a.checked_add(b) {
                 return Ok(Number::Int(r));
             }
+        }
+        self.slow_add(rhs)
+    }
+
+    #[inline(never)]
+    fn slow_add(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
             return Number::from_i128(i128::from(a) + i128::from(b));
+        }
+        if let Some(r) = small_add(self, rhs) {
+            return Ok(r);
         }
         dec(self.to_decimal().checked_add(rhs.to_decimal()))
     }
@@ -219,7 +232,21 @@ impl Number {
             if let Some(r) = a.checked_sub(b) {
                 return Ok(Number::Int(r));
             }
+        }
+        self.slow_sub(rhs)
+    }
+
+    #[inline(never)]
+    fn slow_sub(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
             return Number::from_i128(i128::from(a) - i128::from(b));
+        }
+        if let Some((m, sc)) = small(rhs) {
+            if let Some(neg) = m.checked_neg() {
+                if let Some(r) = small_add(self, make_small(neg, sc)) {
+                    return Ok(r);
+                }
+            }
         }
         dec(self.to_decimal().checked_sub(rhs.to_decimal()))
     }
@@ -231,7 +258,22 @@ impl Number {
             if let Some(r) = a.checked_mul(b) {
                 return Ok(Number::Int(r));
             }
+        }
+        self.slow_mul(rhs)
+    }
+
+    #[inline(never)]
+    fn slow_mul(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
             return Number::from_i128(i128::from(a) * i128::from(b));
+        }
+        if let (Some((a, sa)), Some((b, sb))) = (small(self), small(rhs)) {
+            if let Some(m) = a.checked_mul(b) {
+                let sc = sa + sb;
+                if sc <= MAX_SMALL_SCALE {
+                    return Ok(make_small(m, sc));
+                }
+            }
         }
         dec(self.to_decimal().checked_mul(rhs.to_decimal()))
     }
@@ -240,13 +282,28 @@ impl Number {
     /// (`7/2` = 3.5, `1/3` rounded to 28 digits).
     #[inline]
     pub fn checked_div(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
+            if b != 0 {
+                if let (Some(q), Some(r)) = (a.checked_div(b), a.checked_rem(b)) {
+                    if r == 0 {
+                        return Ok(Number::Int(q));
+                    }
+                }
+            }
+        }
+        self.slow_div(rhs)
+    }
+
+    #[inline(never)]
+    fn slow_div(self, rhs: Number) -> NumResult {
         if rhs.is_zero() {
             return Err(ArithmeticError::DivisionByZero);
         }
         if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
-            if let (Some(q), Some(r)) = (a.checked_div(b), a.checked_rem(b)) {
-                if r == 0 {
-                    return Ok(Number::Int(q));
+            // A divisor made of 2s and 5s gives a terminating decimal: a * (10^k / b) / 10^k.
+            if let Some((k, factor)) = terminating(b) {
+                if let Some(m) = a.checked_mul(factor) {
+                    return Ok(make_small(m, k));
                 }
             }
         }
@@ -343,10 +400,14 @@ impl Number {
     }
 
     /// The largest whole number `<= self`.
+    #[inline]
     pub fn floor(self) -> Number {
         match self {
             Number::Int(_) => self,
-            Number::Dec(d) => Number::from_decimal(d.floor()),
+            Number::Dec(d) => match small(self) {
+                Some((m, sc)) => Number::Int(m.div_euclid(pow10(sc))),
+                None => Number::from_decimal(d.floor()),
+            },
         }
     }
 
@@ -354,7 +415,14 @@ impl Number {
     pub fn ceil(self) -> Number {
         match self {
             Number::Int(_) => self,
-            Number::Dec(d) => Number::from_decimal(d.ceil()),
+            Number::Dec(d) => match small(self) {
+                Some((m, sc)) => {
+                    let p = pow10(sc);
+                    let q = m.div_euclid(p);
+                    Number::Int(if m.rem_euclid(p) == 0 { q } else { q + 1 })
+                }
+                None => Number::from_decimal(d.ceil()),
+            },
         }
     }
 
@@ -363,6 +431,14 @@ impl Number {
         match self {
             Number::Int(_) => Ok(self),
             Number::Dec(d) => {
+                if let Some((m, sc)) = small(self) {
+                    if sc >= 1 {
+                        let half = 5 * pow10(sc - 1);
+                        if let Some(x) = m.checked_add(half) {
+                            return Ok(Number::Int(x.div_euclid(pow10(sc))));
+                        }
+                    }
+                }
                 let half = Decimal::new(5, 1);
                 dec(d.checked_add(half).map(|x| x.floor()))
             }
@@ -374,9 +450,96 @@ impl Number {
     pub fn cmp_num(self, rhs: Number) -> Ordering {
         match (self, rhs) {
             (Number::Int(a), Number::Int(b)) => a.cmp(&b),
-            _ => self.to_decimal().cmp(&rhs.to_decimal()),
+            _ => {
+                if let (Some((a, sa)), Some((b, sb))) = (small(self), small(rhs)) {
+                    let sc = sa.max(sb);
+                    let a = i128::from(a) * i128::from(pow10(sc - sa));
+                    let b = i128::from(b) * i128::from(pow10(sc - sb));
+                    return a.cmp(&b);
+                }
+                self.to_decimal().cmp(&rhs.to_decimal())
+            }
         }
     }
+}
+
+/// Largest scale of the fixed-point fast paths (10^18 fits `i64`).
+const MAX_SMALL_SCALE: u32 = 18;
+
+const POW10: [i64; 19] = {
+    let mut t = [1i64; 19];
+    let mut i = 1;
+    while i < 19 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// 10^s for s <= 18 (callers guarantee the range; larger values saturate).
+#[inline]
+fn pow10(s: u32) -> i64 {
+    POW10.get(s as usize).copied().unwrap_or(i64::MAX)
+}
+
+/// The number as an `i64` mantissa and a decimal scale <= 18, when it fits.
+#[inline]
+fn small(n: Number) -> Option<(i64, u32)> {
+    match n {
+        Number::Int(i) => Some((i, 0)),
+        Number::Dec(d) => {
+            let sc = d.scale();
+            if sc > MAX_SMALL_SCALE {
+                return None;
+            }
+            i64::try_from(d.mantissa()).ok().map(|m| (m, sc))
+        }
+    }
+}
+
+/// `m / 10^sc` as a number (integers become [`Number::Int`]).
+#[inline]
+fn make_small(m: i64, sc: u32) -> Number {
+    if sc == 0 {
+        return Number::Int(m);
+    }
+    let p = pow10(sc);
+    if m % p == 0 {
+        Number::Int(m / p)
+    } else {
+        Number::Dec(Decimal::new(m, sc))
+    }
+}
+
+#[inline]
+fn small_add(a: Number, b: Number) -> Option<Number> {
+    let ((x, sx), (y, sy)) = (small(a)?, small(b)?);
+    let sc = sx.max(sy);
+    let x = x.checked_mul(pow10(sc - sx))?;
+    let y = y.checked_mul(pow10(sc - sy))?;
+    Some(make_small(x.checked_add(y)?, sc))
+}
+
+/// For a divisor made only of factors 2 and 5: `(k, 10^k / b)` with k <= 18.
+#[inline]
+fn terminating(b: i64) -> Option<(u32, i64)> {
+    let mut r = b.unsigned_abs();
+    let twos = r.trailing_zeros();
+    r >>= twos;
+    let mut fives = 0;
+    while r % 5 == 0 && r > 0 {
+        r /= 5;
+        fives += 1;
+    }
+    if r != 1 {
+        return None;
+    }
+    let k = twos.max(fives);
+    if k > MAX_SMALL_SCALE {
+        return None;
+    }
+    let factor = pow10(k) / b;
+    Some((k, factor))
 }
 
 fn dec(d: Option<Decimal>) -> NumResult {

@@ -1,0 +1,278 @@
+//! Closure compilation of NUMBER and BOOLEAN trees: every node becomes a closure that calls
+//! its children directly. Each call site then always calls the same child, which the CPU
+//! predicts perfectly, unlike the shared dispatch of a tree-walking `match` (measured in
+//! `docs/performance.md`). Operators are specialised at compile time.
+
+use super::compile::{
+    Bool, CmpOp, Ctx, Num, NumFn, NumOp, R, apply_located, arith, err_box, located,
+};
+use super::eval::{MISSING_INPUT, NO_VALUE};
+use super::number::Number;
+use super::value::Value;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// A compiled NUMBER node.
+pub(crate) type NumF = Arc<dyn for<'a> Fn(&Ctx<'a>) -> R<Number> + Send + Sync>;
+/// A compiled BOOLEAN node.
+pub(crate) type BoolF = Arc<dyn for<'a> Fn(&Ctx<'a>) -> R<bool> + Send + Sync>;
+
+macro_rules! bin {
+    ($a:expr, $b:expr, $span:expr, $m:ident) => {{
+        let (a, b, span) = ($a, $b, $span);
+        Arc::new(move |cx: &Ctx<'_>| {
+            let x = a(cx)?;
+            let y = b(cx)?;
+            x.$m(y).map_err(|e| arith(e, span))
+        }) as NumF
+    }};
+}
+
+macro_rules! bin_vc {
+    ($v:expr, $vs:expr, $c:expr, $span:expr, $m:ident) => {{
+        let (v, vs, c, span) = ($v, $vs, $c, $span);
+        Arc::new(move |cx: &Ctx<'_>| {
+            let x = cx.env.number(v).map_err(|e| located(e, vs))?;
+            x.$m(c).map_err(|e| arith(e, span))
+        }) as NumF
+    }};
+}
+
+pub(crate) fn num(n: &Num) -> NumF {
+    match n {
+        Num::Const(c) => {
+            let c = *c;
+            Arc::new(move |_| Ok(c))
+        }
+        Num::Var(v, span) => {
+            let (v, span) = (*v, *span);
+            Arc::new(move |cx| cx.env.number(v).map_err(|e| located(e, span)))
+        }
+        Num::Input(span) => {
+            let span = *span;
+            Arc::new(move |cx| match cx.input {
+                Some(Value::Number(n)) => Ok(*n),
+                _ => Err(err_box(
+                    MISSING_INPUT,
+                    "`value()` has no NUMBER input here",
+                    span,
+                )),
+            })
+        }
+        Num::Neg(x, span) => {
+            let (x, span) = (num(x), *span);
+            Arc::new(move |cx| x(cx)?.checked_neg().map_err(|e| arith(e, span)))
+        }
+        Num::Bin(op, a, b, span) => {
+            let (a, b, span) = (num(a), num(b), *span);
+            match op {
+                NumOp::Add => bin!(a, b, span, checked_add),
+                NumOp::Sub => bin!(a, b, span, checked_sub),
+                NumOp::Mul => bin!(a, b, span, checked_mul),
+                NumOp::Div => bin!(a, b, span, checked_div),
+                NumOp::Rem => bin!(a, b, span, checked_rem),
+                NumOp::Pow => bin!(a, b, span, pow),
+            }
+        }
+        Num::BinVC(op, v, vs, c, span) => {
+            let (v, vs, c, span) = (*v, *vs, *c, *span);
+            match op {
+                NumOp::Add => bin_vc!(v, vs, c, span, checked_add),
+                NumOp::Sub => bin_vc!(v, vs, c, span, checked_sub),
+                NumOp::Mul => bin_vc!(v, vs, c, span, checked_mul),
+                NumOp::Div => bin_vc!(v, vs, c, span, checked_div),
+                NumOp::Rem => bin_vc!(v, vs, c, span, checked_rem),
+                NumOp::Pow => bin_vc!(v, vs, c, span, pow),
+            }
+        }
+        Num::BinVV(op, v, vs, w, ws, span) => {
+            let (op, v, vs, w, ws, span) = (*op, *v, *vs, *w, *ws, *span);
+            Arc::new(move |cx| {
+                let x = cx.env.number(v).map_err(|e| located(e, vs))?;
+                let y = cx.env.number(w).map_err(|e| located(e, ws))?;
+                apply_located(op, x, y, span)
+            })
+        }
+        Num::Fn1(f, x, span) => {
+            let (x, span) = (num(x), *span);
+            match f {
+                NumFn::Floor => Arc::new(move |cx| Ok(x(cx)?.floor())),
+                NumFn::Ceil => Arc::new(move |cx| Ok(x(cx)?.ceil())),
+                NumFn::Abs => Arc::new(move |cx| x(cx)?.abs().map_err(|e| arith(e, span))),
+                NumFn::Round => Arc::new(move |cx| x(cx)?.round().map_err(|e| arith(e, span))),
+            }
+        }
+        Num::Max(xs) | Num::Min(xs) => {
+            let is_max = matches!(n, Num::Max(_));
+            let fs: Vec<NumF> = xs.iter().map(num).collect();
+            if let [a, b] = fs.as_slice() {
+                let (a, b) = (a.clone(), b.clone());
+                return if is_max {
+                    // Ties return the later argument, like the reference.
+                    Arc::new(move |cx| {
+                        let x = a(cx)?;
+                        let y = b(cx)?;
+                        Ok(if x.cmp_num(y) == Ordering::Greater {
+                            x
+                        } else {
+                            y
+                        })
+                    })
+                } else {
+                    Arc::new(move |cx| {
+                        let x = a(cx)?;
+                        let y = b(cx)?;
+                        Ok(if x.cmp_num(y) == Ordering::Greater {
+                            y
+                        } else {
+                            x
+                        })
+                    })
+                };
+            }
+            Arc::new(move |cx| {
+                let mut acc: Option<Number> = None;
+                for f in &fs {
+                    let x = f(cx)?;
+                    acc = Some(match acc {
+                        None => x,
+                        Some(a) if is_max => {
+                            if a.cmp_num(x) == Ordering::Greater {
+                                a
+                            } else {
+                                x
+                            }
+                        }
+                        Some(a) => {
+                            if a.cmp_num(x) == Ordering::Greater {
+                                x
+                            } else {
+                                a
+                            }
+                        }
+                    });
+                }
+                Ok(acc.unwrap_or(Number::ZERO))
+            })
+        }
+        Num::If(c, t, f) => {
+            let (c, t, f) = (boolean(c), num(t), num(f));
+            Arc::new(move |cx| if c(cx)? { t(cx) } else { f(cx) })
+        }
+        Num::Val(v, span) => {
+            let (v, span) = ((**v).clone(), *span);
+            Arc::new(move |cx| match cx.val(&v)? {
+                Value::Number(n) => Ok(n),
+                other => Err(err_box(
+                    NO_VALUE,
+                    format!("expected a NUMBER, found a {}", other.kind()),
+                    span,
+                )),
+            })
+        }
+    }
+}
+
+macro_rules! cmp {
+    ($a:expr, $b:expr, $test:expr) => {{
+        let (a, b) = ($a, $b);
+        Arc::new(move |cx: &Ctx<'_>| {
+            let x = a(cx)?;
+            let y = b(cx)?;
+            Ok($test(x.cmp_num(y)))
+        }) as BoolF
+    }};
+}
+
+macro_rules! cmp_vc {
+    ($v:expr, $vs:expr, $c:expr, $test:expr) => {{
+        let (v, vs, c) = ($v, $vs, $c);
+        Arc::new(move |cx: &Ctx<'_>| {
+            let x = cx.env.number(v).map_err(|e| located(e, vs))?;
+            Ok($test(x.cmp_num(c)))
+        }) as BoolF
+    }};
+}
+
+pub(crate) fn boolean(b: &Bool) -> BoolF {
+    match b {
+        Bool::Const(c) => {
+            let c = *c;
+            Arc::new(move |_| Ok(c))
+        }
+        Bool::Var(v, span) => {
+            let (v, span) = (*v, *span);
+            Arc::new(move |cx| cx.env.boolean(v).map_err(|e| located(e, span)))
+        }
+        Bool::Not(x) => {
+            let x = boolean(x);
+            Arc::new(move |cx| Ok(!x(cx)?))
+        }
+        // Like the reference, `&&` and `||` evaluate both operands.
+        Bool::And(a, b) => {
+            let (a, b) = (boolean(a), boolean(b));
+            Arc::new(move |cx| {
+                let x = a(cx)?;
+                let y = b(cx)?;
+                Ok(x && y)
+            })
+        }
+        Bool::Or(a, b) => {
+            let (a, b) = (boolean(a), boolean(b));
+            Arc::new(move |cx| {
+                let x = a(cx)?;
+                let y = b(cx)?;
+                Ok(x || y)
+            })
+        }
+        Bool::Cmp(op, a, b) => {
+            let (a, b) = (num(a), num(b));
+            match op {
+                CmpOp::Lt => cmp!(a, b, |o| o == Ordering::Less),
+                CmpOp::Gt => cmp!(a, b, |o| o == Ordering::Greater),
+                CmpOp::Le => cmp!(a, b, |o| o != Ordering::Greater),
+                CmpOp::Ge => cmp!(a, b, |o| o != Ordering::Less),
+            }
+        }
+        Bool::CmpVC(op, v, vs, c) => {
+            let (v, vs, c) = (*v, *vs, *c);
+            match op {
+                CmpOp::Lt => cmp_vc!(v, vs, c, |o| o == Ordering::Less),
+                CmpOp::Gt => cmp_vc!(v, vs, c, |o| o == Ordering::Greater),
+                CmpOp::Le => cmp_vc!(v, vs, c, |o| o != Ordering::Greater),
+                CmpOp::Ge => cmp_vc!(v, vs, c, |o| o != Ordering::Less),
+            }
+        }
+        Bool::NumEq(negate, a, b) => {
+            let (negate, a, b) = (*negate, num(a), num(b));
+            Arc::new(move |cx| {
+                let x = a(cx)?;
+                let y = b(cx)?;
+                Ok((x == y) != negate)
+            })
+        }
+        Bool::Eq(negate, a, b) => {
+            let (negate, a, b) = (*negate, (**a).clone(), (**b).clone());
+            Arc::new(move |cx| {
+                let x = cx.val(&a)?;
+                let y = cx.val(&b)?;
+                Ok((x == y) != negate)
+            })
+        }
+        Bool::If(c, t, f) => {
+            let (c, t, f) = (boolean(c), boolean(t), boolean(f));
+            Arc::new(move |cx| if c(cx)? { t(cx) } else { f(cx) })
+        }
+        Bool::Val(v, span) => {
+            let (v, span) = ((**v).clone(), *span);
+            Arc::new(move |cx| match cx.val(&v)? {
+                Value::Boolean(b) => Ok(b),
+                other => Err(err_box(
+                    NO_VALUE,
+                    format!("expected a BOOLEAN, found a {}", other.kind()),
+                    span,
+                )),
+            })
+        }
+    }
+}
