@@ -184,7 +184,23 @@ fn bench(c: &mut Criterion) {
         assert_eq!(rb_text, expected_text, "{}", case.name);
 
         let mut group = c.benchmark_group(case.name);
+        // The typed entry point (what the solver calls for a NUMBER/BOOLEAN variable) ...
+        let boolean = case.format == Format::Boolean;
         group.bench_function("rulebook", |bch| {
+            bch.iter(|| {
+                if boolean {
+                    black_box(&compiled)
+                        .eval_bool(black_box(&env), Some(black_box(&input)))
+                        .is_ok()
+                } else {
+                    black_box(&compiled)
+                        .eval_number(black_box(&env), Some(black_box(&input)))
+                        .is_ok()
+                }
+            })
+        });
+        // ... and the generic one returning a `Value`.
+        group.bench_function("rulebook_value", |bch| {
             bch.iter(|| black_box(&compiled).eval(black_box(&env), Some(black_box(&input))))
         });
         group.bench_function("fasteval", |bch| {

@@ -161,3 +161,18 @@ proptest! {
         prop_assert_eq!(x.to_string(), printed);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+    /// floor/ceil of a quotient in one step equal the two-step result (divisors up to 1e5,
+    /// where the rounded decimal quotient keeps enough fraction digits to floor exactly).
+    #[test]
+    fn div_floor_and_ceil_match_two_steps(a in any::<i64>(), b in prop_oneof![-100_000i64..100_000, -20i64..20]) {
+        use rulebook::formula::Number;
+        let (x, y) = (Number::Int(a), Number::Int(b));
+        let two_floor = x.checked_div(y).map(Number::floor);
+        let two_ceil = x.checked_div(y).map(Number::ceil);
+        prop_assert_eq!(x.div_floor(y), two_floor);
+        prop_assert_eq!(x.div_ceil(y), two_ceil);
+    }
+}

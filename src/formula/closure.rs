@@ -28,6 +28,13 @@ macro_rules! bin {
     }};
 }
 
+macro_rules! bin_xc {
+    ($a:expr, $c:expr, $span:expr, $m:ident) => {{
+        let (a, c, span) = ($a, $c, $span);
+        Arc::new(move |cx: &Ctx<'_>| a(cx)?.$m(c).map_err(|e| arith(e, span))) as NumF
+    }};
+}
+
 macro_rules! bin_vc {
     ($v:expr, $vs:expr, $c:expr, $span:expr, $m:ident) => {{
         let (v, vs, c, span) = ($v, $vs, $c, $span);
@@ -63,6 +70,20 @@ pub(crate) fn num(n: &Num) -> NumF {
             let (x, span) = (num(x), *span);
             Arc::new(move |cx| x(cx)?.checked_neg().map_err(|e| arith(e, span)))
         }
+        Num::Bin(op, a, b, span) if matches!(**b, Num::Const(_)) => {
+            let Num::Const(c) = **b else {
+                return num(b);
+            };
+            let (a, span) = (num(a), *span);
+            match op {
+                NumOp::Add => bin_xc!(a, c, span, checked_add),
+                NumOp::Sub => bin_xc!(a, c, span, checked_sub),
+                NumOp::Mul => bin_xc!(a, c, span, checked_mul),
+                NumOp::Div => bin_xc!(a, c, span, checked_div),
+                NumOp::Rem => bin_xc!(a, c, span, checked_rem),
+                NumOp::Pow => bin_xc!(a, c, span, pow),
+            }
+        }
         Num::Bin(op, a, b, span) => {
             let (a, b, span) = (num(a), num(b), *span);
             match op {
@@ -92,6 +113,25 @@ pub(crate) fn num(n: &Num) -> NumF {
                 let y = cx.env.number(w).map_err(|e| located(e, ws))?;
                 apply_located(op, x, y, span)
             })
+        }
+        // floor(a/b) and ceil(a/b) of integers in one step (the d20 modifier pattern).
+        Num::Fn1(f @ (NumFn::Floor | NumFn::Ceil), inner, _) if div_parts(inner).is_some() => {
+            let Some((a, b, span)) = div_parts(inner) else {
+                return num(inner);
+            };
+            if *f == NumFn::Floor {
+                Arc::new(move |cx| {
+                    let x = a(cx)?;
+                    let y = b(cx)?;
+                    x.div_floor(y).map_err(|e| arith(e, span))
+                })
+            } else {
+                Arc::new(move |cx| {
+                    let x = a(cx)?;
+                    let y = b(cx)?;
+                    x.div_ceil(y).map_err(|e| arith(e, span))
+                })
+            }
         }
         Num::Fn1(f, x, span) => {
             let (x, span) = (num(x), *span);
@@ -170,6 +210,20 @@ pub(crate) fn num(n: &Num) -> NumF {
                 )),
             })
         }
+    }
+}
+
+/// The operands of a division node, compiled, and its span.
+fn div_parts(n: &Num) -> Option<(NumF, NumF, crate::source::Span)> {
+    match n {
+        Num::Bin(NumOp::Div, a, b, span) => Some((num(a), num(b), *span)),
+        Num::BinVC(NumOp::Div, v, vs, c, span) => {
+            Some((num(&Num::Var(*v, *vs)), num(&Num::Const(*c)), *span))
+        }
+        Num::BinVV(NumOp::Div, v, vs, w, ws, span) => {
+            Some((num(&Num::Var(*v, *vs)), num(&Num::Var(*w, *ws)), *span))
+        }
+        _ => None,
     }
 }
 

@@ -283,12 +283,12 @@ impl Number {
     #[inline]
     pub fn checked_div(self, rhs: Number) -> NumResult {
         if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
-            if b != 0 {
-                if let (Some(q), Some(r)) = (a.checked_div(b), a.checked_rem(b)) {
-                    if r == 0 {
-                        return Ok(Number::Int(q));
-                    }
+            if b != 0 && !(a == i64::MIN && b == -1) {
+                let (q, r) = (a / b, a % b);
+                if r == 0 {
+                    return Ok(Number::Int(q));
                 }
+                return Ok(int_fraction(a, b));
             }
         }
         self.slow_div(rhs)
@@ -299,15 +299,39 @@ impl Number {
         if rhs.is_zero() {
             return Err(ArithmeticError::DivisionByZero);
         }
+        dec(self.to_decimal().checked_div(rhs.to_decimal()))
+    }
+
+    /// `floor(self / rhs)` in one step (exact for integers, no decimal in between).
+    #[inline]
+    pub fn div_floor(self, rhs: Number) -> NumResult {
         if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
-            // A divisor made of 2s and 5s gives a terminating decimal: a * (10^k / b) / 10^k.
-            if let Some((k, factor)) = terminating(b) {
-                if let Some(m) = a.checked_mul(factor) {
-                    return Ok(make_small(m, k));
-                }
+            if b != 0 && !(a == i64::MIN && b == -1) {
+                let (q, r) = (a / b, a % b);
+                return Ok(Number::Int(if r != 0 && ((r < 0) != (b < 0)) {
+                    q.saturating_sub(1)
+                } else {
+                    q
+                }));
             }
         }
-        dec(self.to_decimal().checked_div(rhs.to_decimal()))
+        self.checked_div(rhs).map(Number::floor)
+    }
+
+    /// `ceil(self / rhs)` in one step.
+    #[inline]
+    pub fn div_ceil(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
+            if b != 0 && !(a == i64::MIN && b == -1) {
+                let (q, r) = (a / b, a % b);
+                return Ok(Number::Int(if r != 0 && ((r < 0) == (b < 0)) {
+                    q.saturating_add(1)
+                } else {
+                    q
+                }));
+            }
+        }
+        self.checked_div(rhs).map(Number::ceil)
     }
 
     /// `self % rhs` with the sign of the dividend (`-7%3` = -1, `-7.5%2` = -1.5).
@@ -540,6 +564,21 @@ fn terminating(b: i64) -> Option<(u32, i64)> {
     }
     let factor = pow10(k) / b;
     Some((k, factor))
+}
+
+/// `a / b` for integers that do not divide: a terminating decimal when `b` is made of 2s
+/// and 5s (no decimal division), else a decimal quotient rounded to 28 digits.
+#[inline(never)]
+fn int_fraction(a: i64, b: i64) -> Number {
+    if let Some((k, factor)) = terminating(b) {
+        if let Some(m) = a.checked_mul(factor) {
+            return Number::Dec(Decimal::new(m, k));
+        }
+    }
+    // b != 0 here, and the quotient of two i64 always fits a decimal.
+    Decimal::from(a)
+        .checked_div(Decimal::from(b))
+        .map_or(Number::ZERO, Number::from_decimal)
 }
 
 fn dec(d: Option<Decimal>) -> NumResult {
