@@ -191,10 +191,11 @@ fn want_operand(
             format!("`^` cannot be followed by `{}`", tok.symbol()),
         )
         .label("the exponent must be a number, name, call or parenthesised expression")
-        .help(format!(
-            "put it in parentheses: write 2^({}1)",
-            tok.symbol()
-        )),
+        .help(if tok == Tok::Minus {
+            "put the signed exponent in parentheses, e.g. 2^(-1)"
+        } else {
+            "put the negated exponent in parentheses, e.g. a^(!b)"
+        }),
         (_, Tok::Plus) => Problem::new(codes::UNARY_PLUS, range, "there is no unary plus")
             .label("`+` needs a left operand")
             .help("remove the `+`"),

@@ -428,7 +428,20 @@ impl<'s> Lexer<'s, '_> {
             .label("not allowed here")
             .help(help),
         );
-        if self.prev_ends_operand() {
+        if c == '\'' {
+            // A single-quoted "string": report it once and skip to the closing quote.
+            let close = self
+                .text
+                .get(end..)
+                .and_then(|r| r.find('\''))
+                .map_or(self.text.len(), |i| end + i + 1);
+            if let Some(p) = self.problems.last_mut() {
+                p.range = start..close;
+                p.label = "single quotes do not make a string".to_owned();
+            }
+            self.pos = close;
+            self.push(Tok::BadOperand, start, close);
+        } else if self.prev_ends_operand() {
             self.push(Tok::BadOperator, start, end);
         } else if next_is_name && self.peek().is_some_and(|n| n != ' ') {
             // `$a`, `_a`: swallow the rest of the would-be name so it is reported once.
