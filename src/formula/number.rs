@@ -370,6 +370,11 @@ impl Number {
             .and_then(|l| l.checked_mul(rhs.to_decimal()))
             .and_then(|x| x.checked_exp())
             .ok_or(ArithmeticError::Overflow)?;
+        // ln/exp are approximations: when the exact result is a short decimal (4^0.5 = 2,
+        // 100^1.5 = 1000), return it exactly.
+        if let Some(exact) = exact_root(self, rhs, r) {
+            return Ok(exact);
+        }
         Ok(Number::from_decimal(r.normalize()))
     }
 
@@ -581,6 +586,37 @@ fn int_fraction(a: i64, b: i64) -> Number {
         .map_or(Number::ZERO, Number::from_decimal)
 }
 
+/// For `base ^ (n/d)` with a small denominator `d`: the short decimal near `approx` whose
+/// `d`-th power is exactly `base ^ n`, if there is one.
+fn exact_root(base: Number, exp: Number, approx: Decimal) -> Option<Number> {
+    let (m, sc) = small(exp)?;
+    let (mut n, mut d) = (m, pow10(sc));
+    let g = gcd(n.unsigned_abs(), d.unsigned_abs());
+    let g = i64::try_from(g).ok()?;
+    if g > 1 {
+        n /= g;
+        d /= g;
+    }
+    if !(2..=1000).contains(&d) {
+        return None;
+    }
+    let target = base.pow_i64(n).ok()?;
+    for places in [0u32, 6, 12] {
+        let candidate = Number::from_decimal(approx.round_dp(places));
+        if candidate.pow_i64(d).ok()? == target {
+            return Some(candidate);
+        }
+    }
+    None
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
 fn dec(d: Option<Decimal>) -> NumResult {
     d.map(Number::from_decimal).ok_or(ArithmeticError::Overflow)
 }
@@ -679,6 +715,9 @@ mod tests {
         assert_eq!(n("0").pow(n("-1")), Err(ArithmeticError::DivisionByZero));
         assert_eq!(n("2").pow(n("1024")), Err(ArithmeticError::Overflow));
         assert_eq!(n("-8").pow(n("0.5")), Err(ArithmeticError::NotReal));
+        assert_eq!(n("4").pow(n("0.5")).unwrap(), n("2"));
+        assert_eq!(n("100").pow(n("1.5")).unwrap(), n("1000"));
+        assert_eq!(n("6.25").pow(n("0.5")).unwrap().to_string(), "2.5");
         let r = n("2").pow(n("0.5")).unwrap().to_decimal();
         assert!((r - Decimal::new(1414213562373095, 15)).abs() < Decimal::new(1, 12));
         let big = Number::Int(1 << 40);
