@@ -113,6 +113,13 @@ proptest! {
         let f = Formula { root: Some(expr), span: sp() };
         let compiled = check(&f, &EmptyEnv, &Format::Number, None).expect("checks");
         let got = compiled.eval_number(&NoValues, None);
+        // The closure compilation and the tree interpreter agree.
+        let tree = compiled.eval_tree(&NoValues, None);
+        match (&got, &tree) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+            (Err(a), Err(b)) => prop_assert_eq!(a.code, b.code),
+            _ => prop_assert!(false, "closure {:?} vs tree {:?}", got, tree),
+        }
         match expect {
             Expect::Int(v) => {
                 let n = got.expect("exact integer result");

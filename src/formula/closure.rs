@@ -57,9 +57,9 @@ pub(crate) fn num(n: &Num) -> NumF {
         }
         Num::Input(span) => {
             let span = *span;
-            Arc::new(move |cx| match cx.input {
-                Some(Value::Number(n)) => Ok(*n),
-                _ => Err(err_box(
+            Arc::new(move |cx| match cx.input_number {
+                Some(n) => Ok(n),
+                None => Err(err_box(
                     MISSING_INPUT,
                     "`value()` has no NUMBER input here",
                     span,
@@ -145,6 +145,28 @@ pub(crate) fn num(n: &Num) -> NumF {
         Num::Max(xs) | Num::Min(xs) => {
             let is_max = matches!(n, Num::Max(_));
             let fs: Vec<NumF> = xs.iter().map(num).collect();
+            if let ([a, _], [_, Num::Const(c)]) = (fs.as_slice(), xs.as_slice()) {
+                let (a, c) = (a.clone(), *c);
+                return if is_max {
+                    Arc::new(move |cx| {
+                        let x = a(cx)?;
+                        Ok(if x.cmp_num(c) == Ordering::Greater {
+                            x
+                        } else {
+                            c
+                        })
+                    })
+                } else {
+                    Arc::new(move |cx| {
+                        let x = a(cx)?;
+                        Ok(if x.cmp_num(c) == Ordering::Greater {
+                            c
+                        } else {
+                            x
+                        })
+                    })
+                };
+            }
             if let [a, b] = fs.as_slice() {
                 let (a, b) = (a.clone(), b.clone());
                 return if is_max {

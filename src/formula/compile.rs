@@ -145,6 +145,23 @@ pub struct CompiledFormula {
 pub(crate) struct Ctx<'a> {
     pub(crate) env: &'a dyn ValueEnv,
     pub(crate) input: Option<&'a Value>,
+    /// `input` when it is a NUMBER (read by `value()` in NUMBER trees).
+    pub(crate) input_number: Option<Number>,
+}
+
+impl<'a> Ctx<'a> {
+    #[inline]
+    fn new(env: &'a dyn ValueEnv, input: Option<&'a Value>) -> Self {
+        let input_number = match input {
+            Some(Value::Number(n)) => Some(*n),
+            _ => None,
+        };
+        Ctx {
+            env,
+            input,
+            input_number,
+        }
+    }
 }
 
 impl CompiledFormula {
@@ -171,7 +188,7 @@ impl CompiledFormula {
 
     /// Evaluates the formula. `input` is the running value read by `value()`.
     pub fn eval(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<Value, EvalError> {
-        let cx = Ctx { env, input };
+        let cx = Ctx::new(env, input);
         let r = match &self.fast {
             Fast::Num(f) => f(&cx).map(Value::Number),
             Fast::Bool(f) => f(&cx).map(Value::Boolean),
@@ -187,7 +204,7 @@ impl CompiledFormula {
         env: &dyn ValueEnv,
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
-        let cx = Ctx { env, input };
+        let cx = Ctx::new(env, input);
         let r = match (&self.fast, &self.root) {
             (Fast::Num(f), _) => f(&cx),
             (_, Val::Num(n)) => cx.num(n),
@@ -205,7 +222,7 @@ impl CompiledFormula {
 
     /// Evaluates a BOOLEAN formula without building a [`Value`].
     pub fn eval_bool(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<bool, EvalError> {
-        let cx = Ctx { env, input };
+        let cx = Ctx::new(env, input);
         let r = match (&self.fast, &self.root) {
             (Fast::Bool(f), _) => f(&cx),
             (_, Val::Bool(b)) => cx.boolean(b),
@@ -219,6 +236,14 @@ impl CompiledFormula {
             },
         };
         r.map_err(|e| self.finish(*e))
+    }
+
+    /// Evaluates with the tree interpreter only (no closures): the reference the closure
+    /// compilation is tested against.
+    #[doc(hidden)]
+    pub fn eval_tree(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<Value, EvalError> {
+        let cx = Ctx::new(env, input);
+        cx.val(&self.root).map_err(|e| self.finish(*e))
     }
 
     fn finish(&self, e: EvalError) -> EvalError {
