@@ -7,7 +7,7 @@ use super::compile::{
     Bool, CmpOp, Ctx, Num, NumFn, NumOp, R, apply_located, arith, err_box, located,
 };
 use super::eval::{MISSING_INPUT, NO_VALUE};
-use super::number::Number;
+use super::number::{ConstDivisor, Number};
 use super::value::Value;
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -69,6 +69,23 @@ pub(crate) fn num(n: &Num) -> NumF {
         Num::Neg(x, span) => {
             let (x, span) = (num(x), *span);
             Arc::new(move |cx| x(cx)?.checked_neg().map_err(|e| arith(e, span)))
+        }
+        Num::Bin(NumOp::Div, a, b, span) if const_divisor(b).is_some() => {
+            let Some(d) = const_divisor(b) else {
+                return num(b);
+            };
+            let (a, span) = (num(a), *span);
+            Arc::new(move |cx| d.divide(a(cx)?).map_err(|e| arith(e, span)))
+        }
+        Num::BinVC(NumOp::Div, v, vs, c, span) if ConstDivisor::new(*c).is_some() => {
+            let Some(d) = ConstDivisor::new(*c) else {
+                return num(&Num::Const(*c));
+            };
+            let (v, vs, span) = (*v, *vs, *span);
+            Arc::new(move |cx| {
+                let x = cx.env.number(v).map_err(|e| located(e, vs))?;
+                d.divide(x).map_err(|e| arith(e, span))
+            })
         }
         Num::Bin(op, a, b, span) if matches!(**b, Num::Const(_)) => {
             let Num::Const(c) = **b else {
@@ -232,6 +249,13 @@ pub(crate) fn num(n: &Num) -> NumF {
                 )),
             })
         }
+    }
+}
+
+fn const_divisor(n: &Num) -> Option<ConstDivisor> {
+    match n {
+        Num::Const(c) => ConstDivisor::new(*c),
+        _ => None,
     }
 }
 

@@ -546,7 +546,50 @@ fn small_add(a: Number, b: Number) -> Option<Number> {
     let sc = sx.max(sy);
     let x = x.checked_mul(pow10(sc - sx))?;
     let y = y.checked_mul(pow10(sc - sy))?;
-    Some(make_small(x.checked_add(y)?, sc))
+    let m = x.checked_add(y)?;
+    if (sx == 0) != (sy == 0) {
+        // A whole number plus a fraction is a fraction: no need to test for a whole result.
+        return Some(Number::Dec(Decimal::new(m, sc)));
+    }
+    Some(make_small(m, sc))
+}
+
+/// Division by a constant whole divisor, with the decimal factor worked out once.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ConstDivisor {
+    divisor: i64,
+    terminating: Option<(u32, i64)>,
+}
+
+impl ConstDivisor {
+    /// `None` for zero or a divisor that is not a whole `i64`.
+    pub(crate) fn new(n: Number) -> Option<ConstDivisor> {
+        match n {
+            Number::Int(b) if b != 0 && b != -1 => Some(ConstDivisor {
+                divisor: b,
+                terminating: terminating(b),
+            }),
+            _ => None,
+        }
+    }
+
+    /// `x / divisor`, exactly as [`Number::checked_div`].
+    #[inline]
+    pub(crate) fn divide(self, x: Number) -> NumResult {
+        if let Number::Int(a) = x {
+            let b = self.divisor;
+            let (q, r) = (a / b, a % b);
+            if r == 0 {
+                return Ok(Number::Int(q));
+            }
+            if let Some((k, factor)) = self.terminating {
+                if let Some(m) = a.checked_mul(factor) {
+                    return Ok(Number::Dec(Decimal::new(m, k)));
+                }
+            }
+        }
+        x.checked_div(Number::Int(self.divisor))
+    }
 }
 
 /// For a divisor made only of factors 2 and 5: `(k, 10^k / b)` with k <= 18.
