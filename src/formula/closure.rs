@@ -123,6 +123,21 @@ pub(crate) fn num(n: &Num) -> NumF {
                 NumOp::Pow => bin_vc!(v, vs, c, span, pow),
             }
         }
+        Num::Chain(first, rest) => {
+            let first = num(first);
+            let rest: Vec<(NumOp, Operand, crate::source::Span)> = rest
+                .iter()
+                .map(|(op, x, span)| (*op, Operand::of(x), *span))
+                .collect();
+            Arc::new(move |cx| {
+                let mut acc = first(cx)?;
+                for (op, x, span) in &rest {
+                    let x = x.get(cx)?;
+                    acc = apply_located(*op, acc, x, *span)?;
+                }
+                Ok(acc)
+            })
+        }
         Num::BinVV(op, v, vs, w, ws, span) => {
             let (op, v, vs, w, ws, span) = (*op, *v, *vs, *w, *ws, *span);
             Arc::new(move |cx| {
@@ -248,6 +263,32 @@ pub(crate) fn num(n: &Num) -> NumF {
                     span,
                 )),
             })
+        }
+    }
+}
+
+/// An operand of a chain: variables and constants are read without a call.
+enum Operand {
+    Var(crate::formula::check::VarRef, crate::source::Span),
+    Const(Number),
+    F(NumF),
+}
+
+impl Operand {
+    fn of(n: &Num) -> Operand {
+        match n {
+            Num::Var(v, span) => Operand::Var(*v, *span),
+            Num::Const(c) => Operand::Const(*c),
+            other => Operand::F(num(other)),
+        }
+    }
+
+    #[inline]
+    fn get(&self, cx: &Ctx<'_>) -> R<Number> {
+        match self {
+            Operand::Var(v, span) => cx.env.number(*v).map_err(|e| located(e, *span)),
+            Operand::Const(c) => Ok(*c),
+            Operand::F(f) => f(cx),
         }
     }
 }

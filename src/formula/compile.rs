@@ -58,6 +58,8 @@ pub(crate) enum Num {
     BinVC(NumOp, VarRef, Span, Number, Span),
     /// `var op var`.
     BinVV(NumOp, VarRef, Span, VarRef, Span, Span),
+    /// A left fold `first op1 x1 op2 x2 …` (a long `a+b-c+…` without deep nesting).
+    Chain(Box<Num>, Vec<(NumOp, Num, Span)>),
     Fn1(NumFn, Box<Num>, Span),
     Max(Vec<Num>),
     Min(Vec<Num>),
@@ -273,6 +275,18 @@ fn compare(op: CmpOp, o: Ordering) -> bool {
     }
 }
 
+/// `a op b`, extending a left fold instead of nesting when `a` is one.
+pub(crate) fn chain(op: NumOp, a: Num, b: Num, span: Span) -> Num {
+    match a {
+        Num::Chain(first, mut rest) => {
+            rest.push((op, b, span));
+            Num::Chain(first, rest)
+        }
+        Num::Bin(op1, a1, b1, s1) => Num::Chain(a1, vec![(op1, *b1, s1), (op, b, span)]),
+        a => Num::Bin(op, Box::new(a), Box::new(b), span),
+    }
+}
+
 /// Rewrites a checked tree for speed: folds constant arithmetic (when it succeeds; a
 /// failing constant is left to fail at evaluation, on its span) and specialises operators
 /// whose operands are variables and constants.
@@ -304,6 +318,12 @@ fn opt_num(n: Num) -> Num {
                 (a, b) => Num::Bin(op, Box::new(a), Box::new(b), span),
             }
         }
+        Num::Chain(first, rest) => Num::Chain(
+            Box::new(opt_num(*first)),
+            rest.into_iter()
+                .map(|(op, x, span)| (op, opt_num(x), span))
+                .collect(),
+        ),
         Num::Neg(x, span) => match opt_num(*x) {
             Num::Const(c) => match c.checked_neg() {
                 Ok(r) => Num::Const(r),
@@ -389,6 +409,14 @@ impl Ctx<'_> {
                 Some(Value::Number(n)) => Ok(*n),
                 _ => err(MISSING_INPUT, "`value()` has no NUMBER input here", *span),
             },
+            Num::Chain(first, rest) => {
+                let mut acc = self.num(first)?;
+                for (op, x, span) in rest {
+                    let x = self.num(x)?;
+                    acc = apply(*op, acc, x).map_err(|e| arith(e, *span))?;
+                }
+                Ok(acc)
+            }
             Num::Neg(x, span) => self.num(x)?.checked_neg().map_err(|e| arith(e, *span)),
             Num::Bin(op, a, b, span) => {
                 let a = self.num(a)?;
