@@ -276,13 +276,22 @@ fn compare(op: CmpOp, o: Ordering) -> bool {
 }
 
 /// `a op b`, extending a left fold instead of nesting when `a` is one.
+/// Only operators of one precedence level are chained (`a+b-c`, `a*b/c`), so mixed
+/// patterns keep their specialised forms (`floor((x-10)/2)`).
 pub(crate) fn chain(op: NumOp, a: Num, b: Num, span: Span) -> Num {
+    let additive = |o: NumOp| matches!(o, NumOp::Add | NumOp::Sub);
     match a {
-        Num::Chain(first, mut rest) => {
+        Num::Chain(first, mut rest)
+            if rest
+                .last()
+                .is_some_and(|(o, _, _)| additive(*o) == additive(op)) =>
+        {
             rest.push((op, b, span));
             Num::Chain(first, rest)
         }
-        Num::Bin(op1, a1, b1, s1) => Num::Chain(a1, vec![(op1, *b1, s1), (op, b, span)]),
+        Num::Bin(op1, a1, b1, s1) if additive(op1) == additive(op) => {
+            Num::Chain(a1, vec![(op1, *b1, s1), (op, b, span)])
+        }
         a => Num::Bin(op, Box::new(a), Box::new(b), span),
     }
 }
