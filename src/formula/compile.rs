@@ -663,3 +663,12 @@ impl Ctx<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn compiled_formulas_can_be_shared_between_threads() {
+        fn shareable<T: Send + Sync + Clone>() {}
+        shareable::<super::CompiledFormula>();
+    }
+}
