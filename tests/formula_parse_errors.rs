@@ -100,6 +100,25 @@ case!(p0120_empty_index, EMPTY_INDEX, ["f[]"]);
 case!(p0121_spaced_percent_prefix, SPACED_PERCENT_PREFIX, ["% a"]);
 case!(p0122_unexpected_token, UNEXPECTED_TOKEN, ["[1]"]);
 
+/// The source line of this one is 400 kB, so only the message and help are recorded.
+#[test]
+fn p0123_formula_too_long() {
+    let text = format!("{}1", "1+".repeat(200_000));
+    let out = parse_formula(&text, rulebook::source::FileId(0), 0);
+    assert_eq!(out.diagnostics.len(), 1);
+    let d = &out.diagnostics[0];
+    assert_eq!(d.code, codes::FORMULA_TOO_LONG);
+    insta::assert_snapshot!(format!(
+        "{} {}\nlabel: {}\nspan: {}..{}\nhelp: {}",
+        d.code.id,
+        d.message,
+        d.primary_label,
+        d.span.start,
+        d.span.end,
+        d.help.clone().unwrap_or_default()
+    ));
+}
+
 /// Recovery: independent problems in one formula are all reported.
 #[test]
 fn several_problems_in_one_formula() {

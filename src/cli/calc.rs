@@ -1,16 +1,172 @@
-//! `rulebook calc`.
+//! `rulebook calc PCC... --character FILE [--format table|json]`: every variable of a
+//! character. Exit codes: 0 computed without errors, 1 the character has problems (unknown
+//! objects, unusable modifiers, cycles, failed evaluations), 2 usage or I/O failure.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
+use rulebook::character::Character;
+use rulebook::character::file::{self, CalcOutput, CalcValue, CharacterFile};
+use rulebook::diagnostic::{self, Diagnostic, Severity};
+use rulebook::load::{DiskFs, FileSystem, PcgenRoot};
+use rulebook::model::check::{CheckedSet, check_load_set};
+use std::fmt::Write;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// An aligned `name  value` table.
+    Table,
+    /// One JSON object (see `schemas/calc-output.schema.json`).
+    Json,
+}
 
 /// Arguments of `rulebook calc`.
 #[derive(Args, Debug)]
 pub struct CalcArgs {
-    /// Arguments (not defined yet).
-    pub rest: Vec<String>,
+    /// PCC files loaded together.
+    #[arg(required = true)]
+    pub pcc: Vec<PathBuf>,
+    /// The character file (TOML; see `schemas/character.schema.json`).
+    #[arg(long)]
+    pub character: PathBuf,
+    /// The PCGen root holding `data/` and `system/gameModes/` (found from the PCC if absent).
+    #[arg(long)]
+    pub pcgen_root: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: OutputFormat,
+}
+
+/// A loaded dataset and the character built on it.
+pub(crate) struct Loaded {
+    /// The load (sources for rendering spans).
+    pub set: CheckedSet,
+    /// The character.
+    pub character: Character,
+    /// Problems building the character (file problems first, then the character's).
+    pub problems: Vec<Diagnostic>,
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// Loads the PCC files and builds the character of `character` (none: nothing granted).
+pub(crate) fn load(
+    pcc: &[PathBuf],
+    pcgen_root: Option<&Path>,
+    character: Option<&Path>,
+) -> Result<Loaded, String> {
+    let fs = DiskFs;
+    let pccs: Vec<PathBuf> = pcc.iter().map(|p| absolute(p)).collect();
+    for p in &pccs {
+        if !fs.is_file(p) {
+            return Err(format!("{}: no such file", p.display()));
+        }
+    }
+    let root = match pcgen_root {
+        Some(r) if fs.is_dir(r) => PcgenRoot::at(&fs, &absolute(r)),
+        Some(r) => return Err(format!("--pcgen-root {}: no such folder", r.display())),
+        None => pccs
+            .first()
+            .and_then(|p| PcgenRoot::find(&fs, p))
+            .ok_or("cannot find the PCGen root above the PCC; give --pcgen-root")?,
+    };
+    let file = match character {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            file::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => CharacterFile::default(),
+    };
+    let set = check_load_set(&fs, &root, &pccs);
+    let (mut character, mut problems) = file::build(Arc::new(set.dataset.clone()), &file);
+    problems.extend(character.take_problems());
+    diagnostic::sort(&mut problems, &set.load.sources);
+    Ok(Loaded {
+        set,
+        character,
+        problems,
+    })
+}
+
+/// Writes `text` to stdout; a closed pipe (`| head`) is not an error worth a panic.
+pub(crate) fn emit(text: &str) {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
+/// Prints problems to stderr; true when one is an error.
+pub(crate) fn report(loaded: &Loaded) -> bool {
+    if !loaded.problems.is_empty() {
+        eprint!(
+            "{}",
+            diagnostic::render(
+                &loaded.problems,
+                &loaded.set.load.sources,
+                std::io::stderr().is_terminal()
+            )
+        );
+    }
+    loaded
+        .problems
+        .iter()
+        .any(|d| d.severity == Severity::Error)
 }
 
 /// Runs `rulebook calc`.
-pub fn run(_args: CalcArgs) -> ExitCode {
-    super::usage_error("`calc` is not available yet")
+pub fn run(args: CalcArgs) -> ExitCode {
+    let loaded = match load(&args.pcc, args.pcgen_root.as_deref(), Some(&args.character)) {
+        Ok(l) => l,
+        Err(e) => return super::usage_error(e),
+    };
+    let values = loaded.character.values();
+    let mut out = String::new();
+    let failed = match args.format {
+        OutputFormat::Table => {
+            let width = values.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+            for (name, value) in &values {
+                let _ = writeln!(out, "{name:<width$}  {value}");
+            }
+            report(&loaded)
+        }
+        OutputFormat::Json => {
+            let json = CalcOutput {
+                values: values
+                    .iter()
+                    .map(|(n, v)| CalcValue {
+                        name: n.clone(),
+                        value: v.to_string(),
+                    })
+                    .collect(),
+                problems: loaded
+                    .problems
+                    .iter()
+                    .map(|d| diagnostic::to_json(d, &loaded.set.load.sources))
+                    .collect(),
+            };
+            match serde_json::to_string_pretty(&json) {
+                Ok(s) => {
+                    let _ = writeln!(out, "{s}");
+                }
+                Err(e) => return super::usage_error(e),
+            }
+            loaded
+                .problems
+                .iter()
+                .any(|d| d.severity == Severity::Error)
+        }
+    };
+    emit(&out);
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -1,21 +1,163 @@
-//! `rulebook check`.
+//! `rulebook check PATH... [--pcgen-root DIR] [--format human|json]`.
+//!
+//! `.pcc` files given together form one load set; a folder means every selectable PCC below
+//! it, each checked as its own load set. Exit codes: 0 clean (warnings allowed), 1 errors
+//! found, 2 usage or I/O failure.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
+use rulebook::load::{DiskFs, FileSystem, PcgenRoot, selectable_pccs};
+use rulebook::model::check::{CheckedSet, check_load_set, json_output, render_human, summary};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// ariadne reports and a summary line.
+    Human,
+    /// One JSON object (see `schemas/check-output.schema.json`).
+    Json,
+}
 
 /// Arguments of `rulebook check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Arguments (not defined yet).
-    pub rest: Vec<String>,
+    /// PCC files (loaded together) or folders (each selectable PCC below is its own load).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The PCGen root holding `data/` and `system/gameModes/` (found from the paths if absent).
+    #[arg(long)]
+    pub pcgen_root: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: OutputFormat,
+}
+
+/// The load sets named by the command line: all PCC files together, each folder's PCCs apart.
+fn load_sets(fs: &dyn FileSystem, paths: &[PathBuf]) -> Result<Vec<Vec<PathBuf>>, String> {
+    let mut together = Vec::new();
+    let mut sets = Vec::new();
+    for p in paths {
+        if fs.is_dir(p) {
+            let pccs = selectable_pccs(fs, p);
+            if pccs.is_empty() {
+                return Err(format!("no selectable .pcc file below {}", p.display()));
+            }
+            sets.extend(pccs.into_iter().map(|x| vec![x]));
+        } else if fs.is_file(p) {
+            together.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or folder", p.display()));
+        }
+    }
+    if !together.is_empty() {
+        sets.insert(0, together);
+    }
+    Ok(sets)
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// Runs `rulebook check`.
-pub fn run(_args: CheckArgs) -> ExitCode {
-    super::usage_error("`check` is not available yet")
+pub fn run(args: CheckArgs) -> ExitCode {
+    let fs = DiskFs;
+    let paths: Vec<PathBuf> = args.paths.iter().map(|p| absolute(p)).collect();
+    let root = match &args.pcgen_root {
+        Some(r) => {
+            if !fs.is_dir(r) {
+                return super::usage_error(format!("--pcgen-root {}: no such folder", r.display()));
+            }
+            PcgenRoot::at(&fs, &absolute(r))
+        }
+        None => match paths.first().and_then(|p| PcgenRoot::find(&fs, p)) {
+            Some(r) => r,
+            None => {
+                return super::usage_error(
+                    "cannot find the PCGen root (a folder holding system/gameModes) above the paths; give --pcgen-root",
+                );
+            }
+        },
+    };
+    let sets = match load_sets(&fs, &paths) {
+        Ok(s) => s,
+        Err(e) => return super::usage_error(e),
+    };
+    let checked = check_sets(&fs, &root, &sets);
+    match args.format {
+        OutputFormat::Human => {
+            print!(
+                "{}",
+                render_human(&checked, std::io::stdout().is_terminal())
+            );
+        }
+        OutputFormat::Json => match serde_json::to_string_pretty(&json_output(&checked)) {
+            Ok(s) => println!("{s}"),
+            Err(e) => return super::usage_error(e),
+        },
+    }
+    if summary(&checked).errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
-/// `rulebook` with no arguments: check the example dataset.
-pub fn run_example(data: &std::path::Path) -> ExitCode {
-    super::usage_error(format!("checking {} is not available yet", data.display()))
+/// Checks each load set, showing a progress bar on a terminal once loading takes over 1 s.
+fn check_sets(fs: &dyn FileSystem, root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> Vec<CheckedSet> {
+    let start = Instant::now();
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(sets.len() as u64),
+        indicatif::ProgressDrawTarget::hidden(),
+    );
+    let tty = std::io::stderr().is_terminal();
+    let mut shown = false;
+    let mut out = Vec::new();
+    for set in sets {
+        if tty && !shown && start.elapsed() > Duration::from_secs(1) {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            shown = true;
+        }
+        if let Some(name) = set.first().and_then(|p| p.file_name()) {
+            bar.set_message(name.to_string_lossy().into_owned());
+        }
+        out.push(check_load_set(fs, root, set));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    out
+}
+
+/// `rulebook` with no arguments: check the example dataset in `data/` and summarise it.
+pub fn run_example(data: &Path) -> ExitCode {
+    let fs = DiskFs;
+    let pcc = data.join("handsworld").join("handsworld.pcc");
+    let root = PcgenRoot::at(&fs, data);
+    if !fs.is_file(&pcc) {
+        return super::usage_error(format!("{}: no such file", pcc.display()));
+    }
+    let checked = vec![check_load_set(&fs, &root, &[pcc])];
+    print!(
+        "{}",
+        render_human(&checked, std::io::stdout().is_terminal())
+    );
+    if let Some(set) = checked.first() {
+        let ds = &set.dataset;
+        println!(
+            "example dataset: {} variables, {} objects, {} modifiers, {} functions, {} tables",
+            ds.variables.len(),
+            ds.objects.len(),
+            ds.modifiers.len(),
+            ds.functions.len(),
+            ds.tables.len()
+        );
+    }
+    if summary(&checked).errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -1,16 +1,112 @@
-//! `rulebook graph`.
+//! `rulebook graph PCC... [--character FILE] [--var VAR]`: the dependency graph of a
+//! character's variables as DOT (an edge `a -> b` when a modifier of `b` reads `a`). With
+//! `--var`, only the variables it depends on and those depending on it.
 
 use clap::Args;
+use petgraph::Direction;
+use petgraph::graph::NodeIndex;
+use std::collections::BTreeSet;
+use std::fmt::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `rulebook graph`.
 #[derive(Args, Debug)]
 pub struct GraphArgs {
-    /// Arguments (not defined yet).
-    pub rest: Vec<String>,
+    /// PCC files loaded together.
+    #[arg(required = true)]
+    pub pcc: Vec<PathBuf>,
+    /// The character file (TOML); without it, a character with only the global modifiers.
+    #[arg(long)]
+    pub character: Option<PathBuf>,
+    /// Only the part of the graph connected to this variable (name as `rulebook calc` prints).
+    #[arg(long)]
+    pub var: Option<String>,
+    /// The PCGen root (found from the PCC if absent).
+    #[arg(long)]
+    pub pcgen_root: Option<PathBuf>,
+}
+
+fn reach(
+    g: &petgraph::graph::DiGraph<(), u32>,
+    start: NodeIndex,
+    dir: Direction,
+    out: &mut BTreeSet<usize>,
+) {
+    let mut todo = vec![start];
+    while let Some(n) = todo.pop() {
+        for m in g.neighbors_directed(n, dir) {
+            if out.insert(m.index()) {
+                todo.push(m);
+            }
+        }
+    }
+}
+
+fn quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 /// Runs `rulebook graph`.
-pub fn run(_args: GraphArgs) -> ExitCode {
-    super::usage_error("`graph` is not available yet")
+pub fn run(args: GraphArgs) -> ExitCode {
+    let loaded = match super::calc::load(
+        &args.pcc,
+        args.pcgen_root.as_deref(),
+        args.character.as_deref(),
+    ) {
+        Ok(l) => l,
+        Err(e) => return super::usage_error(e),
+    };
+    let solver = loaded.character.solver();
+    let g = solver.graph();
+    let keep: Option<BTreeSet<usize>> = match &args.var {
+        None => None,
+        Some(v) => {
+            let found = (0..solver.variable_count()).find(|&i| {
+                solver
+                    .name(rulebook::solve::VariableId(
+                        u32::try_from(i).unwrap_or(u32::MAX),
+                    ))
+                    .is_some_and(|n| n.eq_ignore_ascii_case(v))
+            });
+            let Some(i) = found else {
+                return super::usage_error(format!(
+                    "there is no variable `{v}` (names as `rulebook calc` prints them)"
+                ));
+            };
+            let mut set = BTreeSet::from([i]);
+            reach(g, NodeIndex::new(i), Direction::Incoming, &mut set);
+            reach(g, NodeIndex::new(i), Direction::Outgoing, &mut set);
+            Some(set)
+        }
+    };
+    let shown = |i: usize| keep.as_ref().is_none_or(|k| k.contains(&i));
+    let mut out = String::from("digraph variables {\n  rankdir=LR;\n  node [shape=box];\n");
+    for i in 0..solver.variable_count() {
+        if !shown(i) {
+            continue;
+        }
+        let id = rulebook::solve::VariableId(u32::try_from(i).unwrap_or(u32::MAX));
+        let name = solver.name(id).unwrap_or("?");
+        let value = solver.value(id).map(|v| v.to_string()).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  n{i} [label={}];",
+            quote(&format!("{name} = {value}"))
+        );
+    }
+    for e in g.edge_indices() {
+        if let Some((a, b)) = g.edge_endpoints(e) {
+            if shown(a.index()) && shown(b.index()) {
+                let _ = writeln!(out, "  n{} -> n{};", a.index(), b.index());
+            }
+        }
+    }
+    out.push_str("}\n");
+    super::calc::emit(&out);
+    if super::calc::report(&loaded) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -1,1 +1,28 @@
 //! Finding and reading PCC/LST dataset files, game modes and load order; token lines.
+//!
+//! The loader does no IO of its own: files come in through [`FileSystem`] ([`DiskFs`] in the
+//! CLI, [`MemoryFs`] in tests). The entry point is [`load`]: given the PCGen root and the PCC
+//! files a user selected together, it returns a [`LoadSet`] — every file read (as
+//! [`crate::source::SourceMap`] entries), split into [`Line`]s of token spans, in PCGen's fixed
+//! load order (DATACONTROL → DATATABLE → VARIABLE → DYNAMIC → GLOBALMODIFIER → object files;
+//! built-ins are defined by the model between VARIABLE and DYNAMIC), plus the loader's
+//! diagnostics. [`syntax`] turns token text into typed items; the model
+//! ([`crate::model`]) gives them meaning.
+//!
+//! What PCGen does and where we differ is described in `docs/loading.md`.
+
+pub mod campaign;
+pub mod codes;
+pub mod fs;
+pub mod gamemode;
+pub mod loadset;
+pub mod root;
+pub mod syntax;
+pub mod text;
+
+pub use campaign::{Campaign, FileKind, KeyFilter};
+pub use fs::{DiskFs, FileSystem, MemoryFs};
+pub use gamemode::{CodeControls, GameMode};
+pub use loadset::{LoadSet, LoadedFile, load, selectable_pccs};
+pub use root::PcgenRoot;
+pub use text::Line;

@@ -1,1 +1,440 @@
-//! The data model built from token lines (scopes, variables, modifiers, objects) and every load-time check.
+//! The data model built from token lines (scopes, variables, modifiers, objects) and every
+//! load-time check.
+//!
+//! # Using the model
+//!
+//! [`build`] turns a [`crate::load::LoadSet`] into a [`Dataset`] and the model's
+//! diagnostics. A [`Dataset`] is plain, read-only data for the solver and the character API:
+//!
+//! * [`Dataset::scopes`] — the [`ScopeTree`] (`PC`, `PC.STAT`, …, `PC.EQUIPMENT.PART`,
+//!   one `PC.<NAME>` per DYNAMICSCOPE).
+//! * [`Dataset::variables`] — every [`Variable`], indexed by [`VarId`] (`variables[id.0]`):
+//!   name, scope, [`crate::formula::Format`], whether it is a channel (`CHANNEL:`, read with
+//!   `input("Name")`) or built-in. Look names up with [`Dataset::resolve_variable`] (what a
+//!   formula in a scope sees) and [`Dataset::channel`].
+//! * [`Dataset::defaults`] — the DEFAULTVARIABLEVALUE of each format ([`Dataset::default_for`]).
+//! * [`Dataset::objects`] — every [`Object`] (kind, key, scope, `GROUP:`s, `GRANT:`s, facts,
+//!   its modifiers), indexed by [`ObjectId`]; [`Dataset::object`] finds one by kind and key.
+//! * [`Dataset::modifiers`] — every [`Modifier`], indexed by [`ModId`]: target variable,
+//!   [`ModifierKind`] (SET/ADD/MULTIPLY/DIVIDE/MAX/MIN, with [`ModifierKind::inherent_priority`]),
+//!   user `priority`, the value ([`ModifierValue`]: a checked constant or a formula), the source
+//!   object, and where it applies ([`Applies`]: globally, on its own object, on PART n, or on
+//!   other objects addressed by MODIFYOTHER).
+//! * [`Dataset::functions`], [`Dataset::tables`], [`Dataset::fact_defs`] — user functions,
+//!   DATATABLE tables and fact definitions; [`Dataset::controls`] — the game mode's switches.
+//!
+//! Solving order is `(priority, kind.inherent_priority(), ModId)` ascending, as in PCGen.
+
+mod build;
+pub mod check;
+pub mod codes;
+pub mod literal;
+pub mod scope;
+
+pub use build::build;
+pub use literal::Literal;
+pub use scope::{Scope, ScopeId, ScopeTree};
+
+use crate::formula::Format;
+use crate::load::{CodeControls, FileKind};
+use crate::name::Name;
+use crate::source::Span;
+use indexmap::IndexMap;
+use std::collections::HashMap;
+
+/// Identity of a variable: its index in [`Dataset::variables`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+/// Identity of an object: its index in [`Dataset::objects`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjectId(pub u32);
+
+/// Identity of a modifier: its index in [`Dataset::modifiers`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ModId(pub u32);
+
+/// Where a variable came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariableOrigin {
+    /// GLOBAL or LOCAL in a VARIABLE file.
+    Data,
+    /// CHANNEL in a VARIABLE file.
+    Channel,
+    /// PCGen's built-in variables (`Face`).
+    BuiltIn,
+    /// PCGen's built-in channels (`Age`, `Alignment`, …).
+    BuiltInChannel,
+}
+
+impl VariableOrigin {
+    /// True for channels (read with `input()`, named `CHANNEL*Name` in PCGen).
+    pub fn is_channel(self) -> bool {
+        matches!(
+            self,
+            VariableOrigin::Channel | VariableOrigin::BuiltInChannel
+        )
+    }
+}
+
+/// A variable definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variable {
+    /// Its id.
+    pub id: VarId,
+    /// Name (for channels, without `CHANNEL*`).
+    pub name: Name,
+    /// Scope it lives in.
+    pub scope: ScopeId,
+    /// Its format.
+    pub format: Format,
+    /// Where it was defined (`None` for built-ins).
+    pub span: Option<Span>,
+    /// EXPLANATION text (the last one loaded wins).
+    pub explanation: Option<String>,
+    /// Data, channel or built-in.
+    pub origin: VariableOrigin,
+}
+
+/// A DEFAULTVARIABLEVALUE.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DefaultValue {
+    /// The format.
+    pub format: Format,
+    /// The value.
+    pub value: Literal,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// Modifier types with PCGen's inherent priorities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ModifierKind {
+    /// SET (0).
+    Set,
+    /// MULTIPLY (1).
+    Multiply,
+    /// DIVIDE (2).
+    Divide,
+    /// ADD (3).
+    Add,
+    /// MAX (4): the larger of the running value and the operand.
+    Max,
+    /// MIN (5): the smaller of the running value and the operand.
+    Min,
+}
+
+impl ModifierKind {
+    /// From the name as written (case-sensitive, as PCGen).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "SET" => ModifierKind::Set,
+            "MULTIPLY" => ModifierKind::Multiply,
+            "DIVIDE" => ModifierKind::Divide,
+            "ADD" => ModifierKind::Add,
+            "MAX" => ModifierKind::Max,
+            "MIN" => ModifierKind::Min,
+            _ => return None,
+        })
+    }
+
+    /// The name as written in data.
+    pub fn name(self) -> &'static str {
+        match self {
+            ModifierKind::Set => "SET",
+            ModifierKind::Multiply => "MULTIPLY",
+            ModifierKind::Divide => "DIVIDE",
+            ModifierKind::Add => "ADD",
+            ModifierKind::Max => "MAX",
+            ModifierKind::Min => "MIN",
+        }
+    }
+
+    /// PCGen's inherent priority (ties within one user PRIORITY).
+    pub fn inherent_priority(self) -> u32 {
+        match self {
+            ModifierKind::Set => 0,
+            ModifierKind::Multiply => 1,
+            ModifierKind::Divide => 2,
+            ModifierKind::Add => 3,
+            ModifierKind::Max => 4,
+            ModifierKind::Min => 5,
+        }
+    }
+}
+
+/// A formula value: its text and where it sits, checked in `scope` for `format`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FormulaValue {
+    /// The formula text.
+    pub text: String,
+    /// Its span.
+    pub span: Span,
+}
+
+/// A modifier's operand.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModifierValue {
+    /// A constant checked against the variable's format.
+    Constant(Literal),
+    /// A formula, evaluated in the modifier's scope.
+    Formula(FormulaValue),
+}
+
+/// MODIFYOTHER's selection of objects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selector {
+    /// Every object of the scope.
+    All,
+    /// Objects with `GROUP:x`.
+    Group(Name),
+    /// The object with this key.
+    Key(Name),
+}
+
+/// Where a modifier applies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Applies {
+    /// A GLOBALMODIFIER line: always active.
+    Global,
+    /// A MODIFY on its source object: active while the object is granted; a local target is
+    /// the object's own instance.
+    Own,
+    /// `PART:n|MODIFY:…` on an equipment object: the object's part n.
+    Part(u32),
+    /// MODIFYOTHER: on the objects of `scope` chosen by `selector` (and `child`, for their
+    /// sub-scope parts), while the source object is granted.
+    Other {
+        /// The addressed scope (e.g. `PC.EQUIPMENT`).
+        scope: ScopeId,
+        /// Which objects.
+        selector: Selector,
+        /// Which parts of them (`[…]`), if any.
+        child: Option<Selector>,
+    },
+}
+
+/// One MODIFY, MODIFYOTHER, PART or FACE modification.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Modifier {
+    /// Its id.
+    pub id: ModId,
+    /// The target variable.
+    pub variable: VarId,
+    /// SET, ADD, …
+    pub kind: ModifierKind,
+    /// User priority (PRIORITY=, 0 when absent).
+    pub priority: u32,
+    /// The operand.
+    pub value: ModifierValue,
+    /// The scope the target was resolved in and the formula is evaluated in.
+    pub scope: ScopeId,
+    /// The object carrying it (`None` for GLOBALMODIFIER lines).
+    pub source: Option<ObjectId>,
+    /// Where it applies.
+    pub applies: Applies,
+    /// The token.
+    pub span: Span,
+}
+
+/// What an object is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ObjectKind {
+    /// Loaded from a file of this kind.
+    File(FileKind),
+    /// A DYNAMIC object of this category (e.g. `MOVEMENT`).
+    Dynamic(Name),
+}
+
+/// A FACT or FACTSET on an object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fact {
+    /// The fact name.
+    pub name: Name,
+    /// Its value as written.
+    pub value: String,
+    /// True for FACTSET.
+    pub set: bool,
+}
+
+/// A `GRANT:CATEGORY|Key` on an object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grant {
+    /// The DYNAMICSCOPE category.
+    pub category: Name,
+    /// The granted object's key.
+    pub key: Name,
+    /// The granted object, when it exists.
+    pub object: Option<ObjectId>,
+    /// The token.
+    pub span: Span,
+}
+
+/// A data object (race, equipment, stat, dynamic movement, …).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Object {
+    /// Its id.
+    pub id: ObjectId,
+    /// What it is.
+    pub kind: ObjectKind,
+    /// Its key (`KEY:` or the name).
+    pub key: Name,
+    /// Its name as written (not trimmed).
+    pub name: String,
+    /// The scope its tokens are read in.
+    pub scope: ScopeId,
+    /// `GROUP:` values.
+    pub groups: Vec<Name>,
+    /// Modifiers it carries (MODIFY, MODIFYOTHER, PART, FACE).
+    pub modifiers: Vec<ModId>,
+    /// Objects it grants.
+    pub grants: Vec<Grant>,
+    /// Facts.
+    pub facts: Vec<Fact>,
+    /// The line's first token.
+    pub span: Span,
+    /// Removed by `.FORGET`.
+    pub forgotten: bool,
+}
+
+/// A FUNCTION defined in data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UserFunction {
+    /// Name (case-insensitive).
+    pub name: Name,
+    /// The VALUE formula.
+    pub body: FormulaValue,
+    /// Number of arguments callers must pass (highest `arg(n)` + 1).
+    pub arity: usize,
+    /// The FUNCTION token.
+    pub span: Span,
+}
+
+/// A DATATABLE table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// Name.
+    pub name: Name,
+    /// Columns with their formats.
+    pub columns: Vec<(Name, Format)>,
+    /// Rows of cell text, one per column.
+    pub rows: Vec<Vec<String>>,
+    /// STARTTABLE line.
+    pub span: Span,
+}
+
+/// A FACTDEF or FACTSETDEF.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FactDef {
+    /// Object kind it applies to (e.g. `TEMPLATE`, `CHECK`).
+    pub location: Name,
+    /// Fact name.
+    pub name: Name,
+    /// True for FACTSETDEF.
+    pub set: bool,
+    /// Where it was defined.
+    pub span: Span,
+}
+
+/// Everything a load defines, checked.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    /// Scopes.
+    pub scopes: ScopeTree,
+    /// Variables by id.
+    pub variables: Vec<Variable>,
+    /// Defaults by format name (upper case, e.g. `NUMBER`, `ARRAY[NUMBER]`).
+    pub defaults: IndexMap<String, DefaultValue>,
+    /// Objects by id.
+    pub objects: Vec<Object>,
+    /// Modifiers by id.
+    pub modifiers: Vec<Modifier>,
+    /// User functions.
+    pub functions: Vec<UserFunction>,
+    /// Tables.
+    pub tables: Vec<Table>,
+    /// Fact definitions.
+    pub fact_defs: Vec<FactDef>,
+    /// The game mode's code controls.
+    pub controls: CodeControls,
+    /// Formula-system tokens read.
+    pub tokens_checked: usize,
+    var_index: HashMap<(ScopeId, Name, bool), VarId>,
+    object_index: HashMap<(ObjectKind, Name), ObjectId>,
+}
+
+impl Dataset {
+    /// The variable with this id.
+    pub fn variable(&self, id: VarId) -> Option<&Variable> {
+        self.variables.get(id.0 as usize)
+    }
+
+    /// The variable `name` as seen from `scope` (the scope itself, then its ancestors).
+    pub fn resolve_variable(&self, scope: ScopeId, name: &str) -> Option<VarId> {
+        self.resolve_in(scope, name, false).map(|(v, _)| v)
+    }
+
+    /// Like [`Dataset::resolve_variable`], also returning how many scopes up it was found.
+    pub fn resolve_in(&self, scope: ScopeId, name: &str, channel: bool) -> Option<(VarId, usize)> {
+        let key = Name::new(name);
+        self.scopes
+            .ancestors(scope)
+            .enumerate()
+            .find_map(|(depth, s)| {
+                self.var_index
+                    .get(&(s, key.clone(), channel))
+                    .map(|v| (*v, depth))
+            })
+    }
+
+    /// The channel `name` (as in `input("name")`) seen from `scope`.
+    pub fn channel(&self, scope: ScopeId, name: &str) -> Option<VarId> {
+        self.resolve_in(scope, name, true).map(|(v, _)| v)
+    }
+
+    /// The default value of a format.
+    pub fn default_for(&self, format: &Format) -> Option<&DefaultValue> {
+        self.defaults.get(&format.to_string())
+    }
+
+    /// The object with this id.
+    pub fn object_by_id(&self, id: ObjectId) -> Option<&Object> {
+        self.objects.get(id.0 as usize)
+    }
+
+    /// The object of `kind` with `key`.
+    pub fn object(&self, kind: &ObjectKind, key: &str) -> Option<ObjectId> {
+        self.object_index
+            .get(&(kind.clone(), Name::new(key)))
+            .copied()
+    }
+
+    /// The modifier with this id.
+    pub fn modifier(&self, id: ModId) -> Option<&Modifier> {
+        self.modifiers.get(id.0 as usize)
+    }
+
+    /// The modifiers of GLOBALMODIFIER files (always active).
+    pub fn global_modifiers(&self) -> impl Iterator<Item = &Modifier> {
+        self.modifiers
+            .iter()
+            .filter(|m| matches!(m.applies, Applies::Global))
+    }
+
+    /// Objects whose tokens are read in `scope` (e.g. all equipment for `PC.EQUIPMENT`).
+    pub fn objects_in(&self, scope: ScopeId) -> impl Iterator<Item = &Object> {
+        self.objects
+            .iter()
+            .filter(move |o| o.scope == scope && !o.forgotten)
+    }
+
+    /// A user function by name.
+    pub fn function(&self, name: &str) -> Option<&UserFunction> {
+        self.functions.iter().find(|f| f.name.is(name))
+    }
+
+    /// A table by name.
+    pub fn table(&self, name: &str) -> Option<&Table> {
+        self.tables.iter().find(|t| t.name.is(name))
+    }
+}

@@ -114,8 +114,14 @@ pub const UNEXPECTED_TOKEN: Code = Code {
     name: "unexpected-token",
 };
 
+/// A formula with more than [`super::MAX_TOKENS`] tokens.
+pub const FORMULA_TOO_LONG: Code = Code {
+    id: "P0123",
+    name: "formula-too-long",
+};
+
 /// Every parse code, in order (for documentation and tests).
-pub const ALL: [Code; 22] = [
+pub const ALL: [Code; 23] = [
     UNEXPECTED_CHARACTER,
     MISPLACED_SPACE,
     BAD_WHITESPACE,
@@ -138,4 +144,5 @@ pub const ALL: [Code; 22] = [
     EMPTY_INDEX,
     SPACED_PERCENT_PREFIX,
     UNEXPECTED_TOKEN,
+    FORMULA_TOO_LONG,
 ];

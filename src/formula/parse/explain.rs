@@ -9,11 +9,7 @@ use std::ops::Range;
 
 /// The diagnostic for one grammar error, or `None` when the lexer already reported the
 /// problem at that place.
-pub(super) fn explain(
-    error: &Error<'_, '_>,
-    tokens: &[Spanned<'_>],
-    text_len: usize,
-) -> Option<Problem> {
+pub(super) fn explain(error: &Error, tokens: &[Spanned], text: &str) -> Option<Problem> {
     let at = error.span().start;
     let k = tokens.partition_point(|(_, s)| s.start < at);
     let found = tokens.get(k).map(|(t, s)| (*t, s.into_range()));
@@ -28,13 +24,29 @@ pub(super) fn explain(
     }
     let ctx = Context::at(tokens, k);
     Some(match found {
-        None => at_end(prev, &ctx, text_len),
+        None => at_end(prev, &ctx, text),
         Some((tok, range)) => {
             let operand_expected = prev.as_ref().is_none_or(|(t, _)| !t.ends_operand());
             if operand_expected {
-                want_operand(tok, range, prev, tokens.get(k + 1).map(|(t, _)| *t), &ctx)
+                want_operand(
+                    tok,
+                    range,
+                    prev,
+                    tokens.get(k + 1).map(|(t, _)| *t),
+                    &ctx,
+                    text,
+                )
             } else {
-                want_operator(tok, range, prev, tokens.get(k + 1).map(|(t, _)| *t), &ctx)
+                want_operator(
+                    tok,
+                    range,
+                    prev,
+                    tokens
+                        .get(k + 1)
+                        .map(|(t, s)| (*t, text.get(s.start..s.end).unwrap_or(""))),
+                    &ctx,
+                    text,
+                )
             }
         }
     })
@@ -43,11 +55,11 @@ pub(super) fn explain(
 /// The brackets still open before the failing token.
 struct Context {
     /// Open `(`/`[` tokens, innermost last: (token, range, is the `(` of a call or index).
-    open: Vec<(Tok<'static>, Range<usize>, bool)>,
+    open: Vec<(Tok, Range<usize>, bool)>,
 }
 
 impl Context {
-    fn at(tokens: &[Spanned<'_>], k: usize) -> Self {
+    fn at(tokens: &[Spanned], k: usize) -> Self {
         let mut open = Vec::new();
         for (i, (t, s)) in tokens.iter().enumerate().take(k) {
             match t {
@@ -55,7 +67,7 @@ impl Context {
                     let after_name = i
                         .checked_sub(1)
                         .and_then(|j| tokens.get(j))
-                        .is_some_and(|(p, _)| matches!(p, Tok::Word(_)));
+                        .is_some_and(|(p, _)| matches!(p, Tok::Word));
                     let tok = if *t == Tok::LParen {
                         Tok::LParen
                     } else {
@@ -72,7 +84,7 @@ impl Context {
         Context { open }
     }
 
-    fn innermost(&self) -> Option<&(Tok<'static>, Range<usize>, bool)> {
+    fn innermost(&self) -> Option<&(Tok, Range<usize>, bool)> {
         self.open.last()
     }
 
@@ -82,7 +94,7 @@ impl Context {
     }
 }
 
-fn is_binary_operator(t: Tok<'_>) -> bool {
+fn is_binary_operator(t: &Tok) -> bool {
     matches!(
         t,
         Tok::Plus
@@ -103,15 +115,16 @@ fn is_binary_operator(t: Tok<'_>) -> bool {
     )
 }
 
-fn closer_of(open: Tok<'_>) -> &'static str {
-    if open == Tok::LBracket { "]" } else { ")" }
+fn closer_of(open: &Tok) -> &'static str {
+    if *open == Tok::LBracket { "]" } else { ")" }
 }
 
-fn at_end(prev: Option<(Tok<'_>, Range<usize>)>, ctx: &Context, end: usize) -> Problem {
+fn at_end(prev: Option<(Tok, Range<usize>)>, ctx: &Context, text: &str) -> Problem {
+    let end = text.len();
     let operand_expected = prev.as_ref().is_none_or(|(t, _)| !t.ends_operand());
     match (prev, ctx.innermost()) {
         (Some((t, r)), _)
-            if operand_expected && is_binary_operator(t) || t == Tok::Bang || t == Tok::Comma =>
+            if operand_expected && is_binary_operator(&t) || t == Tok::Bang || t == Tok::Comma =>
         {
             Problem::new(
                 codes::MISSING_OPERAND,
@@ -125,7 +138,7 @@ fn at_end(prev: Option<(Tok<'_>, Range<usize>)>, ctx: &Context, end: usize) -> P
             ))
         }
         (_, Some((open, r, _))) => {
-            let close = closer_of(*open);
+            let close = closer_of(open);
             Problem::new(
                 codes::UNCLOSED_DELIMITER,
                 r.clone(),
@@ -137,8 +150,11 @@ fn at_end(prev: Option<(Tok<'_>, Range<usize>)>, ctx: &Context, end: usize) -> P
         }
         (Some((t, r)), None) => Problem::new(
             codes::UNEXPECTED_TOKEN,
-            r,
-            format!("the formula cannot end with {}", t.describe()),
+            r.clone(),
+            format!(
+                "the formula cannot end with {}",
+                t.describe(written(text, &r))
+            ),
         )
         .label("unexpected end after this")
         .help("complete the expression"),
@@ -149,17 +165,18 @@ fn at_end(prev: Option<(Tok<'_>, Range<usize>)>, ctx: &Context, end: usize) -> P
 }
 
 fn want_operand(
-    tok: Tok<'_>,
+    tok: Tok,
     range: Range<usize>,
-    prev: Option<(Tok<'_>, Range<usize>)>,
-    next: Option<Tok<'_>>,
+    prev: Option<(Tok, Range<usize>)>,
+    next: Option<Tok>,
     ctx: &Context,
+    text: &str,
 ) -> Problem {
     let prev_tok = prev.as_ref().map(|(t, _)| *t);
     let prev_range = prev.as_ref().map(|(_, r)| r.clone());
-    match (prev_tok, tok) {
+    match (&prev_tok, &tok) {
         (Some(Tok::Minus | Tok::Bang), Tok::Minus | Tok::Bang) => {
-            let (label, help) = match (prev_tok, tok) {
+            let (label, help) = match (&prev_tok, &tok) {
                 (Some(Tok::Minus), Tok::Minus) => (
                     "a second unary minus",
                     "only one unary minus per operand; write -(-3)",
@@ -199,7 +216,7 @@ fn want_operand(
         (_, Tok::Plus) => Problem::new(codes::UNARY_PLUS, range, "there is no unary plus")
             .label("`+` needs a left operand")
             .help("remove the `+`"),
-        (_, Tok::PercentSpaced) if matches!(next, Some(Tok::Word(_))) => Problem::new(
+        (_, Tok::PercentSpaced) if matches!(next, Some(Tok::Word)) => Problem::new(
             codes::SPACED_PERCENT_PREFIX,
             range,
             "`%` before a name must touch it",
@@ -229,7 +246,7 @@ fn want_operand(
             let mut p = Problem::new(
                 codes::MISSING_OPERAND,
                 range,
-                match prev_tok {
+                match &prev_tok {
                     Some(p) if is_binary_operator(p) => format!(
                         "missing operand between `{}` and `{}`",
                         p.symbol(),
@@ -243,15 +260,20 @@ fn want_operand(
             .help(
                 "write an operand (a number, name, call, string or parenthesised expression) here",
             );
-            if let Some(r) = prev_range.filter(|_| prev_tok.is_some_and(is_binary_operator)) {
+            if let Some(r) =
+                prev_range.filter(|_| prev_tok.as_ref().is_some_and(is_binary_operator))
+            {
                 p = p.secondary(r, "after this operator");
             }
             p
         }
         (_, t) => Problem::new(
             codes::UNEXPECTED_TOKEN,
-            range,
-            format!("expected an operand, found {}", t.describe()),
+            range.clone(),
+            format!(
+                "expected an operand, found {}",
+                t.describe(written(text, &range))
+            ),
         )
         .label("unexpected here")
         .help("write a number, name, call, string or parenthesised expression"),
@@ -259,18 +281,21 @@ fn want_operand(
 }
 
 fn want_operator(
-    tok: Tok<'_>,
+    tok: Tok,
     range: Range<usize>,
-    prev: Option<(Tok<'_>, Range<usize>)>,
-    next: Option<Tok<'_>>,
+    prev: Option<(Tok, Range<usize>)>,
+    next: Option<(Tok, &str)>,
     ctx: &Context,
+    text: &str,
 ) -> Problem {
     let prev_tok = prev.as_ref().map(|(t, _)| *t);
     let innermost = ctx.innermost();
     match tok {
         Tok::Comma => {
-            let grouping = matches!(prev_tok, Some(Tok::Number(_)))
-                && matches!(next, Some(Tok::Number(n)) if n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()));
+            let grouping = matches!(prev_tok, Some(Tok::Number))
+                && next.is_some_and(|(t, n)| {
+                    t == Tok::Number && n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit())
+                });
             let help = if grouping {
                 "numbers have no digit grouping: write 1000, not 1,000"
             } else if innermost.is_some_and(|(t, _, _)| *t == Tok::LBracket) {
@@ -302,7 +327,10 @@ fn want_operator(
                 tok.symbol()
             ));
             if let Some((t, r)) = prev {
-                p = p.secondary(r, format!("{} ends here", describe_operand(t)));
+                p = p.secondary(
+                    r.clone(),
+                    format!("{} ends here", describe_operand(&t, written(text, &r))),
+                );
             }
             p.help("a call `f(..)` or index `x[..]` starts with a name and cannot be repeated; if you meant to multiply, write `*`")
         }
@@ -319,12 +347,12 @@ fn want_operator(
                 range,
                 format!("`{}` closes `{}`", tok.symbol(), open.symbol()),
             )
-            .label(format!("expected `{}`", closer_of(*open)))
+            .label(format!("expected `{}`", closer_of(open)))
             .secondary(r.clone(), "opened here")
             .help(format!(
                 "close `{}` with `{}`",
                 open.symbol(),
-                closer_of(*open)
+                closer_of(open)
             )),
         },
         t if matches!(
@@ -352,32 +380,40 @@ fn want_operator(
         Tok::Bang => Problem::new(codes::MISSING_OPERATOR, range, "`!` after an operand")
             .label("`!` negates the operand after it")
             .help("for \"not equal\" write `!=`; otherwise write an operator before `!`"),
-        Tok::Word(_) | Tok::Number(_) | Tok::Str(_) | Tok::Percent => {
+        Tok::Word | Tok::Number | Tok::Str | Tok::Percent => {
             let mut p = Problem::new(
                 codes::MISSING_OPERATOR,
-                range,
+                range.clone(),
                 "two operands with no operator between them",
             )
-            .label(format!("{} follows directly", tok.describe()));
+            .label(format!(
+                "{} follows directly",
+                tok.describe(written(text, &range))
+            ));
             if let Some((t, r)) = prev {
-                p = p.secondary(r, describe_operand(t));
+                p = p.secondary(r.clone(), describe_operand(&t, written(text, &r)));
             }
             p.help("write an operator between them, e.g. `+` or `*`")
         }
         t => Problem::new(
             codes::UNEXPECTED_TOKEN,
-            range,
-            format!("unexpected {}", t.describe()),
+            range.clone(),
+            format!("unexpected {}", t.describe(written(text, &range))),
         )
         .label("expected an operator or the end of the formula")
         .help("check the operators around here"),
     }
 }
 
-fn describe_operand(t: Tok<'_>) -> String {
+fn describe_operand(t: &Tok, text: &str) -> String {
     match t {
         Tok::RParen => "this parenthesis or call".to_owned(),
         Tok::RBracket => "this index".to_owned(),
-        other => other.describe(),
+        other => other.describe(text),
     }
+}
+
+/// The text of `range` in the formula.
+fn written<'a>(text: &'a str, range: &Range<usize>) -> &'a str {
+    text.get(range.clone()).unwrap_or("")
 }

@@ -2,71 +2,122 @@
 //!
 //! Levels, loosest first, all left-associative: `|| &&` (one level), `== !=`,
 //! `< > <= >=`, `+ -`, `* / %`; then an operand: at most one unary `-`, then at most one
-//! `!`, then a `^` chain whose operands are primaries only.
+//! `!`, then a `^` chain whose operands are primaries only. `name[...]` takes an arithmetic
+//! expression only.
 
-use super::lexer::Tok;
+use super::lexer::{Spanned, Tok};
 use crate::formula::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 use crate::name::Name;
 use crate::source::{FileId, Span};
-use chumsky::input::ValueInput;
+use chumsky::extra::SimpleState;
+use chumsky::input::{Input, MapExtra, MappedInput, Stream};
 use chumsky::pratt::{infix, left};
 use chumsky::prelude::*;
+use std::rc::Rc;
+
+/// The grammar's input: the lexer's tokens (owned, so the parser has no lifetime and can be
+/// built once per thread) with their byte spans.
+pub(super) type Tokens = MappedInput<'static, Tok, SimpleSpan, Stream<std::vec::IntoIter<Spanned>>>;
+
+/// Where the formula lives: spans are made in `file`, shifted by `offset`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Place {
+    /// The file.
+    pub file: FileId,
+    /// Byte position of the formula in the file.
+    pub offset: u32,
+}
+
+impl Place {
+    /// The span of `s` in the file.
+    pub(super) fn span(self, s: SimpleSpan) -> Span {
+        Span::new(self.file, s.start..s.end).shifted(self.offset)
+    }
+}
 
 /// The error type of the grammar: where it failed and what it found. The diagnostic is
 /// worked out from the token stream afterwards (see `super::explain`).
-pub(super) type Error<'t, 's> = Simple<'t, Tok<'s>>;
+pub(super) type Error = Simple<'static, Tok>;
 
-type Extra<'t, 's> = extra::Err<Error<'t, 's>>;
+/// The parser state: where the formula lives, and its text (tokens carry no text).
+#[derive(Clone, Debug)]
+pub(super) struct Source {
+    /// Where spans go.
+    pub place: Place,
+    /// The formula text.
+    pub text: Rc<str>,
+}
+
+/// Parser extras: the error type `E`, and the [`Source`] as state.
+pub(super) type Extra<E> = extra::Full<E, SimpleState<Source>, ()>;
+
+/// The built grammar, with error type `E`: [`EmptyErr`] for the fast first pass, [`Error`]
+/// to locate the problems when that pass fails.
+pub(super) type Grammar<E> = Boxed<'static, 'static, Tokens, Expr, Extra<E>>;
+
+/// Wraps the lexer's tokens as grammar input; `end` is the text length.
+pub(super) fn input(tokens: Vec<Spanned>, end: usize) -> Tokens {
+    Stream::from_iter(tokens).map((end..end).into(), |(t, s)| (t, s))
+}
+
+/// The span of the node being built.
+fn here<E: chumsky::error::Error<'static, Tokens>>(
+    e: &mut MapExtra<'static, '_, Tokens, Extra<E>>,
+) -> Span {
+    let s = e.span();
+    e.state().0.place.span(s)
+}
+
+/// The text of the node being built.
+fn written<E: chumsky::error::Error<'static, Tokens>>(
+    e: &mut MapExtra<'static, '_, Tokens, Extra<E>>,
+) -> Rc<str> {
+    let s = e.span();
+    let text = &e.state().0.text;
+    Rc::from(text.get(s.start..s.end).unwrap_or(""))
+}
 
 /// Placeholder for a part that failed to parse (the formula is discarded anyway).
-fn error_expr(span: Span) -> Expr {
+fn error_expr() -> Expr {
     Expr {
         kind: ExprKind::Variable(Name::new("")),
-        span,
+        span: Span::default(),
+    }
+}
+
+fn bin(op: BinaryOp, op_span: Span, lhs: Expr, rhs: Expr) -> Expr {
+    Expr {
+        span: lhs.span.join(rhs.span),
+        kind: ExprKind::Binary {
+            op,
+            op_span,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        },
     }
 }
 
 enum Suffix {
-    Call(Vec<Expr>, SimpleSpan),
-    Index(Expr, SimpleSpan),
+    Call(Vec<Expr>, Span),
+    Index(Expr, Span),
 }
 
-/// The whole-formula parser. Spans are converted to `file` and shifted by `offset`.
-pub(super) fn formula<'t, 's: 't, I>(
-    file: FileId,
-    offset: u32,
-) -> impl Parser<'t, I, Expr, Extra<'t, 's>>
-where
-    I: ValueInput<'t, Token = Tok<'s>, Span = SimpleSpan>,
-{
-    let sp = move |s: SimpleSpan| Span::new(file, s.start..s.end).shifted(offset);
-    let bin = move |op: BinaryOp, op_span: SimpleSpan, lhs: Expr, rhs: Expr| Expr {
-        span: lhs.span.join(rhs.span),
-        kind: ExprKind::Binary {
-            op,
-            op_span: sp(op_span),
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
-        },
-    };
+type Rec<E> = Recursive<chumsky::recursive::Indirect<'static, 'static, Tokens, Expr, Extra<E>>>;
 
-    let mut expr =
-        Recursive::<chumsky::recursive::Indirect<'t, 't, I, Expr, Extra<'t, 's>>>::declare();
-    let mut arith =
-        Recursive::<chumsky::recursive::Indirect<'t, 't, I, Expr, Extra<'t, 's>>>::declare();
+/// Builds the whole-formula parser (the caller keeps one per thread).
+pub(super) fn formula<E: chumsky::error::Error<'static, Tokens> + 'static>() -> Grammar<E> {
+    let mut expr = Rec::<E>::declare();
+    let mut arith = Rec::<E>::declare();
 
-    let word = select! { Tok::Word(w) = e => (w, e.span()) };
+    let word = select! { Tok::Word = e => (Name::new(&written(e)), here(e)) };
     let name = just(Tok::Percent)
-        .map_with(|_, e| e.span())
+        .map_with(|_, e| here(e))
         .or_not()
         .then(word)
         .map(
-            |(percent, (w, ws)): (Option<SimpleSpan>, (&str, SimpleSpan))| match percent {
-                Some(p) => (
-                    Name::new(&format!("%{w}")),
-                    SimpleSpan::from(p.start..ws.end),
-                ),
-                None => (Name::new(w), ws),
+            |(percent, (w, ws)): (Option<Span>, (Name, Span))| match percent {
+                Some(p) => (Name::new(&format!("%{w}")), p.join(ws)),
+                None => (w, ws),
             },
         );
 
@@ -81,7 +132,7 @@ where
             [(Tok::LBracket, Tok::RBracket)],
             |_| Vec::new(),
         )))
-        .map_with(|a, e| Suffix::Call(a, e.span()));
+        .map_with(|a, e| Suffix::Call(a, here(e)));
     let index = arith
         .clone()
         .delimited_by(just(Tok::LBracket), just(Tok::RBracket))
@@ -89,76 +140,80 @@ where
             Tok::LBracket,
             Tok::RBracket,
             [(Tok::LParen, Tok::RParen)],
-            move |s| error_expr(sp(s)),
+            |_| error_expr(),
         )))
-        .map_with(|i, e| Suffix::Index(i, e.span()));
+        .map_with(|i, e| Suffix::Index(i, here(e)));
 
-    let named = name
-        .then(args.or(index).or_not())
-        .map(move |((name, name_span), suffix)| match suffix {
-            None => Expr {
-                kind: ExprKind::Variable(name),
-                span: sp(name_span),
-            },
-            Some(Suffix::Call(args, s)) => Expr {
-                kind: ExprKind::Call {
-                    name,
-                    name_span: sp(name_span),
-                    args,
+    let named =
+        name.then(args.or(index).or_not())
+            .map(|((name, name_span), suffix)| match suffix {
+                None => Expr {
+                    kind: ExprKind::Variable(name),
+                    span: name_span,
                 },
-                span: sp(SimpleSpan::from(name_span.start..s.end)),
-            },
-            Some(Suffix::Index(index, s)) => Expr {
-                kind: ExprKind::Index {
-                    name,
-                    name_span: sp(name_span),
-                    index: Box::new(index),
+                Some(Suffix::Call(args, s)) => Expr {
+                    kind: ExprKind::Call {
+                        name,
+                        name_span,
+                        args,
+                    },
+                    span: name_span.join(s),
                 },
-                span: sp(SimpleSpan::from(name_span.start..s.end)),
-            },
-        });
+                Some(Suffix::Index(index, s)) => Expr {
+                    kind: ExprKind::Index {
+                        name,
+                        name_span,
+                        index: Box::new(index),
+                    },
+                    span: name_span.join(s),
+                },
+            });
 
     let literal = select! {
-        Tok::Number(t) = e => Expr { kind: ExprKind::Number(t.into()), span: sp(e.span()) },
-        Tok::Str(t) = e => Expr { kind: ExprKind::String(t.into()), span: sp(e.span()) },
-        Tok::BadOperand = e => error_expr(sp(e.span())),
+        Tok::Number = e => Expr { kind: ExprKind::Number(written(e).as_ref().into()), span: here(e) },
+        Tok::Str = e => {
+            let w = written(e);
+            let inner = w.get(1..w.len().saturating_sub(1)).unwrap_or("");
+            Expr { kind: ExprKind::String(inner.into()), span: here(e) }
+        },
+        Tok::BadOperand = e => Expr { kind: ExprKind::Variable(Name::new("")), span: here(e) },
     };
 
     let paren = expr
         .clone()
         .delimited_by(just(Tok::LParen), just(Tok::RParen))
-        .map_with(move |inner, e| Expr {
+        .map_with(|inner, e| Expr {
             kind: ExprKind::Paren(Box::new(inner)),
-            span: sp(e.span()),
+            span: here(e),
         })
         .recover_with(via_parser(nested_delimiters(
             Tok::LParen,
             Tok::RParen,
             [(Tok::LBracket, Tok::RBracket)],
-            move |s| error_expr(sp(s)),
+            |_| error_expr(),
         )));
 
     let primary = choice((literal, named, paren));
 
     let expon = primary.clone().foldl(
         just(Tok::Caret)
-            .map_with(|_, e| e.span())
+            .map_with(|_, e| here(e))
             .then(primary)
             .repeated(),
-        move |lhs, (op_span, rhs)| bin(BinaryOp::Pow, op_span, lhs, rhs),
+        |lhs, (op_span, rhs)| bin(BinaryOp::Pow, op_span, lhs, rhs),
     );
 
     let unary = just(Tok::Minus)
-        .map_with(|_, e| e.span())
+        .map_with(|_, e| here(e))
         .or_not()
-        .then(just(Tok::Bang).map_with(|_, e| e.span()).or_not())
+        .then(just(Tok::Bang).map_with(|_, e| here(e)).or_not())
         .then(expon)
-        .map(move |((minus, not), operand)| {
+        .map(|((minus, not), operand)| {
             let mut out = operand;
             for (op, at) in [(UnaryOp::Not, not), (UnaryOp::Neg, minus)] {
                 if let Some(s) = at {
                     out = Expr {
-                        span: sp(s).join(out.span),
+                        span: s.join(out.span),
                         kind: ExprKind::Unary {
                             op,
                             operand: Box::new(out),
@@ -171,7 +226,7 @@ where
 
     macro_rules! spanned {
         ($p:expr) => {
-            $p.map_with(|op: BinaryOp, e| (op, e.span()))
+            $p.map_with(|op: BinaryOp, e| (op, here(e)))
         };
     }
     let logical = spanned!(select! {
@@ -195,9 +250,7 @@ where
     });
     macro_rules! fold {
         () => {
-            move |lhs: Expr, (op, s): (BinaryOp, SimpleSpan), rhs: Expr, _: &mut _| {
-                bin(op, s, lhs, rhs)
-            }
+            |lhs: Expr, (op, s): (BinaryOp, Span), rhs: Expr, _: &mut _| bin(op, s, lhs, rhs)
         };
     }
 
@@ -212,5 +265,5 @@ where
         infix(left(4), additive, fold!()),
         infix(left(5), multiplicative, fold!()),
     )));
-    expr.then_ignore(end())
+    expr.then_ignore(end()).boxed()
 }

@@ -8,15 +8,16 @@
 use super::Problem;
 use super::codes;
 
-/// One token. Text-carrying tokens borrow the formula text.
+/// One token. Tokens carry no text (their span locates it), so they are `Copy` and the
+/// grammar can be built once per thread and reused for every formula.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Tok<'s> {
+pub(super) enum Tok {
     /// A number literal as written (`12`, `1.5`, `.5`).
-    Number(&'s str),
-    /// A string literal: the raw text between the quotes.
-    Str(&'s str),
+    Number,
+    /// A string literal, quotes included in its span.
+    Str,
     /// A name (may contain spaces, `.`, `:`, `_`, `~` and one `=`).
-    Word(&'s str),
+    Word,
     /// `+`
     Plus,
     /// `-`
@@ -65,39 +66,34 @@ pub(super) enum Tok<'s> {
     BadOperator,
 }
 
-impl Tok<'_> {
+impl Tok {
     /// True for tokens that can end an operand (after which an operator is expected).
-    pub(super) fn ends_operand(self) -> bool {
+    pub(super) fn ends_operand(&self) -> bool {
         matches!(
             self,
-            Tok::Number(_)
-                | Tok::Str(_)
-                | Tok::Word(_)
-                | Tok::RParen
-                | Tok::RBracket
-                | Tok::BadOperand
+            Tok::Number | Tok::Str | Tok::Word | Tok::RParen | Tok::RBracket | Tok::BadOperand
         )
     }
 
     /// True for the placeholders of problems the lexer already reported.
-    pub(super) fn is_bad(self) -> bool {
+    pub(super) fn is_bad(&self) -> bool {
         matches!(self, Tok::BadOperand | Tok::BadOperator)
     }
 
-    /// How the token is written, for messages.
-    pub(super) fn describe(self) -> String {
+    /// How the token is written, for messages; `written` is its text.
+    pub(super) fn describe(&self, written: &str) -> String {
         match self {
-            Tok::Number(t) => format!("number `{t}`"),
-            Tok::Str(t) => format!("string \"{t}\""),
-            Tok::Word(t) => format!("name `{t}`"),
+            Tok::Number => format!("number `{written}`"),
+            Tok::Str => format!("string {written}"),
+            Tok::Word => format!("name `{written}`"),
             other => format!("`{}`", other.symbol()),
         }
     }
 
     /// The symbol of a punctuation or operator token.
-    pub(super) fn symbol(self) -> &'static str {
+    pub(super) fn symbol(&self) -> &'static str {
         match self {
-            Tok::Number(_) | Tok::Str(_) | Tok::Word(_) => "operand",
+            Tok::Number | Tok::Str | Tok::Word => "operand",
             Tok::Plus => "+",
             Tok::Minus => "-",
             Tok::Star => "*",
@@ -124,7 +120,7 @@ impl Tok<'_> {
 }
 
 /// A token with its byte range in the formula text (absorbed spaces excluded).
-pub(super) type Spanned<'s> = (Tok<'s>, chumsky::span::SimpleSpan);
+pub(super) type Spanned = (Tok, chumsky::span::SimpleSpan);
 
 /// Can `c` start a name? Letters of the reference grammar's LETTER class (ASCII, Latin-1
 /// letters, U+0100–U+1FFF and the CJK blocks); `$` and `_` are not letters here.
@@ -175,7 +171,7 @@ fn starts_operator(c: char) -> bool {
 }
 
 /// Splits `text` into tokens, pushing every lexical problem onto `problems`.
-pub(super) fn lex<'s>(text: &'s str, problems: &mut Vec<Problem>) -> Vec<Spanned<'s>> {
+pub(super) fn lex(text: &str, problems: &mut Vec<Problem>) -> Vec<Spanned> {
     Lexer {
         text,
         pos: 0,
@@ -189,14 +185,14 @@ pub(super) fn lex<'s>(text: &'s str, problems: &mut Vec<Problem>) -> Vec<Spanned
 struct Lexer<'s, 'p> {
     text: &'s str,
     pos: usize,
-    tokens: Vec<Spanned<'s>>,
+    tokens: Vec<Spanned>,
     problems: &'p mut Vec<Problem>,
     /// Spaces were skipped right before the current position (absorbed by an operator).
     leading_space: bool,
 }
 
 impl<'s> Lexer<'s, '_> {
-    fn run(mut self) -> Vec<Spanned<'s>> {
+    fn run(mut self) -> Vec<Spanned> {
         while let Some(c) = self.peek() {
             match c {
                 ' ' | '\t' | '\n' | '\r' => self.whitespace(),
@@ -218,7 +214,7 @@ impl<'s> Lexer<'s, '_> {
         self.text.get(at..).and_then(|r| r.chars().next())
     }
 
-    fn push(&mut self, tok: Tok<'s>, start: usize, end: usize) {
+    fn push(&mut self, tok: Tok, start: usize, end: usize) {
         self.leading_space = false;
         self.tokens.push((tok, (start..end).into()));
     }
@@ -326,7 +322,7 @@ impl<'s> Lexer<'s, '_> {
     fn operator(&mut self, c: char) {
         let start = self.pos;
         let next = self.peek_at(start + 1);
-        let (tok, len, bad_help): (Tok<'s>, usize, Option<&str>) = match (c, next) {
+        let (tok, len, bad_help): (Tok, usize, Option<&str>) = match (c, next) {
             ('+', _) => (Tok::Plus, 1, None),
             ('-', _) => (Tok::Minus, 1, None),
             ('*', _) => (Tok::Star, 1, None),
@@ -491,7 +487,7 @@ impl<'s> Lexer<'s, '_> {
                 // (`==`, `=>`, `=<`) or is reported as a lone `=` by the operator lexer.
                 let word = self.slice(start, valid_end);
                 self.pos = valid_end;
-                self.push(Tok::Word(word), start, valid_end);
+                self.push(Tok::Word, start, valid_end);
                 self.check_equals_in_name(word, start);
             }
             Some(last) => {
@@ -556,8 +552,7 @@ impl<'s> Lexer<'s, '_> {
             .is_some_and(|c| c == '.' || c == '_' || c.is_ascii_digit() || is_name_start(c));
         if well_formed && !followed_by_junk {
             self.pos = end;
-            let t = self.slice(start, end);
-            self.push(Tok::Number(t), start, end);
+            self.push(Tok::Number, start, end);
             return;
         }
         // A malformed number: take the whole run of number-ish characters.
@@ -690,8 +685,7 @@ impl<'s> Lexer<'s, '_> {
         let end = i + 1;
         self.pos = end;
         if ok {
-            let inner = self.slice(start + 1, i);
-            self.push(Tok::Str(inner), start, end);
+            self.push(Tok::Str, start, end);
         } else {
             self.push(Tok::BadOperand, start, end);
         }

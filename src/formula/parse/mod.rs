@@ -7,6 +7,7 @@
 //! out of this module.
 
 mod explain;
+mod fast;
 mod grammar;
 mod lexer;
 
@@ -16,8 +17,20 @@ use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::formula::ast::Formula;
 use crate::source::{FileId, Span};
 use chumsky::Parser;
-use chumsky::input::Input;
+use chumsky::extra::SimpleState;
 use std::ops::Range;
+
+/// The most tokens one formula may have. Far above any real formula (a sum of 10 000
+/// variables, the reference's largest benchmark formula, has 19 999), it bounds the depth of
+/// the tree that every later layer (and `Drop`) walks recursively: a chain `1+1+…` of N
+/// operators is N levels deep.
+pub const MAX_TOKENS: usize = 20_000;
+
+thread_local! {
+    /// The chumsky grammar, built once per thread (building it costs far more than parsing
+    /// a formula).
+    static GRAMMAR: grammar::Grammar<grammar::Error> = grammar::formula();
+}
 
 /// The result of [`parse_formula`].
 #[derive(Clone, Debug, PartialEq)]
@@ -58,23 +71,53 @@ pub fn parse_formula(text: &str, file: FileId, offset: u32) -> ParseOutput {
     let tokens = lexer::lex(text, &mut problems);
     let root = if tokens.is_empty() {
         None
+    } else if let Some((_, at)) = tokens.get(MAX_TOKENS) {
+        problems.push(
+            Problem::new(
+                codes::FORMULA_TOO_LONG,
+                at.start..at.end,
+                format!(
+                    "the formula has {} tokens; at most {MAX_TOKENS} are supported",
+                    tokens.len()
+                ),
+            )
+            .label(format!("token number {} of the formula", MAX_TOKENS + 1))
+            .help("split the computation over several variables"),
+        );
+        None
     } else {
         let end = text.len();
-        let input = tokens.as_slice().split_token_span((end..end).into());
-        let (root, errors) = grammar::formula(file, offset)
-            .parse(input)
-            .into_output_errors();
-        for error in &errors {
-            if let Some(p) = explain::explain(error, &tokens, end) {
-                if !problems
-                    .iter()
-                    .any(|q| q.code == p.code && q.range == p.range)
-                {
-                    problems.push(p);
+        let place = grammar::Place { file, offset };
+        match fast::parse(&tokens, text, place) {
+            Some(root) => Some(root),
+            None => {
+                // Not a well-formed formula (or nested very deeply): the chumsky grammar
+                // parses it again, with recovery, and each error is explained from the
+                // tokens around it.
+                let (root, errors) = GRAMMAR
+                    .with(|g| {
+                        g.parse_with_state(
+                            grammar::input(tokens.clone(), end),
+                            &mut SimpleState(grammar::Source {
+                                place,
+                                text: text.into(),
+                            }),
+                        )
+                    })
+                    .into_output_errors();
+                for error in &errors {
+                    if let Some(p) = explain::explain(error, &tokens, text) {
+                        if !problems
+                            .iter()
+                            .any(|q| q.code == p.code && q.range == p.range)
+                        {
+                            problems.push(p);
+                        }
+                    }
                 }
+                root
             }
         }
-        root
     };
     problems.sort_by_key(|p| (p.range.start, p.range.end));
     let has_error = problems.iter().any(|p| p.severity == Severity::Error);
@@ -146,5 +189,131 @@ impl Problem {
             d = d.with_help(h);
         }
         d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The chumsky grammar's verdict on `text`: its tree, or `None` on a grammar error.
+    fn chumsky_only(text: &str) -> Option<crate::formula::ast::Expr> {
+        let tokens = lexer::lex(text, &mut Vec::new());
+        let place = grammar::Place::default();
+        let (root, errors) = GRAMMAR
+            .with(|g| {
+                g.parse_with_state(
+                    grammar::input(tokens, text.len()),
+                    &mut SimpleState(grammar::Source {
+                        place,
+                        text: text.into(),
+                    }),
+                )
+            })
+            .into_output_errors();
+        if errors.is_empty() { root } else { None }
+    }
+
+    fn fast_only(text: &str) -> Option<crate::formula::ast::Expr> {
+        let tokens = lexer::lex(text, &mut Vec::new());
+        fast::parse(&tokens, text, grammar::Place::default())
+    }
+
+    const PIECES: &[&str] = &[
+        "(", ")", "[", "]", ",", "a", "b c", "1", ".5", " ", "-", "!", "^", "+", "*", "/", "%",
+        "<", ">=", "==", "!=", "&&", "||", "\"s\"", "f(", "x[", "=", "@",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        /// The fast parser and the chumsky grammar accept the same token sequences, with the
+        /// same trees (spans included).
+        #[test]
+        fn fast_parser_agrees_with_the_chumsky_grammar(
+            pieces in prop::collection::vec(prop::sample::select(PIECES), 1..16)
+        ) {
+            let text = pieces.concat();
+            prop_assert_eq!(fast_only(&text), chumsky_only(&text), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn agree_on_the_grammar_corners() {
+        for text in [
+            "1",
+            "-!a",
+            "2^3^2",
+            "a||b&&c",
+            "f()",
+            "f(1,g(2),x[3])",
+            "x[1+2*3]",
+            "x[a<b]",
+            "5%%a",
+            "%a(1)",
+            "--1",
+            "2^-1",
+            "(1",
+            "1)",
+            "f(1,)",
+            "a==b!=c<d+e*f^g",
+        ] {
+            assert_eq!(fast_only(text), chumsky_only(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_falls_back_to_the_grammar_and_does_not_overflow() {
+        let text = format!("{}1{}", "(".repeat(5000), ")".repeat(5000));
+        assert!(fast_only(&text).is_none());
+        let out = parse_formula(&text, FileId(0), 0);
+        assert!(out.formula.is_some(), "{:?}", out.diagnostics.first());
+    }
+
+    #[test]
+    fn spans_are_in_the_file_shifted_by_the_offset() {
+        let out = parse_formula("f(a) + %bc", FileId(4), 10);
+        let root = out.formula.and_then(|f| f.root).expect("parses");
+        assert_eq!(
+            (root.span.file, root.span.start, root.span.end),
+            (FileId(4), 10, 20)
+        );
+        let crate::formula::ast::ExprKind::Binary {
+            op_span, lhs, rhs, ..
+        } = root.kind
+        else {
+            panic!("not a binary node");
+        };
+        assert_eq!((op_span.start, op_span.end), (15, 16));
+        assert_eq!((lhs.span.start, lhs.span.end), (10, 14));
+        assert_eq!((rhs.span.start, rhs.span.end), (17, 20));
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_code() {
+        let out = parse_formula("1. + @ + (2", FileId(0), 0);
+        let codes: Vec<&str> = out.diagnostics.iter().map(|d| d.code.id).collect();
+        assert_eq!(codes, ["P0104", "P0101", "P0115"]);
+        assert!(out.formula.is_none());
+    }
+
+    #[test]
+    fn a_warning_keeps_the_tree() {
+        let out = parse_formula("a = b", FileId(0), 0);
+        assert_eq!(out.diagnostics.len(), 1);
+        assert!(!out.diagnostics[0].is_error());
+        assert!(out.formula.is_some());
+    }
+
+    #[test]
+    fn very_long_formulas_are_refused_without_overflowing() {
+        let ok = format!("{}1", "1+".repeat(MAX_TOKENS / 2 - 1));
+        assert!(parse_formula(&ok, FileId(0), 0).formula.is_some());
+        let long = format!("{}1", "1+".repeat(200_000));
+        let out = parse_formula(&long, FileId(0), 0);
+        assert!(out.formula.is_none());
+        assert_eq!(out.diagnostics.len(), 1);
+        assert_eq!(out.diagnostics[0].code, codes::FORMULA_TOO_LONG);
     }
 }

@@ -1,0 +1,244 @@
+//! Character files (TOML): the objects a character is granted and its channel inputs.
+//!
+//! ```toml
+//! # Objects are granted in this order, as KIND:KEY (a file kind such as RACE, STAT,
+//! # SIZE, EQUIPMENT, ABILITY, or a DYNAMIC category such as MOVEMENT).
+//! grant = ["STAT:STR", "SIZE:M", "MOVEMENT:Walk", "EQUIPMENT:Club"]
+//!
+//! # Channel inputs: the channel of an instance (omit `object` for a global channel).
+//! [[input]]
+//! object = "STAT:STR"
+//! channel = "STATSCORE"
+//! value = "15"
+//!
+//! # Equipment modifiers onto a part (head) of a granted equipment.
+//! [[equipmod]]
+//! equipment = "EQUIPMENT:Second Skin"
+//! part = 1
+//! key = "Armor (Infrared sensors)"
+//! ```
+//!
+//! The JSON Schema of this file is `schemas/character.schema.json`.
+
+use super::{Character, InstanceId};
+use crate::diagnostic::Diagnostic;
+use crate::model::Dataset;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// A character file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterFile {
+    /// Objects to grant, in order, as `KIND:KEY` (e.g. `STAT:STR`, `EQUIPMENT:Club`,
+    /// `MOVEMENT:Walk`). An object listed twice is granted twice (two instances).
+    #[serde(default)]
+    pub grant: Vec<String>,
+    /// Channel inputs.
+    #[serde(default)]
+    pub input: Vec<InputEntry>,
+    /// Equipment modifiers put onto a part of a granted equipment.
+    #[serde(default)]
+    pub equipmod: Vec<EquipModEntry>,
+}
+
+/// One equipment modifier on a part of a granted equipment.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EquipModEntry {
+    /// The granted equipment, spelled as in `grant` (e.g. `EQUIPMENT:Second Skin`).
+    pub equipment: String,
+    /// The part (head) number, from 1.
+    #[serde(default = "first_part")]
+    pub part: u32,
+    /// The EQUIPMOD's key.
+    pub key: String,
+}
+
+fn first_part() -> u32 {
+    1
+}
+
+/// One channel input.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InputEntry {
+    /// The granted object whose channel this is, as `KIND:KEY` (absent: the global scope).
+    #[serde(default)]
+    pub object: Option<String>,
+    /// The channel name (as in `input("STATSCORE")`).
+    pub channel: String,
+    /// The value, as text in the channel's format (`15`, `true`, `1d6`, …).
+    pub value: String,
+}
+
+/// Parses a character file's text.
+pub fn parse(text: &str) -> Result<CharacterFile, String> {
+    toml::from_str(text).map_err(|e| e.to_string())
+}
+
+/// Splits `KIND:KEY`.
+pub fn split_object(text: &str) -> Option<(&str, &str)> {
+    let (kind, key) = text.split_once(':')?;
+    let (kind, key) = (kind.trim(), key.trim());
+    (!kind.is_empty() && !key.is_empty()).then_some((kind, key))
+}
+
+/// Builds the character a file describes. Problems (unknown objects, bad inputs) are
+/// returned beside it; everything that could be applied is.
+pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Diagnostic>) {
+    let mut c = Character::new(dataset);
+    let mut problems = Vec::new();
+    let mut granted: Vec<(String, InstanceId)> = Vec::new();
+    for g in &file.grant {
+        let Some((kind, key)) = split_object(g) else {
+            problems.push(
+                Diagnostic::error(
+                    super::UNKNOWN_OBJECT,
+                    Default::default(),
+                    format!("`{g}` is not KIND:KEY"),
+                )
+                .with_help("write e.g. `STAT:STR` or `EQUIPMENT:Club`"),
+            );
+            continue;
+        };
+        match c.grant_key(kind, key) {
+            Ok(inst) => granted.push((g.to_ascii_lowercase(), inst)),
+            Err(d) => problems.push(*d),
+        }
+    }
+    let find = |granted: &[(String, InstanceId)], o: &str| {
+        granted
+            .iter()
+            .find(|(g, _)| *g == o.to_ascii_lowercase())
+            .map(|(_, inst)| *inst)
+    };
+    for e in &file.equipmod {
+        let Some(host) = find(&granted, &e.equipment) else {
+            problems.push(
+                Diagnostic::error(
+                    super::UNKNOWN_OBJECT,
+                    Default::default(),
+                    format!(
+                        "equipment modifier for `{}`, which is not granted",
+                        e.equipment
+                    ),
+                )
+                .with_help("add the equipment to `grant` (spelled the same way)"),
+            );
+            continue;
+        };
+        let Some(object) = c.find_object("EQUIPMOD", &e.key) else {
+            problems.push(
+                Diagnostic::error(
+                    super::UNKNOWN_OBJECT,
+                    Default::default(),
+                    format!("there is no EQUIPMOD `{}` in the dataset", e.key),
+                )
+                .with_help("use the equipment modifier's KEY"),
+            );
+            continue;
+        };
+        let part = c.ensure_part(host, e.part);
+        c.grant_to(part, object);
+    }
+    for i in &file.input {
+        let inst = match &i.object {
+            None => InstanceId::GLOBAL,
+            Some(o) => match find(&granted, o) {
+                Some(inst) => inst,
+                None => {
+                    problems.push(
+                        Diagnostic::error(
+                            super::UNKNOWN_OBJECT,
+                            Default::default(),
+                            format!("input for `{o}`, which is not granted"),
+                        )
+                        .with_help("add the object to `grant` (spelled the same way)"),
+                    );
+                    continue;
+                }
+            },
+        };
+        if let Err(d) = c.set_input(inst, &i.channel, &i.value) {
+            problems.push(*d);
+        }
+    }
+    (c, problems)
+}
+
+/// The JSON Schema of character files (`schemas/character.schema.json`).
+pub fn schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(CharacterFile)).unwrap_or_default()
+}
+
+/// The JSON output of `rulebook calc --format json` (`schemas/calc-output.schema.json`).
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct CalcOutput {
+    /// Every variable instance, sorted by name.
+    pub values: Vec<CalcValue>,
+    /// Problems building or solving the character.
+    pub problems: Vec<crate::diagnostic::JsonDiagnostic>,
+}
+
+/// One variable instance in [`CalcOutput`].
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct CalcValue {
+    /// `Name` for a global variable, `Object.Name` / `Object.PARTn.Name` for a local one.
+    pub name: String,
+    /// The value as printed (NUMBER plain, BOOLEAN `true`/`false`, DICE `1d6`, pair `x,y`).
+    pub value: String,
+}
+
+/// The JSON Schema of [`CalcOutput`].
+pub fn calc_output_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(CalcOutput)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_documented_example() {
+        let f = parse(
+            r#"grant = ["STAT:STR", "EQUIPMENT:Club"]
+[[input]]
+object = "STAT:STR"
+channel = "STATSCORE"
+value = "15"
+"#,
+        )
+        .unwrap();
+        assert_eq!(f.grant.len(), 2);
+        assert_eq!(f.input[0].channel, "STATSCORE");
+        assert!(parse("grnt = []").is_err());
+        assert_eq!(
+            split_object("EQUIPMENT:Ceremonial Plate (Troop)"),
+            Some(("EQUIPMENT", "Ceremonial Plate (Troop)"))
+        );
+        assert_eq!(split_object("STR"), None);
+    }
+
+    /// The committed schemas are the generated ones (`UPDATE_SCHEMAS=1` rewrites them).
+    #[test]
+    fn committed_schemas_are_current() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+        for (file, schema) in [
+            ("character.schema.json", schema()),
+            ("calc-output.schema.json", calc_output_schema()),
+        ] {
+            let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
+            let path = dir.join(file);
+            if std::env::var_os("UPDATE_SCHEMAS").is_some() {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &text).unwrap();
+            }
+            let committed = std::fs::read_to_string(&path).unwrap_or_default();
+            assert_eq!(
+                committed, text,
+                "{file} is out of date; run with UPDATE_SCHEMAS=1"
+            );
+        }
+    }
+}

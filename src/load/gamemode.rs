@@ -1,0 +1,122 @@
+//! Game modes: `miscinfo.lst` (ALLOWEDMODES binds PCCs to the mode) and `codeControl.lst`
+//! (feature switches that decide built-in channels and the legacy FACE bridge).
+
+use crate::load::fs::FileSystem;
+use crate::source::Span;
+use std::path::{Path, PathBuf};
+
+/// One game mode folder under `system/gameModes/`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameMode {
+    /// Folder name.
+    pub dir: String,
+    /// `ALLOWEDMODES:` values (what PCC GAMEMODE values are matched against).
+    pub allowed: Vec<String>,
+    /// `codeControl.lst` switches.
+    pub controls: CodeControls,
+}
+
+/// The switches of `codeControl.lst` the formula system depends on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CodeControls {
+    /// `FACE:<var>`: the legacy `FACE:` token is disabled and Face is a variable.
+    pub face: Option<String>,
+    /// Where `FACE:` was switched on (for diagnostics).
+    pub face_span: Option<Span>,
+    /// `ALIGNMENTFEATURE:YES`: the Alignment channel exists.
+    pub alignment_feature: bool,
+    /// `DOMAINFEATURE:YES`: the Deity channel exists.
+    pub domain_feature: bool,
+    /// `STATINPUT:<channel>`: the stat UI writes this channel.
+    pub stat_input: Option<String>,
+    /// `STATMODSAVE:<var>`: saves read this local variable.
+    pub stat_mod_save: Option<String>,
+}
+
+impl GameMode {
+    /// True when a PCC's GAMEMODE value selects this mode.
+    pub fn accepts(&self, mode: &str) -> bool {
+        self.allowed.iter().any(|a| a.eq_ignore_ascii_case(mode))
+    }
+}
+
+/// Reads every game mode below `dir` that has a `miscinfo.lst` (sorted by folder name).
+pub fn read_game_modes(fs: &dyn FileSystem, dir: &Path) -> Vec<GameMode> {
+    let mut dirs: Vec<PathBuf> = fs
+        .files_below(dir)
+        .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n == "miscinfo.lst"))
+        .filter(|p| p.parent().and_then(Path::parent) == Some(dir))
+        .collect();
+    dirs.sort();
+    dirs.into_iter()
+        .filter_map(|misc| {
+            let folder = misc.parent()?;
+            let text = String::from_utf8_lossy(&fs.read(&misc).ok()?).into_owned();
+            let mut gm = GameMode {
+                dir: folder.file_name()?.to_string_lossy().into_owned(),
+                ..GameMode::default()
+            };
+            for (k, v) in pairs(&text) {
+                if k == "ALLOWEDMODES" {
+                    gm.allowed = v.split('|').map(|s| s.trim().to_owned()).collect();
+                }
+            }
+            if let Ok(bytes) = fs.read(&folder.join("codeControl.lst")) {
+                gm.controls = parse_controls(&String::from_utf8_lossy(&bytes));
+            }
+            Some(gm)
+        })
+        .collect()
+}
+
+fn pairs(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(|l| l.split('\t'))
+        .filter_map(|t| t.trim().split_once(':'))
+}
+
+/// Parses `codeControl.lst` text.
+pub fn parse_controls(text: &str) -> CodeControls {
+    let mut c = CodeControls::default();
+    for (k, v) in pairs(text) {
+        let v = v.trim();
+        match k {
+            "FACE" => c.face = Some(v.to_owned()),
+            "ALIGNMENTFEATURE" => c.alignment_feature = v.eq_ignore_ascii_case("YES"),
+            "DOMAINFEATURE" => c.domain_feature = v.eq_ignore_ascii_case("YES"),
+            "STATINPUT" => c.stat_input = Some(v.to_owned()),
+            "STATMODSAVE" => c.stat_mod_save = Some(v.to_owned()),
+            _ => {}
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::fs::MemoryFs;
+
+    #[test]
+    fn reads_allowed_modes_and_controls() {
+        let fs = MemoryFs::new()
+            .with(
+                "/g/Pathfinder/miscinfo.lst",
+                "#DEFAULTVARIABLEVALUE:NUMBER|0\nALLOWEDMODES:Pathfinder|Pathfinder_RPG\n",
+            )
+            .with(
+                "/g/Pathfinder/codeControl.lst",
+                "ALIGNMENTFEATURE:YES\n#STATINPUT:X\nFACE:Face\n",
+            )
+            .with("/g/default/compatibilityDataControl.lst", "");
+        let modes = read_game_modes(&fs, Path::new("/g"));
+        assert_eq!(modes.len(), 1);
+        assert!(modes[0].accepts("pathfinder_rpg"));
+        assert_eq!(modes[0].controls.face.as_deref(), Some("Face"));
+        assert!(modes[0].controls.alignment_feature);
+        assert!(modes[0].controls.stat_input.is_none());
+    }
+}

@@ -1,0 +1,459 @@
+//! Building a load set: the selected PCCs, their sub-campaigns and prerequisites, the game
+//! mode, and every listed file read in PCGen's fixed load order.
+
+use crate::diagnostic::Diagnostic;
+use crate::load::campaign::{Campaign, FileKind, KeyFilter, parse_pcc};
+use crate::load::codes;
+use crate::load::fs::{FileSystem, normalize};
+use crate::load::gamemode::{GameMode, read_game_modes};
+use crate::load::root::PcgenRoot;
+use crate::load::text::{Line, LineMode, lines, read_source};
+use crate::source::{FileId, SourceFile, SourceMap, Span, TextEncoding};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// One file of the load, read and split into lines.
+#[derive(Clone, Debug)]
+pub struct LoadedFile {
+    /// Its kind (decides how its lines are read and in which scope).
+    pub kind: FileKind,
+    /// Resolved path.
+    pub path: PathBuf,
+    /// Its source.
+    pub file: FileId,
+    /// Meaningful lines (comments and blank lines removed).
+    pub lines: Vec<Line>,
+    /// `(INCLUDE:…)`/`(EXCLUDE:…)` from the PCC entry.
+    pub filter: Option<KeyFilter>,
+    /// The PCC entry that listed it (`None` for game-mode fallbacks).
+    pub listed_at: Option<Span>,
+}
+
+/// Everything read for one load set.
+#[derive(Clone, Debug)]
+pub struct LoadSet {
+    /// The PCGen root.
+    pub root: PcgenRoot,
+    /// Every file read (PCCs, LSTs, game-mode files).
+    pub sources: SourceMap,
+    /// Selected campaigns in RANK order, then the sub-campaigns they include.
+    pub campaigns: Vec<Campaign>,
+    /// How many of `campaigns` were selected (the rest are includes).
+    pub selected: usize,
+    /// The game mode, when one matched.
+    pub game_mode: Option<GameMode>,
+    /// The files in load order.
+    pub files: Vec<LoadedFile>,
+    /// Problems found while loading.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The line mode a file kind is read with.
+pub fn line_mode(kind: FileKind) -> LineMode {
+    match kind {
+        FileKind::DataControl | FileKind::Dynamic | FileKind::GlobalModifier => LineMode::Trimmed,
+        FileKind::DataTable => LineMode::Whole,
+        _ => LineMode::Object,
+    }
+}
+
+/// The PCCs below `dir` that a user can select (those with a GAMEMODE line), sorted.
+pub fn selectable_pccs(fs: &dyn FileSystem, dir: &Path) -> Vec<PathBuf> {
+    fs.files_below(dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pcc")))
+        .filter(|p| {
+            fs.read(p).is_ok_and(|b| {
+                String::from_utf8_lossy(&b)
+                    .lines()
+                    .any(|l| l.trim_start().starts_with("GAMEMODE:"))
+            })
+        })
+        .collect()
+}
+
+struct Loader<'a> {
+    fs: &'a dyn FileSystem,
+    root: PcgenRoot,
+    sources: SourceMap,
+    diagnostics: Vec<Diagnostic>,
+    by_path: HashMap<PathBuf, usize>,
+    campaigns: Vec<Campaign>,
+    read: HashMap<PathBuf, FileId>,
+}
+
+impl Loader<'_> {
+    fn missing(&mut self, path: &Path, at: Option<Span>, what: &str) {
+        let display = self.root.display(path);
+        let span = at.unwrap_or_else(|| {
+            let id = self
+                .sources
+                .add(SourceFile::new(display.clone(), "", TextEncoding::Utf8));
+            Span::new(id, 0..0)
+        });
+        self.diagnostics.push(
+            Diagnostic::error(
+                codes::FILE_NOT_FOUND,
+                span,
+                format!("{what} `{display}` does not exist"),
+            )
+            .with_label("no such file")
+            .with_help(
+                "check the path and its upper/lower case (PCGen runs on case-sensitive systems)",
+            ),
+        );
+    }
+
+    fn read(&mut self, path: &Path, at: Option<Span>, what: &str) -> Option<FileId> {
+        if let Some(id) = self.read.get(path) {
+            return Some(*id);
+        }
+        if !self.fs.is_file(path) {
+            self.missing(path, at, what);
+            return None;
+        }
+        let display = self.root.display(path);
+        match read_source(
+            self.fs,
+            path,
+            display.clone(),
+            &mut self.sources,
+            &mut self.diagnostics,
+        ) {
+            Ok(id) => {
+                self.read.insert(path.to_path_buf(), id);
+                Some(id)
+            }
+            Err(e) => {
+                let id = self
+                    .sources
+                    .add(SourceFile::new(display.clone(), "", TextEncoding::Utf8));
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        codes::READ_FAILED,
+                        at.unwrap_or(Span::new(id, 0..0)),
+                        format!("cannot read `{display}`: {e}"),
+                    )
+                    .with_help("check the file's permissions"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Parses a PCC and (recursively) its includes; returns its index.
+    fn campaign(
+        &mut self,
+        path: &Path,
+        at: Option<Span>,
+        stack: &mut Vec<PathBuf>,
+    ) -> Option<usize> {
+        let path = normalize(path);
+        if stack.contains(&path) {
+            if let Some(span) = at {
+                self.diagnostics.push(
+                    Diagnostic::warning(
+                        codes::INCLUDE_CYCLE,
+                        span,
+                        "this PCC includes itself through `PCC:`",
+                    )
+                    .with_help("remove the include that closes the cycle"),
+                );
+            }
+            return None;
+        }
+        if let Some(i) = self.by_path.get(&path) {
+            return Some(*i);
+        }
+        let id = self.read(&path, at, "campaign file")?;
+        let source = self.sources.get(id)?.clone();
+        let c = parse_pcc(&path, id, &source, &self.root, &mut self.diagnostics);
+        let includes = c.includes.clone();
+        let index = self.campaigns.len();
+        self.campaigns.push(c);
+        self.by_path.insert(path.clone(), index);
+        stack.push(path);
+        for (p, span) in includes {
+            self.campaign(&p, Some(span), stack);
+        }
+        stack.pop();
+        Some(index)
+    }
+
+    /// Every campaign reachable from `i` (itself first, then includes depth-first).
+    fn reachable(&self, i: usize, seen: &mut HashSet<usize>, out: &mut Vec<usize>) {
+        if !seen.insert(i) {
+            return;
+        }
+        out.push(i);
+        let Some(c) = self.campaigns.get(i) else {
+            return;
+        };
+        for (p, _) in &c.includes {
+            if let Some(j) = self.by_path.get(p) {
+                self.reachable(*j, seen, out);
+            }
+        }
+    }
+}
+
+/// Finds a campaign by key or name among all PCCs under the data folder.
+fn find_campaign(fs: &dyn FileSystem, root: &PcgenRoot, name: &str) -> Option<PathBuf> {
+    fs.files_below(&root.data).into_iter().find(|p| {
+        p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pcc"))
+            && fs.read(p).is_ok_and(|b| {
+                String::from_utf8_lossy(&b).lines().any(|l| {
+                    let l = l.trim();
+                    l.strip_prefix("CAMPAIGN:")
+                        .or_else(|| l.strip_prefix("KEY:"))
+                        .is_some_and(|v| v.trim().eq_ignore_ascii_case(name))
+                })
+            })
+    })
+}
+
+/// Loads the campaigns `pccs` (selected together) from `root`.
+pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet {
+    let mut l = Loader {
+        fs,
+        root: root.clone(),
+        sources: SourceMap::new(),
+        diagnostics: Vec::new(),
+        by_path: HashMap::new(),
+        campaigns: Vec::new(),
+        read: HashMap::new(),
+    };
+    let mut selected: Vec<usize> = Vec::new();
+    for p in pccs {
+        if let Some(i) = l.campaign(p, None, &mut Vec::new()) {
+            if !selected.contains(&i) {
+                selected.push(i);
+            }
+        }
+    }
+
+    // PRECAMPAIGN on the selected campaigns: add what is missing, warn on conflicts.
+    let mut k = 0;
+    while let Some(&i) = selected.get(k) {
+        k += 1;
+        let pres = l
+            .campaigns
+            .get(i)
+            .map(|c| c.pre.clone())
+            .unwrap_or_default();
+        for pre in pres {
+            if pre.negated {
+                continue;
+            }
+            for name in pre.included_names() {
+                let present = l
+                    .campaigns
+                    .iter()
+                    .any(|c| c.key.eq_ignore_ascii_case(name) || c.name.eq_ignore_ascii_case(name));
+                if present {
+                    continue;
+                }
+                match find_campaign(fs, root, name) {
+                    Some(path) => {
+                        if let Some(j) = l.campaign(&path, None, &mut Vec::new()) {
+                            if !selected.contains(&j) {
+                                selected.push(j);
+                            }
+                            l.diagnostics.push(
+                                Diagnostic::note(
+                                    codes::CAMPAIGN_ADDED,
+                                    pre.span,
+                                    format!("required campaign `{name}` was added to the load"),
+                                )
+                                .with_note(format!("from {}", root.display(&path))),
+                            );
+                        }
+                    }
+                    None => l.diagnostics.push(
+                        Diagnostic::error(
+                            codes::MISSING_CAMPAIGN,
+                            pre.span,
+                            format!("required campaign `{name}` is not in the data folder"),
+                        )
+                        .with_label("needs this campaign")
+                        .with_help("install the campaign, or select it together with this one"),
+                    ),
+                }
+            }
+        }
+    }
+
+    // The campaigns loaded, for prerequisites: (key, name, book types).
+    let mut loaded_idx = Vec::new();
+    let mut seen = HashSet::new();
+    for &i in &selected {
+        l.reachable(i, &mut seen, &mut loaded_idx);
+    }
+    let info: Vec<(String, String, Vec<String>)> = loaded_idx
+        .iter()
+        .filter_map(|i| l.campaigns.get(*i))
+        .map(|c| (c.key.clone(), c.name.clone(), c.book_types.clone()))
+        .collect();
+    let info_ref: Vec<(&str, &str, &[String])> = info
+        .iter()
+        .map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_slice()))
+        .collect();
+    let selected_info: Vec<(&str, &str, &[String])> = selected
+        .iter()
+        .filter_map(|i| l.campaigns.get(*i))
+        .map(|c| (c.key.as_str(), c.name.as_str(), c.book_types.as_slice()))
+        .collect();
+    let mut conflicts = Vec::new();
+    for &i in &selected {
+        if let Some(c) = l.campaigns.get(i) {
+            for pre in c.pre.iter().filter(|p| p.negated) {
+                if !pre.passes(&selected_info) {
+                    conflicts.push(
+                        Diagnostic::warning(
+                            codes::CAMPAIGN_CONFLICT,
+                            pre.span,
+                            format!("`{}` does not allow the other selected campaigns", c.name),
+                        )
+                        .with_help("PCGen refuses this selection; load the campaigns separately"),
+                    );
+                }
+            }
+        }
+    }
+    l.diagnostics.extend(conflicts);
+
+    // Game mode.
+    let modes = read_game_modes(fs, &root.game_modes());
+    let mut game_mode: Option<GameMode> = None;
+    for &i in &selected {
+        let Some(c) = l.campaigns.get(i) else {
+            continue;
+        };
+        let Some(span) = c.game_mode_span else {
+            continue;
+        };
+        match &game_mode {
+            None => {
+                game_mode = modes
+                    .iter()
+                    .find(|m| c.game_modes.iter().any(|g| m.accepts(g)))
+                    .cloned();
+                if game_mode.is_none() {
+                    let known: Vec<&str> = modes
+                        .iter()
+                        .flat_map(|m| m.allowed.iter().map(String::as_str))
+                        .collect();
+                    let mut d = Diagnostic::error(
+                        codes::UNKNOWN_GAME_MODE,
+                        span,
+                        format!("no game mode allows `{}`", c.game_modes.join("|")),
+                    )
+                    .with_label("matched against each game mode's ALLOWEDMODES");
+                    d = match crate::name::closest(
+                        c.game_modes.first().map_or("", |s| s),
+                        known.iter().copied(),
+                    ) {
+                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                        None => d.with_help(format!(
+                            "install the game mode, or use one of: {}",
+                            known.join(", ")
+                        )),
+                    };
+                    l.diagnostics.push(d);
+                }
+            }
+            Some(m) => {
+                if !c.game_modes.iter().any(|g| m.accepts(g)) {
+                    l.diagnostics.push(
+                        Diagnostic::error(
+                            codes::MIXED_GAME_MODES,
+                            span,
+                            format!("`{}` is not for game mode `{}`", c.name, m.dir),
+                        )
+                        .with_help("select campaigns of one game mode together"),
+                    );
+                }
+            }
+        }
+    }
+
+    // RANK order (descending, stable), then flatten the file lists.
+    let mut order = selected.clone();
+    order.sort_by_key(|i| std::cmp::Reverse(l.campaigns.get(*i).map_or(9, |c| c.rank)));
+    let mut entries = Vec::new();
+    let mut excludes: HashSet<PathBuf> = HashSet::new();
+    let mut seen = HashSet::new();
+    for &i in &order {
+        let mut reach = Vec::new();
+        l.reachable(i, &mut seen, &mut reach);
+        for j in reach {
+            if let Some(c) = l.campaigns.get(j) {
+                entries.extend(c.entries.iter().cloned());
+                excludes.extend(c.lst_excludes.iter().cloned());
+            }
+        }
+    }
+    let mut listed: HashSet<(PathBuf, Option<KeyFilter>, FileKind)> = HashSet::new();
+    let mut plan: Vec<(FileKind, PathBuf, Option<KeyFilter>, Option<Span>)> = Vec::new();
+    for kind in FileKind::LOAD_ORDER {
+        for e in entries.iter().filter(|e| e.kind == kind) {
+            if excludes.contains(&e.path) || !e.pre.iter().all(|p| p.passes(&info_ref)) {
+                continue;
+            }
+            if listed.insert((e.path.clone(), e.filter.clone(), kind)) {
+                plan.push((kind, e.path.clone(), e.filter.clone(), Some(e.span)));
+            }
+        }
+        let fallback = match kind {
+            FileKind::DataControl => Some("compatibilityDataControl.lst"),
+            FileKind::GlobalModifier => Some("compatibilityGlobalModifier.lst"),
+            _ => None,
+        };
+        if let Some(name) = fallback {
+            if !plan.iter().any(|p| p.0 == kind) {
+                let path = root.game_modes().join("default").join(name);
+                if fs.is_file(&path) {
+                    plan.push((kind, path, None, None));
+                }
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for (kind, path, filter, at) in plan {
+        let Some(id) = l.read(&path, at, &format!("{} file", kind.token())) else {
+            continue;
+        };
+        let lines = l
+            .sources
+            .get(id)
+            .map(|f| lines(id, &f.text, line_mode(kind)))
+            .unwrap_or_default();
+        files.push(LoadedFile {
+            kind,
+            path,
+            file: id,
+            lines,
+            filter,
+            listed_at: at,
+        });
+    }
+
+    // Campaigns: selected in rank order first, then the rest.
+    let mut ordered: Vec<usize> = order.clone();
+    ordered.extend(loaded_idx.iter().filter(|i| !order.contains(i)));
+    let selected_count = order.len();
+    let mut all: Vec<Option<Campaign>> = l.campaigns.into_iter().map(Some).collect();
+    let campaigns = ordered
+        .into_iter()
+        .filter_map(|i| all.get_mut(i).and_then(Option::take))
+        .collect();
+    LoadSet {
+        root: l.root,
+        sources: l.sources,
+        campaigns,
+        selected: selected_count,
+        game_mode,
+        files,
+        diagnostics: l.diagnostics,
+    }
+}

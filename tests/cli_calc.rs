@@ -1,0 +1,134 @@
+//! `rulebook calc`, `explain` and `graph` on the Starfinder fixture (skipped when absent).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture() -> Option<PathBuf> {
+    let pcc = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/pcgen/data/starfinder/paizo/core/_starfinder_core_rulebook.pcc");
+    if pcc.exists() {
+        Some(pcc)
+    } else {
+        eprintln!("skipped: {} is missing", pcc.display());
+        None
+    }
+}
+
+fn character_file(name: &str, text: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("rulebook-{}-{name}.toml", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const CHARACTER: &str = r#"grant = ["STAT:STR", "SIZE:L", "MOVEMENT:Walk", "EQUIPMENT:Ceremonial Plate (Troop)", "EQUIPMENT:Club", "EQUIPMENT:Second Skin"]
+[[input]]
+object = "STAT:STR"
+channel = "STATSCORE"
+value = "15"
+
+[[equipmod]]
+equipment = "EQUIPMENT:Second Skin"
+key = "Armor (Infrared sensors)"
+"#;
+
+#[test]
+fn calc_prints_every_value_as_json() {
+    let Some(pcc) = fixture() else { return };
+    let file = character_file("calc", CHARACTER);
+    let out = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .args([
+            "calc",
+            pcc.to_str().unwrap(),
+            "--character",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let value = |name: &str| {
+        json["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"] == name)
+            .map(|v| v["value"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(value("STR").as_deref(), Some("2"));
+    assert_eq!(value("Face").as_deref(), Some("10,10"));
+    assert_eq!(value("Walk.Speed").as_deref(), Some("-10"));
+    assert_eq!(value("Club.PART1.Damage").as_deref(), Some("1d6"));
+    assert_eq!(value("Second Skin.UpgradeSlot").as_deref(), Some("1"));
+    assert_eq!(value("Second Skin.UpgradeSlotTaken").as_deref(), Some("1"));
+    assert_eq!(value("Club.UpgradeSlotTaken").as_deref(), Some("0"));
+    assert!(json["problems"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn explain_lists_the_modifiers_with_file_and_line() {
+    let Some(pcc) = fixture() else { return };
+    let file = character_file("explain", CHARACTER);
+    let out = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .args([
+            "explain",
+            pcc.to_str().unwrap(),
+            "--character",
+            file.to_str().unwrap(),
+            "Face",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("Face = 10,10"), "{text}");
+    assert!(text.contains("SET 5,5 PRIORITY=5"), "{text}");
+    assert!(
+        text.contains("SET 10,10 PRIORITY=100  from L at "),
+        "{text}"
+    );
+    assert!(text.contains("scr__sizes.lst:"), "{text}");
+}
+
+#[test]
+fn graph_writes_dot_and_unknown_objects_fail() {
+    let Some(pcc) = fixture() else { return };
+    let file = character_file("graph", CHARACTER);
+    let out = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .args([
+            "graph",
+            pcc.to_str().unwrap(),
+            "--character",
+            file.to_str().unwrap(),
+            "--var",
+            "STR",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let dot = String::from_utf8_lossy(&out.stdout);
+    assert!(dot.starts_with("digraph variables {"), "{dot}");
+    assert!(dot.contains("STR.Mod = 2") && dot.contains("->"), "{dot}");
+    assert!(
+        !dot.contains("Walk.Speed"),
+        "only STR's neighbourhood: {dot}"
+    );
+
+    let bad = character_file("bad", "grant = [\"EQUIPMENT:Longsord\"]\n");
+    let out = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .args([
+            "calc",
+            pcc.to_str().unwrap(),
+            "--character",
+            bad.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("S0201"));
+}
