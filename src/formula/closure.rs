@@ -21,8 +21,8 @@ macro_rules! bin {
     ($a:expr, $b:expr, $span:expr, $m:ident) => {{
         let (a, b, span) = ($a, $b, $span);
         Arc::new(move |cx: &Ctx<'_>| {
-            let x = a(cx)?;
-            let y = b(cx)?;
+            let x = a.get(cx)?;
+            let y = b.get(cx)?;
             x.$m(y).map_err(|e| arith(e, span))
         }) as NumF
     }};
@@ -31,7 +31,7 @@ macro_rules! bin {
 macro_rules! bin_xc {
     ($a:expr, $c:expr, $span:expr, $m:ident) => {{
         let (a, c, span) = ($a, $c, $span);
-        Arc::new(move |cx: &Ctx<'_>| a(cx)?.$m(c).map_err(|e| arith(e, span))) as NumF
+        Arc::new(move |cx: &Ctx<'_>| a.get(cx)?.$m(c).map_err(|e| arith(e, span))) as NumF
     }};
 }
 
@@ -74,8 +74,8 @@ pub(crate) fn num(n: &Num) -> NumF {
             let Some(d) = const_divisor(b) else {
                 return num(b);
             };
-            let (a, span) = (num(a), *span);
-            Arc::new(move |cx| d.divide(a(cx)?).map_err(|e| arith(e, span)))
+            let (a, span) = (Operand::of(a), *span);
+            Arc::new(move |cx| d.divide(a.get(cx)?).map_err(|e| arith(e, span)))
         }
         Num::BinVC(NumOp::Div, v, vs, c, span) if ConstDivisor::new(*c).is_some() => {
             let Some(d) = ConstDivisor::new(*c) else {
@@ -91,7 +91,7 @@ pub(crate) fn num(n: &Num) -> NumF {
             let Num::Const(c) = **b else {
                 return num(b);
             };
-            let (a, span) = (num(a), *span);
+            let (a, span) = (Operand::of(a), *span);
             match op {
                 NumOp::Add => bin_xc!(a, c, span, checked_add),
                 NumOp::Sub => bin_xc!(a, c, span, checked_sub),
@@ -102,7 +102,7 @@ pub(crate) fn num(n: &Num) -> NumF {
             }
         }
         Num::Bin(op, a, b, span) => {
-            let (a, b, span) = (num(a), num(b), *span);
+            let (a, b, span) = (Operand::of(a), Operand::of(b), *span);
             match op {
                 NumOp::Add => bin!(a, b, span, checked_add),
                 NumOp::Sub => bin!(a, b, span, checked_sub),
@@ -166,22 +166,21 @@ pub(crate) fn num(n: &Num) -> NumF {
             }
         }
         Num::Fn1(f, x, span) => {
-            let (x, span) = (num(x), *span);
+            let (x, span) = (Operand::of(x), *span);
             match f {
-                NumFn::Floor => Arc::new(move |cx| Ok(x(cx)?.floor())),
-                NumFn::Ceil => Arc::new(move |cx| Ok(x(cx)?.ceil())),
-                NumFn::Abs => Arc::new(move |cx| x(cx)?.abs().map_err(|e| arith(e, span))),
-                NumFn::Round => Arc::new(move |cx| x(cx)?.round().map_err(|e| arith(e, span))),
+                NumFn::Floor => Arc::new(move |cx| Ok(x.get(cx)?.floor())),
+                NumFn::Ceil => Arc::new(move |cx| Ok(x.get(cx)?.ceil())),
+                NumFn::Abs => Arc::new(move |cx| x.get(cx)?.abs().map_err(|e| arith(e, span))),
+                NumFn::Round => Arc::new(move |cx| x.get(cx)?.round().map_err(|e| arith(e, span))),
             }
         }
         Num::Max(xs) | Num::Min(xs) => {
             let is_max = matches!(n, Num::Max(_));
-            let fs: Vec<NumF> = xs.iter().map(num).collect();
-            if let ([a, _], [_, Num::Const(c)]) = (fs.as_slice(), xs.as_slice()) {
-                let (a, c) = (a.clone(), *c);
+            if let [a, Num::Const(c)] = xs.as_slice() {
+                let (a, c) = (Operand::of(a), *c);
                 return if is_max {
                     Arc::new(move |cx| {
-                        let x = a(cx)?;
+                        let x = a.get(cx)?;
                         Ok(if x.cmp_num(c) == Ordering::Greater {
                             x
                         } else {
@@ -190,7 +189,7 @@ pub(crate) fn num(n: &Num) -> NumF {
                     })
                 } else {
                     Arc::new(move |cx| {
-                        let x = a(cx)?;
+                        let x = a.get(cx)?;
                         Ok(if x.cmp_num(c) == Ordering::Greater {
                             c
                         } else {
@@ -199,6 +198,7 @@ pub(crate) fn num(n: &Num) -> NumF {
                     })
                 };
             }
+            let fs: Vec<NumF> = xs.iter().map(num).collect();
             if let [a, b] = fs.as_slice() {
                 let (a, b) = (a.clone(), b.clone());
                 return if is_max {
@@ -271,6 +271,7 @@ pub(crate) fn num(n: &Num) -> NumF {
 enum Operand {
     Var(crate::formula::check::VarRef, crate::source::Span),
     Const(Number),
+    Input(crate::source::Span),
     F(NumF),
 }
 
@@ -279,6 +280,7 @@ impl Operand {
         match n {
             Num::Var(v, span) => Operand::Var(*v, *span),
             Num::Const(c) => Operand::Const(*c),
+            Num::Input(span) => Operand::Input(*span),
             other => Operand::F(num(other)),
         }
     }
@@ -288,6 +290,14 @@ impl Operand {
         match self {
             Operand::Var(v, span) => cx.env.number(*v).map_err(|e| located(e, *span)),
             Operand::Const(c) => Ok(*c),
+            Operand::Input(span) => match cx.input_number {
+                Some(n) => Ok(n),
+                None => Err(err_box(
+                    MISSING_INPUT,
+                    "`value()` has no NUMBER input here",
+                    *span,
+                )),
+            },
             Operand::F(f) => f(cx),
         }
     }
@@ -318,8 +328,8 @@ macro_rules! cmp {
     ($a:expr, $b:expr, $test:expr) => {{
         let (a, b) = ($a, $b);
         Arc::new(move |cx: &Ctx<'_>| {
-            let x = a(cx)?;
-            let y = b(cx)?;
+            let x = a.get(cx)?;
+            let y = b.get(cx)?;
             Ok($test(x.cmp_num(y)))
         }) as BoolF
     }};
@@ -367,7 +377,7 @@ pub(crate) fn boolean(b: &Bool) -> BoolF {
             })
         }
         Bool::Cmp(op, a, b) => {
-            let (a, b) = (num(a), num(b));
+            let (a, b) = (Operand::of(a), Operand::of(b));
             match op {
                 CmpOp::Lt => cmp!(a, b, |o| o == Ordering::Less),
                 CmpOp::Gt => cmp!(a, b, |o| o == Ordering::Greater),
