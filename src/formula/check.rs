@@ -4,7 +4,7 @@
 use super::ast::{BinaryOp, Expr, ExprKind, Formula, UnaryOp};
 use super::compile::{Bool, CmpOp, CompiledFormula, Num, NumFn, NumOp, Val};
 use super::format::Format;
-use super::function::{BUILTINS, UserFunction, arg_index, is_builtin};
+use super::function::{BUILTINS, UserFunction, arg_index};
 use super::number::Number;
 use super::value::Value;
 use crate::diagnostic::{Code, Diagnostic};
@@ -339,7 +339,7 @@ struct Checker<'a> {
     env: &'a dyn CheckEnv,
     input: Option<&'a Format>,
     diags: Vec<Diagnostic>,
-    deps: Vec<super::check::VarRef>,
+    deps: Vec<VarRef>,
     frames: Vec<Frame<'a>>,
     current: Option<usize>,
     expanding: Vec<Name>,
@@ -525,7 +525,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn variable(&mut self, name: &Name, span: Span) -> Option<(super::check::VarRef, Format)> {
+    fn variable(&mut self, name: &Name, span: Span) -> Option<(VarRef, Format)> {
         if let Some(v) = self.env.variable(name) {
             return Some(v);
         }
@@ -1297,11 +1297,6 @@ fn wrap(format: Format, node: Val, span: Span) -> Typed {
         _ => node,
     };
     Typed { format, node }
-}
-
-/// True if `name` is a built-in function name.
-pub fn is_builtin_function(name: &str) -> bool {
-    is_builtin(name)
 }
 
 #[cfg(test)]
