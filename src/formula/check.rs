@@ -1504,6 +1504,15 @@ mod tests {
             ),
             Err(vec!["F0107"])
         );
+        // Computed slice bounds are truncated like the reference's intValue().
+        assert_eq!(
+            run(
+                &env,
+                call("slice", vec![var("x"), bin(Div, num("3"), num("2"))]),
+                "ARRAY[NUMBER]"
+            ),
+            Ok("2,3".into())
+        );
         assert_eq!(
             run(&env, call("length", vec![var("x")]), "NUMBER"),
             Ok("3".into())

@@ -580,9 +580,10 @@ impl Ctx<'_> {
             }
             Val::Slice(arr, start, end, span) => {
                 let items = self.array(arr, *span)?;
-                let s = self.index(start, *span)?;
+                // Like the reference (`intValue()`), slice bounds are truncated.
+                let s = self.bound(start, *span)?;
                 let e = match end {
-                    Some(e) => self.index(e, *span)?,
+                    Some(e) => self.bound(e, *span)?,
                     None => i64::try_from(items.len()).unwrap_or(i64::MAX),
                 };
                 let len = items.len();
@@ -646,6 +647,26 @@ impl Ctx<'_> {
             other => err(
                 NO_VALUE,
                 format!("expected an ARRAY, found a {}", other.kind()),
+                span,
+            ),
+        }
+    }
+
+    /// A slice bound: the number truncated toward zero.
+    fn bound(&self, n: &Num, span: Span) -> R<i64> {
+        let n = self.num(n)?;
+        let t = match n {
+            Number::Int(i) => Some(i),
+            Number::Dec(d) => {
+                use rust_decimal::prelude::ToPrimitive;
+                d.trunc().to_i64()
+            }
+        };
+        match t {
+            Some(i) => Ok(i),
+            None => err(
+                INDEX_OUT_OF_BOUNDS,
+                format!("the slice bound {n} is outside any array"),
                 span,
             ),
         }

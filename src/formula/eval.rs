@@ -27,7 +27,7 @@ pub const INDEX_OUT_OF_BOUNDS: Code = Code {
     id: "E0104",
     name: "index-out-of-bounds",
 };
-/// An array index or slice bound that is not a whole number.
+/// An array index that is not a whole number.
 pub const INDEX_NOT_WHOLE: Code = Code {
     id: "E0105",
     name: "index-not-whole",
