@@ -158,9 +158,15 @@ pub fn sort(diagnostics: &mut [Diagnostic], sources: &SourceMap) {
 /// Renders diagnostics as ariadne reports (colour only when `color` is true).
 pub fn render(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
     use ariadne::{Config, IndexType, Label as ALabel, Report, ReportKind};
+    // Only the files the diagnostics point into (a load may hold hundreds of large files).
+    let used: std::collections::HashSet<crate::source::FileId> = diagnostics
+        .iter()
+        .flat_map(|d| std::iter::once(d.span.file).chain(d.labels.iter().map(|l| l.span.file)))
+        .collect();
     let mut cache = ariadne::sources(
         sources
             .iter()
+            .filter(|(id, _)| used.contains(id))
             .map(|(_, f)| (f.path.clone(), f.text.clone())),
     );
     let mut out = Vec::new();

@@ -39,8 +39,13 @@ impl Eq for Name {}
 
 impl Hash for Name {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        for b in self.0.bytes() {
-            state.write_u8(b.to_ascii_lowercase());
+        // Lower-case in chunks so the hasher sees few, large writes (hashing is hot in loads).
+        let mut buf = [0u8; 64];
+        for chunk in self.0.as_bytes().chunks(buf.len()) {
+            for (d, s) in buf.iter_mut().zip(chunk) {
+                *d = s.to_ascii_lowercase();
+            }
+            state.write(buf.get(..chunk.len()).unwrap_or(&[]));
         }
         state.write_u8(0xff);
     }

@@ -123,6 +123,16 @@ impl SourceFile {
     pub fn new(path: impl Into<String>, text: impl Into<String>, encoding: TextEncoding) -> Self {
         let text = text.into();
         let mut line_starts = vec![0u32];
+        if !text.contains('\r') {
+            // LF-only text (nearly all data): memchr-based scan.
+            line_starts.extend(text.match_indices('\n').map(|(i, _)| clamp_u32(i + 1)));
+            return SourceFile {
+                path: path.into(),
+                text,
+                encoding,
+                line_starts,
+            };
+        }
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {

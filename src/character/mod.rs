@@ -19,10 +19,10 @@ mod env;
 pub mod file;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::formula::{Dice, Format, FunctionRegistry, Number, Value};
+use crate::formula::{Format, FunctionRegistry, Number, Value};
 use crate::load::FileKind;
 use crate::model::{
-    Applies, Dataset, Literal, ModId, ModifierValue, ObjectId, ObjectKind, ScopeId, Selector, VarId,
+    Applies, Dataset, ModId, ModifierValue, ObjectId, ObjectKind, ScopeId, Selector, VarId,
 };
 use crate::name::Name;
 use crate::solve::formula_source::FormulaSource;
@@ -108,36 +108,10 @@ pub struct Character {
     problems: Vec<Diagnostic>,
 }
 
-/// A literal from the model as a value.
-pub fn literal_value(lit: &Literal) -> Option<Value> {
-    Some(match lit {
-        Literal::Number(d) => Value::Number(Number::from_decimal(*d)),
-        Literal::Boolean(b) => Value::Boolean(*b),
-        Literal::String(s) => Value::string(s),
-        Literal::Dice {
-            count,
-            sides,
-            bonus,
-        } => {
-            // The model writes a bare `N` as `0d0+N`; PCGen's DICE reads it as N one-sided
-            // dice (the formula core's `Dice::parse("N")`).
-            if *count == 0 && *sides == 0 {
-                return Dice::parse(&bonus.to_string()).ok().map(Value::Dice);
-            }
-            if *bonus != 0 {
-                return None;
-            }
-            Value::Dice(Dice {
-                quantity: *count,
-                sides: i32::try_from(*sides).ok()?,
-            })
-        }
-        Literal::Pair(x, y) => {
-            Value::OrderedPair(Number::from_decimal(*x), Number::from_decimal(*y))
-        }
-        Literal::Object(n) => Value::Object(n.clone()),
-        Literal::EmptyArray => Value::Array(Arc::from(Vec::new())),
-    })
+/// A constant from the model as a value (the model already holds `formula::Value`s,
+/// converted with `Format::parse_value` at load).
+pub fn literal_value(lit: &Value) -> Option<Value> {
+    Some(lit.clone())
 }
 
 /// The user functions of a dataset, parsed (functions whose body does not parse are left
@@ -185,6 +159,21 @@ impl Character {
         let global: Vec<ModId> = c.dataset.global_modifiers().map(|m| m.id).collect();
         for m in global {
             c.apply(InstanceId::GLOBAL, m, InstanceId::GLOBAL);
+        }
+        // MODIFYOTHER lines of GLOBALMODIFIER files (no source object) are always in force:
+        // they reach every object of their scope granted later.
+        let global_others: Vec<ModId> = c
+            .dataset
+            .modifiers
+            .iter()
+            .filter(|m| m.source.is_none() && matches!(m.applies, Applies::Other { .. }))
+            .map(|m| m.id)
+            .collect();
+        for m in global_others {
+            c.others.push(ActiveOther {
+                source: InstanceId::GLOBAL,
+                modifier: m,
+            });
         }
         let r = c.solver.solve();
         c.problems.extend(r.diagnostics);

@@ -10,7 +10,7 @@ use rulebook::model::check::{CheckedSet, check_load_set, json_output, render_hum
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -66,6 +66,10 @@ fn absolute(p: &Path) -> PathBuf {
 pub fn run(args: CheckArgs) -> ExitCode {
     let fs = DiskFs;
     let paths: Vec<PathBuf> = args.paths.iter().map(|p| absolute(p)).collect();
+    let sets = match load_sets(&fs, &paths) {
+        Ok(s) => s,
+        Err(e) => return super::usage_error(e),
+    };
     let root = match &args.pcgen_root {
         Some(r) => {
             if !fs.is_dir(r) {
@@ -81,10 +85,6 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 );
             }
         },
-    };
-    let sets = match load_sets(&fs, &paths) {
-        Ok(s) => s,
-        Err(e) => return super::usage_error(e),
     };
     let checked = check_sets(&fs, &root, &sets);
     match args.format {
@@ -108,19 +108,27 @@ pub fn run(args: CheckArgs) -> ExitCode {
 
 /// Checks each load set, showing a progress bar on a terminal once loading takes over 1 s.
 fn check_sets(fs: &dyn FileSystem, root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> Vec<CheckedSet> {
-    let start = Instant::now();
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(sets.len() as u64),
         indicatif::ProgressDrawTarget::hidden(),
     );
-    let tty = std::io::stderr().is_terminal();
-    let mut shown = false;
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{spinner} checking {msg} [{pos}/{len}] {elapsed}")
+    {
+        bar.set_style(style);
+    }
+    if std::io::stderr().is_terminal() {
+        let b = bar.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(1));
+            if !b.is_finished() {
+                b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                b.enable_steady_tick(Duration::from_millis(120));
+            }
+        });
+    }
     let mut out = Vec::new();
     for set in sets {
-        if tty && !shown && start.elapsed() > Duration::from_secs(1) {
-            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-            shown = true;
-        }
         if let Some(name) = set.first().and_then(|p| p.file_name()) {
             bar.set_message(name.to_string_lossy().into_owned());
         }

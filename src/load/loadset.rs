@@ -377,6 +377,26 @@ pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet 
         }
     }
 
+    if game_mode.is_none() {
+        let any_mode = selected
+            .iter()
+            .filter_map(|i| l.campaigns.get(*i))
+            .any(|c| c.game_mode_span.is_some());
+        if let Some(c) = selected.first().and_then(|i| l.campaigns.get(*i)) {
+            if !any_mode {
+                l.diagnostics.push(
+                    Diagnostic::warning(
+                        codes::NO_GAME_MODE,
+                        Span::new(c.file, 0..0),
+                        "no selected campaign names a GAMEMODE",
+                    )
+                    .with_label("include-only PCC")
+                    .with_help("select a PCC with a GAMEMODE: line; this one is meant to be included by another"),
+                );
+            }
+        }
+    }
+
     // RANK order (descending, stable), then flatten the file lists.
     let mut order = selected.clone();
     order.sort_by_key(|i| std::cmp::Reverse(l.campaigns.get(*i).map_or(9, |c| c.rank)));
@@ -455,5 +475,96 @@ pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet 
         game_mode,
         files,
         diagnostics: l.diagnostics,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::fs::MemoryFs;
+
+    fn fs() -> MemoryFs {
+        MemoryFs::new()
+            .with("/pc/system/gameModes/GM/miscinfo.lst", "ALLOWEDMODES:Mode1|Mode2\n")
+            .with(
+                "/pc/system/gameModes/default/compatibilityGlobalModifier.lst",
+                "MODIFY:Face|SET|5,0|PRIORITY=5\n",
+            )
+            .with(
+                "/pc/data/a/main.pcc",
+                "CAMPAIGN:Main\r\nGAMEMODE:Mode2\r\nPCC:@\\b\\sub.pcc\r\nVARIABLE:v.lst\r\n\
+                 DATACONTROL:dc.lst\r\nABILITY:x.lst|PRECAMPAIGN:1,INCLUDES=Nothing\r\n\
+                 ABILITY:y.lst|PRECAMPAIGN:1,INCLUDES=Sub\r\nABILITY:y.lst|PRECAMPAIGN:1,INCLUDES=Sub",
+            )
+            .with("/pc/data/b/sub.pcc", "CAMPAIGN:Sub\nVARIABLE:../b/w.lst\nPCC:../a/main.pcc\n")
+            .with("/pc/data/a/v.lst", "GLOBAL:NUMBER=A\n")
+            .with("/pc/data/a/dc.lst", "DEFAULTVARIABLEVALUE:NUMBER|0\n")
+            .with("/pc/data/a/y.lst", b"Caf\xe9\tKEY:Y\n".to_vec())
+            .with("/pc/data/b/w.lst", "GLOBAL:NUMBER=B")
+    }
+
+    #[test]
+    fn builds_a_load_set_in_pcgen_order() {
+        let fs = fs();
+        let root = PcgenRoot::find(&fs, Path::new("/pc/data/a/main.pcc")).unwrap();
+        let set = load(&fs, &root, &[PathBuf::from("/pc/data/a/main.pcc")]);
+        let files: Vec<(FileKind, String)> = set
+            .files
+            .iter()
+            .map(|f| (f.kind, root.display(&f.path)))
+            .collect();
+        assert_eq!(
+            files,
+            vec![
+                (FileKind::DataControl, "data/a/dc.lst".to_owned()),
+                (FileKind::Variable, "data/a/v.lst".to_owned()),
+                (FileKind::Variable, "data/b/w.lst".to_owned()),
+                (
+                    FileKind::GlobalModifier,
+                    "system/gameModes/default/compatibilityGlobalModifier.lst".to_owned()
+                ),
+                (FileKind::Ability, "data/a/y.lst".to_owned()),
+            ]
+        );
+        assert_eq!(set.game_mode.as_ref().map(|g| g.dir.as_str()), Some("GM"));
+        assert_eq!((set.campaigns.len(), set.selected), (2, 1));
+        // The include cycle back to main.pcc is cut with a warning; y.lst is read as
+        // Windows-1252 with a warning. Nothing else.
+        let codes: Vec<&str> = set.diagnostics.iter().map(|d| d.code.id).collect();
+        assert_eq!(codes, vec!["L0107", "L0101"]);
+        let w = set
+            .files
+            .iter()
+            .find(|f| f.path.ends_with("w.lst"))
+            .unwrap();
+        assert_eq!(
+            w.lines.len(),
+            1,
+            "a missing final newline still ends the line"
+        );
+    }
+
+    #[test]
+    fn missing_files_and_game_modes_are_reported_at_the_pcc_token() {
+        let fs = MemoryFs::new()
+            .with(
+                "/pc/system/gameModes/GM/miscinfo.lst",
+                "ALLOWEDMODES:Mode1\n",
+            )
+            .with(
+                "/pc/data/m.pcc",
+                "CAMPAIGN:M\nGAMEMODE:Mode3\nSKILL:nope.lst\n",
+            );
+        let root = PcgenRoot::find(&fs, Path::new("/pc/data/m.pcc")).unwrap();
+        let set = load(&fs, &root, &[PathBuf::from("/pc/data/m.pcc")]);
+        let found: Vec<(&str, (usize, usize))> = set
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let f = set.sources.get(d.span.file).unwrap();
+                (d.code.id, f.line_col(d.span.range().start))
+            })
+            .collect();
+        assert_eq!(found, vec![("L0104", (2, 10)), ("L0102", (3, 7))]);
     }
 }

@@ -44,7 +44,20 @@ pub fn read_source(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> std::io::Result<FileId> {
     let bytes = fs.read(path)?;
-    let (text, encoding) = decode_text(&bytes);
+    // Valid UTF-8 without a BOM (nearly every file) is moved, not copied.
+    let (text, encoding, bytes) = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        let (t, e) = decode_text(&bytes);
+        (t, e, bytes)
+    } else {
+        match String::from_utf8(bytes) {
+            Ok(t) => (t, TextEncoding::Utf8, Vec::new()),
+            Err(e) => {
+                let bytes = e.into_bytes();
+                let (t, enc) = decode_text(&bytes);
+                (t, enc, bytes)
+            }
+        }
+    };
     let bad_at = match encoding {
         TextEncoding::Utf8 => None,
         TextEncoding::Windows1252 {
@@ -80,6 +93,19 @@ pub fn read_source(
 /// Byte ranges of every line of `text` (without line breaks) with 1-based numbers. CR, LF and
 /// CRLF all end a line; a missing final newline is fine.
 pub fn line_ranges(text: &str) -> Vec<(u32, Range<usize>)> {
+    if !text.contains('\r') {
+        // Fast path for LF-only files (nearly all real data): memchr-based splitting.
+        let mut out = Vec::new();
+        let mut start = 0usize;
+        for (i, piece) in text.split('\n').enumerate() {
+            let end = start + piece.len();
+            if end > start || end < text.len() {
+                out.push((u32::try_from(i + 1).unwrap_or(u32::MAX), start..end));
+            }
+            start = end + 1;
+        }
+        return out;
+    }
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut start = 0usize;
@@ -132,23 +158,32 @@ pub fn lines(file: FileId, text: &str, mode: LineMode) -> Vec<Line> {
         let tokens = match mode {
             LineMode::Whole => vec![Span::new(file, range.clone())],
             LineMode::Object | LineMode::Trimmed => {
+                // A byte loop rather than `split('\t')`: real data pads tokens with long
+                // runs of tabs, and runs of tabs count as one separator.
                 let mut tokens = Vec::new();
-                let mut pos = range.start;
-                for (k, piece) in body.split('\t').enumerate() {
-                    let r = pos..pos + piece.len();
-                    pos = r.end + 1;
-                    if piece.is_empty() {
-                        continue;
+                let b = body.as_bytes();
+                let mut i = 0usize;
+                while i < b.len() {
+                    while b.get(i) == Some(&b'\t') {
+                        i += 1;
                     }
-                    let r = if k == 0 && mode == LineMode::Object {
+                    if i >= b.len() {
+                        break;
+                    }
+                    let start = i;
+                    i += b
+                        .get(i..)
+                        .and_then(|rest| rest.iter().position(|c| *c == b'\t'))
+                        .unwrap_or(b.len() - i);
+                    let r = (range.start + start)..(range.start + i);
+                    let r = if tokens.is_empty() && mode == LineMode::Object {
                         r
                     } else {
                         trim_range(text, r)
                     };
-                    if r.is_empty() {
-                        continue;
+                    if !r.is_empty() {
+                        tokens.push(Span::new(file, r));
                     }
-                    tokens.push(Span::new(file, r));
                 }
                 tokens
             }

@@ -132,12 +132,19 @@ pub fn json_output(sets: &[CheckedSet]) -> CheckOutput {
 /// The human report of a run: every diagnostic rendered with ariadne, then the summary line.
 pub fn render_human(sets: &[CheckedSet], color: bool) -> String {
     let mut out = String::new();
-    for (s, d, _) in unique(sets) {
-        out.push_str(&diagnostic::render(
-            std::slice::from_ref(d),
-            &s.load.sources,
-            color,
-        ));
+    let diags = unique(sets);
+    // Render consecutive diagnostics of one load set together (one source cache per run).
+    let mut rest = diags.as_slice();
+    while let Some((set, _, _)) = rest.first() {
+        let n = rest
+            .iter()
+            .take_while(|(s, _, _)| std::ptr::eq(*s, *set))
+            .count()
+            .max(1);
+        let (run, tail) = rest.split_at(n.min(rest.len()));
+        let run: Vec<Diagnostic> = run.iter().map(|(_, d, _)| (*d).clone()).collect();
+        out.push_str(&diagnostic::render(&run, &set.load.sources, color));
+        rest = tail;
     }
     out.push_str(&summary(sets).line());
     out.push('\n');

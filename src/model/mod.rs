@@ -14,6 +14,7 @@
 //!   formula in a scope sees) and [`Dataset::channel`].
 //! * [`Dataset::defaults`] — the DEFAULTVARIABLEVALUE of each format ([`Dataset::default_for`]).
 //! * [`Dataset::objects`] — every [`Object`] (kind, key, scope, `GROUP:`s, `GRANT:`s, facts,
+//!   parts via [`Dataset::parts`],
 //!   its modifiers), indexed by [`ObjectId`]; [`Dataset::object`] finds one by kind and key.
 //! * [`Dataset::modifiers`] — every [`Modifier`], indexed by [`ModId`]: target variable,
 //!   [`ModifierKind`] (SET/ADD/MULTIPLY/DIVIDE/MAX/MIN, with [`ModifierKind::inherent_priority`]),
@@ -24,23 +25,34 @@
 //!   DATATABLE tables and fact definitions; [`Dataset::controls`] — the game mode's switches.
 //!
 //! Solving order is `(priority, kind.inherent_priority(), ModId)` ascending, as in PCGen.
+//!
+//! Formulas: a [`ModifierValue::Formula`] holds its text, span and, when it checked clean,
+//! the [`crate::formula::CompiledFormula`] (checked once, in [`Modifier::scope`], asserted
+//! and `value()`-typed as the target's format). Its `dependencies()` are
+//! [`crate::formula::VarRef`]s whose number is the [`VarId`] (`VarId(r.0)`); channels read
+//! by `input()` are variables too ([`VariableOrigin::is_channel`]). Host calls at evaluation
+//! are `HostFnRef(0)` input, `1` lookup, `2` getFact, `3` get. User functions are in
+//! [`Dataset::registry`].
 
 mod build;
 pub mod check;
 pub mod codes;
+mod formulas;
+mod fxhash;
 pub mod literal;
 pub mod scope;
+#[cfg(test)]
+mod tests;
 
 pub use build::build;
-pub use literal::Literal;
+pub use formulas::ScopeEnv;
 pub use scope::{Scope, ScopeId, ScopeTree};
 
-use crate::formula::Format;
+use crate::formula::{CompiledFormula, Format, Value};
 use crate::load::{CodeControls, FileKind};
 use crate::name::Name;
 use crate::source::Span;
 use indexmap::IndexMap;
-use std::collections::HashMap;
 
 /// Identity of a variable: its index in [`Dataset::variables`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -102,7 +114,7 @@ pub struct DefaultValue {
     /// The format.
     pub format: Format,
     /// The value.
-    pub value: Literal,
+    pub value: Value,
     /// Where it was written.
     pub span: Span,
 }
@@ -163,20 +175,22 @@ impl ModifierKind {
     }
 }
 
-/// A formula value: its text and where it sits, checked in `scope` for `format`.
-#[derive(Clone, Debug, PartialEq)]
+/// A formula value: its text, where it sits, and (once checked) its compiled form.
+#[derive(Clone, Debug)]
 pub struct FormulaValue {
     /// The formula text.
     pub text: String,
     /// Its span.
     pub span: Span,
+    /// The checked formula; `None` when it had errors (they were reported).
+    pub compiled: Option<CompiledFormula>,
 }
 
 /// A modifier's operand.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum ModifierValue {
     /// A constant checked against the variable's format.
-    Constant(Literal),
+    Constant(Value),
     /// A formula, evaluated in the modifier's scope.
     Formula(FormulaValue),
 }
@@ -215,7 +229,7 @@ pub enum Applies {
 }
 
 /// One MODIFY, MODIFYOTHER, PART or FACE modification.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Modifier {
     /// Its id.
     pub id: ModId,
@@ -298,7 +312,7 @@ pub struct Object {
 }
 
 /// A FUNCTION defined in data.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct UserFunction {
     /// Name (case-insensitive).
     pub name: Name,
@@ -332,6 +346,8 @@ pub struct FactDef {
     pub name: Name,
     /// True for FACTSETDEF.
     pub set: bool,
+    /// DATAFORMAT, when given and known.
+    pub format: Option<Format>,
     /// Where it was defined.
     pub span: Span,
 }
@@ -355,12 +371,14 @@ pub struct Dataset {
     pub tables: Vec<Table>,
     /// Fact definitions.
     pub fact_defs: Vec<FactDef>,
+    /// The user functions as the formula checker and evaluator use them.
+    pub registry: crate::formula::FunctionRegistry,
     /// The game mode's code controls.
     pub controls: CodeControls,
     /// Formula-system tokens read.
     pub tokens_checked: usize,
-    var_index: HashMap<(ScopeId, Name, bool), VarId>,
-    object_index: HashMap<(ObjectKind, Name), ObjectId>,
+    var_index: fxhash::FxHashMap<(ScopeId, Name, bool), VarId>,
+    object_index: fxhash::FxHashMap<(ObjectKind, Name), ObjectId>,
 }
 
 impl Dataset {
@@ -414,7 +432,9 @@ impl Dataset {
         self.modifiers.get(id.0 as usize)
     }
 
-    /// The modifiers of GLOBALMODIFIER files (always active).
+    /// The MODIFY lines of GLOBALMODIFIER files (always active, on the global instance).
+    /// MODIFYOTHER lines of those files are modifiers with `source: None` and
+    /// [`Applies::Other`]: always in force for every addressed object.
     pub fn global_modifiers(&self) -> impl Iterator<Item = &Modifier> {
         self.modifiers
             .iter()
@@ -426,6 +446,26 @@ impl Dataset {
         self.objects
             .iter()
             .filter(move |o| o.scope == scope && !o.forgotten)
+    }
+
+    /// The parts (heads) of an equipment object: 1 always, plus every n of its `PART:n`
+    /// tokens, ascending. Other objects have none.
+    pub fn parts(&self, id: ObjectId) -> Vec<u32> {
+        let Some(o) = self.object_by_id(id) else {
+            return Vec::new();
+        };
+        if o.kind != ObjectKind::File(FileKind::Equipment) {
+            return Vec::new();
+        }
+        let mut parts = vec![1];
+        for m in o.modifiers.iter().filter_map(|m| self.modifier(*m)) {
+            if let Applies::Part(n) = m.applies {
+                parts.push(n);
+            }
+        }
+        parts.sort_unstable();
+        parts.dedup();
+        parts
     }
 
     /// A user function by name.

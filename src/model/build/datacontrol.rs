@@ -1,0 +1,452 @@
+//! DATACONTROL lines (defaults, facts, functions) and DATATABLE tables.
+
+use super::*;
+
+impl<'a> Builder<'a> {
+    // ----- DATACONTROL ----------------------------------------------------------------
+
+    pub(super) fn data_control_line(&mut self, line: &crate::load::Line) {
+        let Some(first) = line.tokens.first().copied() else {
+            return;
+        };
+        let text = self.text(first);
+        let Some((key, value)) = token_parts(text, first) else {
+            self.unexpected(
+                first,
+                "DATACONTROL",
+                "FACTDEF, FACTSETDEF, DEFAULTVARIABLEVALUE, FUNCTION or DYNAMICSCOPE",
+            );
+            return;
+        };
+        self.ds.tokens_checked += 1;
+        if value.text.trim().is_empty() {
+            self.malformed(
+                value.span,
+                format!("{} has no value", key.text),
+                "write a value after the `:`",
+            );
+            return;
+        }
+        match key.text {
+            "DEFAULTVARIABLEVALUE" => self.default_value(value),
+            "FACTDEF" | "FACTSETDEF" => self.fact_def(value, key.text == "FACTSETDEF", line),
+            "FUNCTION" => self.function(value, line),
+            "DYNAMICSCOPE" => {}
+            _ => self.unexpected(
+                key.span,
+                "DATACONTROL",
+                "FACTDEF, FACTSETDEF, DEFAULTVARIABLEVALUE, FUNCTION or DYNAMICSCOPE",
+            ),
+        }
+    }
+
+    pub(super) fn unexpected(&mut self, span: Span, file: &str, allowed: &str) {
+        let t = self.text(span);
+        let shown = t.split(':').next().unwrap_or(t);
+        self.diags.push(
+            Diagnostic::error(
+                lcodes::UNEXPECTED_TOKEN,
+                span,
+                format!("`{shown}` is not allowed here in a {file} file"),
+            )
+            .with_label("unexpected token")
+            .with_help(format!("a {file} line starts with {allowed}")),
+        );
+    }
+
+    pub(super) fn default_value(&mut self, value: Slice<'_>) {
+        let (fmt, val) = match syntax::default_value(value) {
+            Ok(x) => x,
+            Err(d) => return self.diags.push(d),
+        };
+        let Some(format) = self.format(&fmt) else {
+            return;
+        };
+        let Some(lit) = literal::parse(&format, &val.value) else {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::BAD_LITERAL,
+                    val.span,
+                    format!("`{}` is not a valid {format} value", val.value),
+                )
+                .with_label(format!("expected {}", literal::shape(&format)))
+                .with_help(format!("write {}", literal::shape(&format))),
+            );
+            return;
+        };
+        let key = format.to_string();
+        if let Some(prev) = self.ds.defaults.get(&key) {
+            if prev.value != lit {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::DEFAULT_CONFLICT,
+                        val.span,
+                        format!("a different default for {key} was already defined"),
+                    )
+                    .with_label("second default")
+                    .with_secondary(prev.span, "first default (stays in force)")
+                    .with_help("every format has one default for the whole load; make them equal or remove one"),
+                );
+            }
+            return;
+        }
+        self.ds.defaults.insert(
+            key,
+            DefaultValue {
+                format,
+                value: lit,
+                span: val.span,
+            },
+        );
+    }
+
+    pub(super) fn fact_def(&mut self, value: Slice<'_>, set: bool, line: &crate::load::Line) {
+        let Some((loc, name)) = value.split_once('|') else {
+            return self.malformed(
+                value.span,
+                "expected `LOCATION|FactName`",
+                "write e.g. `FACTDEF:TEMPLATE|IsOrc`",
+            );
+        };
+        let loc = loc.trim();
+        if !FACT_LOCATIONS.contains(&loc.text) {
+            let help = match closest(loc.text, FACT_LOCATIONS.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "use an object kind such as ABILITY, RACE, TEMPLATE or EQUIPMENT".into(),
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    codes::BAD_FACT_LOCATION,
+                    loc.span,
+                    format!("`{}` is not a fact location", loc.text),
+                )
+                .with_label("invalid data definition location")
+                .with_help(help),
+            );
+            return;
+        }
+        let name = name.trim();
+        let format = line
+            .tokens
+            .iter()
+            .skip(1)
+            .find_map(|t| self.text(*t).strip_prefix("DATAFORMAT:"))
+            .and_then(Format::from_name)
+            .filter(|f| self.known_format(f));
+        self.fact_index
+            .insert((set, Name::new(loc.text), Name::new(name.text)));
+        self.ds.fact_defs.push(FactDef {
+            location: Name::new(loc.text),
+            name: Name::new(name.text),
+            set,
+            format,
+            span: name.span,
+        });
+    }
+
+    pub(super) fn function(&mut self, value: Slice<'_>, line: &crate::load::Line) {
+        let name = match syntax::legal_name(value.trim(), "function") {
+            Ok(n) => n,
+            Err(d) => return self.diags.push(d),
+        };
+        let mut body = None;
+        for t in line.tokens.iter().skip(1) {
+            let text = self.text(*t);
+            if let Some((k, v)) = token_parts(text, *t) {
+                match k.text {
+                    "VALUE" => body = Some(v.trim().owned()),
+                    "EXPLANATION" => {}
+                    _ => self.unexpected(*t, "DATACONTROL FUNCTION", "VALUE: or EXPLANATION:"),
+                }
+            }
+        }
+        let Some(body) = body else {
+            self.diags.push(
+                Diagnostic::error(
+                    lcodes::MALFORMED,
+                    name.span,
+                    format!("FUNCTION `{}` has no VALUE", name.value),
+                )
+                .with_help("add a tab and `VALUE:<formula>` on the same line"),
+            );
+            return;
+        };
+        if BUILTIN_FUNCTIONS
+            .iter()
+            .any(|b| b.eq_ignore_ascii_case(&name.value))
+        {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::DUPLICATE_FUNCTION,
+                    name.span,
+                    format!("`{}` is a built-in function", name.value),
+                )
+                .with_label("cannot be redefined")
+                .with_help("choose another name"),
+            );
+            return;
+        }
+        if let Some(prev) = self.ds.function(&name.value) {
+            if !prev.body.text.eq_ignore_ascii_case(&body.value) {
+                let prev_span = prev.span;
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::DUPLICATE_FUNCTION,
+                        body.span,
+                        format!("function `{}` is already defined differently", name.value),
+                    )
+                    .with_label("attempted to reassign")
+                    .with_secondary(prev_span, "first definition")
+                    .with_help("give the new function another name, or make the bodies equal"),
+                );
+            }
+            return;
+        }
+        let arity = arg_count(&body.value);
+        self.ds.functions.push(UserFunction {
+            name: Name::new(&name.value),
+            body: FormulaValue {
+                text: body.value,
+                span: body.span,
+                compiled: None,
+            },
+            arity,
+            span: name.span,
+        });
+    }
+
+    // ----- DATATABLE ------------------------------------------------------------------
+
+    pub(super) fn table_file(&mut self, f: &LoadedFile) {
+        struct Open {
+            name: At<String>,
+            columns: Vec<At<String>>,
+            formats: Option<Vec<Format>>,
+            rows: Vec<Vec<String>>,
+        }
+        let mut open: Option<Open> = None;
+        for line in &f.lines {
+            let Some(tok) = line.tokens.first().copied() else {
+                continue;
+            };
+            let text = self.text(tok);
+            if text.starts_with("\"#")
+                || text
+                    .chars()
+                    .all(|c| c.is_whitespace() || c == ',' || c == '"')
+            {
+                continue;
+            }
+            let cells = csv_cells(Slice::new(text, tok));
+            let Some(first) = cells.first() else { continue };
+            if let Some(name) = first.value.strip_prefix("STARTTABLE:") {
+                if let Some(o) = open.take() {
+                    self.table_error(
+                        o.name.span,
+                        format!("table `{}` has no ENDTABLE", o.name.value),
+                    );
+                }
+                self.ds.tokens_checked += 1;
+                open = Some(Open {
+                    name: At {
+                        value: name.trim().to_owned(),
+                        span: first.span,
+                    },
+                    columns: Vec::new(),
+                    formats: None,
+                    rows: Vec::new(),
+                });
+                continue;
+            }
+            if first.value.starts_with("ENDTABLE:") {
+                match open.take() {
+                    Some(o) => self.finish_table(o.name, o.columns, o.formats, o.rows, first.span),
+                    None => self.table_error(first.span, "ENDTABLE without STARTTABLE".into()),
+                }
+                continue;
+            }
+            let Some(o) = open.as_mut() else {
+                self.table_error(first.span, "row outside of a table".into());
+                continue;
+            };
+            if o.columns.is_empty() {
+                o.columns = cells;
+            } else if o.formats.is_none() {
+                let mut formats = Vec::new();
+                let mut ok = true;
+                for c in &cells {
+                    match self.format(c) {
+                        Some(f) => formats.push(f),
+                        None => ok = false,
+                    }
+                }
+                if ok && formats.len() != o.columns.len() {
+                    let span = first.span;
+                    let n = o.columns.len();
+                    self.table_error(span, format!("{} formats for {n} columns", formats.len()));
+                }
+                o.formats = Some(formats);
+            } else {
+                let formats = o.formats.clone().unwrap_or_default();
+                let mut row = Vec::new();
+                for (c, f) in cells.iter().zip(formats.iter()) {
+                    if literal::parse(f, &c.value).is_none() {
+                        self.diags.push(
+                            Diagnostic::error(
+                                codes::BAD_LITERAL,
+                                c.span,
+                                format!("`{}` is not a valid {f} cell", c.value),
+                            )
+                            .with_label(format!("expected {}", literal::shape(f)))
+                            .with_help("fix the cell; PCGen aborts the whole load on a bad cell"),
+                        );
+                    }
+                    row.push(c.value.clone());
+                }
+                if let Some(o) = open.as_mut() {
+                    o.rows.push(row);
+                }
+            }
+        }
+        if let Some(o) = open {
+            self.table_error(
+                o.name.span,
+                format!("table `{}` has no ENDTABLE", o.name.value),
+            );
+        }
+    }
+
+    pub(super) fn table_error(&mut self, span: Span, message: String) {
+        self.diags.push(
+            Diagnostic::error(lcodes::BAD_TABLE, span, message)
+                .with_help("a table is STARTTABLE:name, a column row, a format row, data rows, ENDTABLE:name")
+                .with_note("PCGen aborts the whole load on a malformed table"),
+        );
+    }
+
+    pub(super) fn finish_table(
+        &mut self,
+        name: At<String>,
+        columns: Vec<At<String>>,
+        formats: Option<Vec<Format>>,
+        rows: Vec<Vec<String>>,
+        end: Span,
+    ) {
+        if rows.is_empty() {
+            self.table_error(end, format!("table `{}` has no data rows", name.value));
+            return;
+        }
+        if let Some(prev) = self.ds.table(&name.value) {
+            let span = prev.span;
+            self.diags.push(
+                Diagnostic::error(
+                    codes::DUPLICATE_TABLE,
+                    name.span,
+                    format!("table `{}` is defined twice", name.value),
+                )
+                .with_secondary(span, "first definition")
+                .with_help("rename one of the tables"),
+            );
+            return;
+        }
+        let formats = formats.unwrap_or_default();
+        self.ds.tables.push(Table {
+            name: Name::new(&name.value),
+            columns: columns
+                .iter()
+                .zip(formats)
+                .map(|(c, f)| (Name::new(&c.value), f))
+                .collect(),
+            rows,
+            span: name.span,
+        });
+    }
+}
+
+/// Highest `arg(n)` in a function body, plus one.
+fn arg_count(body: &str) -> usize {
+    let lower = body.to_ascii_lowercase();
+    let mut max: Option<usize> = None;
+    let mut rest = lower.as_str();
+    while let Some(i) = rest.find("arg(") {
+        let after = rest.get(i + 4..).unwrap_or("");
+        let digits: String = after.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if let Ok(n) = digits.parse::<usize>() {
+            max = Some(max.map_or(n, |m| m.max(n)));
+        }
+        rest = after;
+    }
+    max.map_or(0, |m| m.saturating_add(1))
+}
+
+/// CSV cells of a DATATABLE line (`"` quotes, `""` escapes), trailing empty cells dropped.
+fn csv_cells(line: Slice<'_>) -> Vec<At<String>> {
+    let mut out = Vec::new();
+    let bytes = line.text.as_bytes();
+    let mut i = 0;
+    loop {
+        let start = i;
+        while bytes.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        let mut value = String::new();
+        let mut quoted = false;
+        if bytes.get(i) == Some(&b'"') {
+            quoted = true;
+            i += 1;
+            let mut seg = i;
+            while i < bytes.len() {
+                if bytes.get(i) == Some(&b'"') {
+                    if bytes.get(i + 1) == Some(&b'"') {
+                        value.push_str(line.text.get(seg..=i).unwrap_or(""));
+                        i += 2;
+                        seg = i;
+                        continue;
+                    }
+                    value.push_str(line.text.get(seg..i).unwrap_or(""));
+                    i += 1;
+                    break;
+                }
+                i += 1;
+            }
+            if i >= bytes.len() && bytes.last() != Some(&b'"') {
+                value.push_str(line.text.get(seg..).unwrap_or(""));
+            }
+        }
+        while i < bytes.len() && bytes.get(i) != Some(&b',') {
+            i += 1;
+        }
+        if !quoted {
+            value = line.text.get(start..i).unwrap_or("").trim().to_owned();
+        }
+        out.push(At {
+            value,
+            span: line.sub(start..i).span,
+        });
+        if i >= bytes.len() {
+            break;
+        }
+        i += 1;
+    }
+    while out.last().is_some_and(|c| c.value.is_empty()) {
+        out.pop();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FileId;
+
+    #[test]
+    fn csv_and_arity() {
+        let t = "a, \"b,\"\"c\" ,,";
+        let cells = csv_cells(Slice::new(t, Span::new(FileId(0), 0..t.len())));
+        let v: Vec<&str> = cells.iter().map(|c| c.value.as_str()).collect();
+        assert_eq!(v, ["a", "b,\"c"]);
+        assert_eq!(arg_count("floor((arg(0)-10)/2)"), 1);
+        assert_eq!(arg_count("ARG(2)+arg(0)"), 3);
+        assert_eq!(arg_count("1"), 0);
+    }
+}

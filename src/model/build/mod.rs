@@ -1,0 +1,403 @@
+//! Building the [`Dataset`] from a load set, file kind by file kind in load order, with every
+//! load-time rule as a diagnostic.
+
+use super::codes;
+use super::literal;
+use super::scope::{ScopeId, ScopeSpelling};
+use super::*;
+use crate::diagnostic::Diagnostic;
+use crate::formula::Value;
+use crate::load::codes as lcodes;
+use crate::load::syntax::{self, At, ModifyItem, Slice};
+use crate::load::{KeyFilter, LoadSet, LoadedFile};
+use crate::name::closest;
+use crate::source::Span;
+
+mod datacontrol;
+mod modifiers;
+mod objects;
+mod variables;
+
+/// Object formats PCGen registers besides the built-in value formats (and DYNAMICSCOPEs).
+const OBJECT_FORMATS: &[&str] = &[
+    "ALIGNMENT",
+    "CHECK",
+    "DEITY",
+    "DOMAIN",
+    "CLASS",
+    "LANGUAGE",
+    "RACE",
+    "SPELL",
+    "SKILL",
+    "STAT",
+    "SIZEADJUSTMENT",
+    "TEMPLATE",
+    "WEAPONPROF",
+    "ARMORPROF",
+    "SHIELDPROF",
+    "CLASSSPELLLIST",
+    "CLASSSKILLLIST",
+    "DOMAINSPELLLIST",
+    "WIELDCATEGORY",
+    "HANDED",
+];
+
+/// FACTDEF locations PCGen accepts.
+const FACT_LOCATIONS: &[&str] = &[
+    "GLOBAL",
+    "ALIGNMENT",
+    "CHECK",
+    "DEITY",
+    "DOMAIN",
+    "CLASS",
+    "LANGUAGE",
+    "RACE",
+    "SPELL",
+    "SKILL",
+    "STAT",
+    "SIZEADJUSTMENT",
+    "TEMPLATE",
+    "WEAPONPROF",
+    "ARMORPROF",
+    "SHIELDPROF",
+    "CLASSSPELLLIST",
+    "CLASSSKILLLIST",
+    "DOMAINSPELLLIST",
+    "WIELDCATEGORY",
+    "COMPANIONMOD",
+    "EQUIPMENT",
+    "EQMOD",
+    "KIT",
+    "ABILITY",
+];
+
+/// Functions built into the formula language and PCGen's plugins.
+pub(crate) const BUILTIN_FUNCTIONS: &[&str] = &[
+    "abs",
+    "ceil",
+    "floor",
+    "getOptional",
+    "if",
+    "isEmpty",
+    "isPresent",
+    "length",
+    "max",
+    "min",
+    "round",
+    "slice",
+    "value",
+    "getFact",
+    "get",
+    "getOther",
+    "group",
+    "input",
+    "key",
+    "listAll",
+    "lookup",
+    "arg",
+];
+
+/// The FACTDEF location objects of a file kind use.
+fn fact_location(kind: FileKind) -> Option<&'static str> {
+    Some(match kind {
+        FileKind::Ability | FileKind::Feat => "ABILITY",
+        FileKind::Race => "RACE",
+        FileKind::Template => "TEMPLATE",
+        FileKind::Deity => "DEITY",
+        FileKind::Class => "CLASS",
+        FileKind::Equipment => "EQUIPMENT",
+        FileKind::EquipMod => "EQMOD",
+        FileKind::Spell => "SPELL",
+        FileKind::Save => "CHECK",
+        FileKind::Domain => "DOMAIN",
+        FileKind::Skill => "SKILL",
+        FileKind::Stat => "STAT",
+        FileKind::Size => "SIZEADJUSTMENT",
+        FileKind::Language => "LANGUAGE",
+        FileKind::Alignment => "ALIGNMENT",
+        FileKind::WeaponProf => "WEAPONPROF",
+        FileKind::ArmorProf => "ARMORPROF",
+        FileKind::ShieldProf => "SHIELDPROF",
+        FileKind::CompanionMod => "COMPANIONMOD",
+        FileKind::Kit => "KIT",
+        _ => return None,
+    })
+}
+
+/// The scope an object file's tokens are read in.
+fn file_scope(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::Stat => "PC.STAT",
+        FileKind::Save => "PC.SAVE",
+        FileKind::Skill => "PC.SKILL",
+        FileKind::Size => "PC.SIZE",
+        FileKind::Equipment => "PC.EQUIPMENT",
+        FileKind::EquipMod => "PC.EQUIPMENT.PART",
+        _ => "PC",
+    }
+}
+
+/// A formula waiting to be checked once every definition is known.
+#[derive(Clone, Debug)]
+#[allow(dead_code)] // read by the formula checker once the formula core lands
+pub(crate) struct PendingFormula {
+    pub(crate) modifier: Option<ModId>,
+    pub(crate) scope: ScopeId,
+    pub(crate) format: Format,
+    pub(crate) text: String,
+    pub(crate) span: Span,
+}
+
+/// A reference to an object checked after all objects are loaded.
+struct PendingRef {
+    scope: ScopeId,
+    key: Name,
+    span: Span,
+    what: &'static str,
+}
+
+enum LineForm {
+    Base(String),
+    Copy(String, String),
+    Mod(String),
+    Forget(String),
+}
+
+pub(crate) struct Builder<'a> {
+    pub(crate) load: &'a LoadSet,
+    pub(crate) ds: Dataset,
+    pub(crate) diags: Vec<Diagnostic>,
+    pub(crate) formulas: Vec<PendingFormula>,
+    pub(crate) used: Vec<bool>,
+    refs: Vec<PendingRef>,
+    fact_index: crate::model::fxhash::FxHashSet<(bool, Name, Name)>,
+}
+
+/// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
+/// own diagnostics are not repeated).
+pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
+    let mut b = Builder {
+        load,
+        ds: Dataset {
+            controls: load
+                .game_mode
+                .as_ref()
+                .map(|g| g.controls.clone())
+                .unwrap_or_default(),
+            ..Dataset::default()
+        },
+        diags: Vec::new(),
+        formulas: Vec::new(),
+        used: Vec::new(),
+        refs: Vec::new(),
+        fact_index: crate::model::fxhash::FxHashSet::default(),
+    };
+    b.run();
+    (b.ds, b.diags)
+}
+
+fn token_parts(text: &str, span: Span) -> Option<(Slice<'_>, Slice<'_>)> {
+    Slice::new(text, span).split_once(':')
+}
+
+impl<'a> Builder<'a> {
+    pub(super) fn text(&self, span: Span) -> &'a str {
+        let load: &'a LoadSet = self.load;
+        load.sources.get(span.file).map_or("", |f| f.slice(span))
+    }
+
+    pub(super) fn files(&self, kind: FileKind) -> impl Iterator<Item = &'a LoadedFile> + use<'a> {
+        let load: &'a LoadSet = self.load;
+        load.files.iter().filter(move |f| f.kind == kind)
+    }
+
+    pub(super) fn run(&mut self) {
+        for f in self.files(FileKind::DataControl) {
+            for line in &f.lines {
+                if let Some(t) = line.tokens.first() {
+                    let text = self.text(*t);
+                    if let Some(v) = text.strip_prefix("DYNAMICSCOPE:") {
+                        let start = t.start as usize + "DYNAMICSCOPE:".len();
+                        let s = Slice::new(v, Span::new(t.file, start..start + v.len()));
+                        match syntax::legal_name(s.trim(), "DYNAMICSCOPE") {
+                            Ok(n) => {
+                                self.ds.scopes.add_dynamic(&n.value);
+                            }
+                            Err(d) => self.diags.push(d),
+                        }
+                    }
+                }
+            }
+        }
+        for f in self.files(FileKind::DataControl) {
+            for line in &f.lines {
+                self.data_control_line(line);
+            }
+        }
+        for f in self.files(FileKind::DataTable) {
+            self.table_file(f);
+        }
+        for f in self.files(FileKind::Variable) {
+            for line in &f.lines {
+                self.variable_line(line);
+            }
+        }
+        self.builtins();
+        for f in self.files(FileKind::Dynamic) {
+            for line in &f.lines {
+                self.dynamic_line(line);
+            }
+        }
+        for f in self.files(FileKind::GlobalModifier) {
+            for line in &f.lines {
+                self.global_modifier_line(line);
+            }
+        }
+        let object_kinds: Vec<FileKind> = FileKind::LOAD_ORDER
+            .into_iter()
+            .filter(|k| *k >= FileKind::AbilityCategory)
+            .collect();
+        for kind in object_kinds {
+            self.object_kind(kind);
+        }
+        self.check_refs();
+        self.required_defaults();
+        self.check_formulas();
+        self.unused_variables();
+    }
+
+    // ----- shared helpers -------------------------------------------------------------
+
+    pub(super) fn scope(&mut self, at: &At<String>) -> Option<ScopeId> {
+        match self.ds.scopes.resolve(&at.value) {
+            Some((id, ScopeSpelling::Exact)) => Some(id),
+            Some((id, ScopeSpelling::SpecAlias)) => {
+                let full = self.ds.scopes.name(id).to_owned();
+                self.diags.push(
+                    Diagnostic::note(
+                        codes::SCOPE_ALIAS,
+                        at.span,
+                        format!("scope `{}` is the spec's name for `{full}`", at.value),
+                    )
+                    .with_label(format!("read as `{full}`"))
+                    .with_help(format!("write `{full}`; PCGen requires the `PC.` form"))
+                    .with_note("PCGen reports \"Could not find scope\" for this name"),
+                );
+                Some(id)
+            }
+            Some((id, ScopeSpelling::WrongCase)) => {
+                let full = self.ds.scopes.name(id).to_owned();
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::UNKNOWN_SCOPE,
+                        at.span,
+                        format!("unknown scope `{}`", at.value),
+                    )
+                    .with_label("scope names are case-sensitive")
+                    .with_help(format!("did you mean `{full}`?")),
+                );
+                None
+            }
+            None => {
+                let names: Vec<String> = self.ds.scopes.names().map(str::to_owned).collect();
+                let help = match closest(&at.value, names.iter().map(String::as_str)) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("known scopes: {}", names.join(", ")),
+                };
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::UNKNOWN_SCOPE,
+                        at.span,
+                        format!("unknown scope `{}`", at.value),
+                    )
+                    .with_label("no such scope")
+                    .with_help(help),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn known_format(&self, f: &Format) -> bool {
+        match f {
+            Format::Array(x) | Format::Optional(x) => self.known_format(x),
+            Format::Object(n) => {
+                OBJECT_FORMATS.iter().any(|o| n.is(o))
+                    || self
+                        .ds
+                        .scopes
+                        .iter()
+                        .any(|(_, s)| s.dynamic.as_ref().is_some_and(|d| d == n))
+            }
+            _ => true,
+        }
+    }
+
+    pub(super) fn format(&mut self, at: &At<String>) -> Option<Format> {
+        let f = Format::from_name(&at.value).filter(|f| self.known_format(f));
+        if f.is_none() {
+            let mut names: Vec<String> = ["NUMBER", "BOOLEAN", "STRING", "ORDEREDPAIR", "DICE"]
+                .iter()
+                .chain(OBJECT_FORMATS)
+                .map(|s| (*s).to_owned())
+                .collect();
+            names.extend(
+                self.ds
+                    .scopes
+                    .iter()
+                    .filter_map(|(_, s)| s.dynamic.as_ref().map(|d| d.to_string())),
+            );
+            let help = match closest(&at.value, names.iter().map(String::as_str)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => {
+                    "use NUMBER, BOOLEAN, STRING, ORDEREDPAIR, DICE, ARRAY[…] or an object format"
+                        .into()
+                }
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    codes::UNKNOWN_FORMAT,
+                    at.span,
+                    format!("unknown format `{}`", at.value),
+                )
+                .with_label("no such format")
+                .with_help(help),
+            );
+        }
+        f
+    }
+
+    pub(super) fn malformed(&mut self, span: Span, message: impl Into<String>, help: &str) {
+        self.diags
+            .push(Diagnostic::error(lcodes::MALFORMED, span, message).with_help(help.to_owned()));
+    }
+
+    pub(super) fn check_formulas(&mut self) {
+        super::formulas::check_all(self);
+    }
+
+    pub(super) fn unused_variables(&mut self) {
+        super::formulas::unused_variables(self);
+    }
+}
+
+trait SecondaryOpt {
+    fn with_secondary_opt(self, span: Option<Span>, text: String) -> Self;
+}
+
+impl SecondaryOpt for Diagnostic {
+    fn with_secondary_opt(self, span: Option<Span>, text: String) -> Self {
+        match span {
+            Some(s) => self.with_secondary(s, text),
+            None => self,
+        }
+    }
+}
+
+fn passes_filter(filter: &Option<KeyFilter>, key: &str) -> bool {
+    match filter {
+        None => true,
+        Some(KeyFilter::Include(keys)) => keys.iter().any(|k| k.eq_ignore_ascii_case(key)),
+        Some(KeyFilter::Exclude(keys)) => !keys.iter().any(|k| k.eq_ignore_ascii_case(key)),
+    }
+}

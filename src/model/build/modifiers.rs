@@ -1,0 +1,328 @@
+//! MODIFY, MODIFYOTHER and PART modifications: target visibility, modifier kinds, values.
+
+use super::*;
+
+impl<'a> Builder<'a> {
+    pub(super) fn push_modifier(&mut self, mut m: Modifier) -> ModId {
+        let id = ModId(u32::try_from(self.ds.modifiers.len()).unwrap_or(u32::MAX));
+        m.id = id;
+        if let Some(u) = self.used.get_mut(m.variable.0 as usize) {
+            *u = true;
+        }
+        if let Some(src) = m.source {
+            if let Some(o) = self.ds.objects.get_mut(src.0 as usize) {
+                o.modifiers.push(id);
+            }
+        }
+        self.ds.modifiers.push(m);
+        id
+    }
+
+    pub(super) fn modify_other(&mut self, value: Slice<'_>, source: Option<ObjectId>) {
+        let item = match syntax::modify_other(value) {
+            Ok(i) => i,
+            Err(d) => return self.diags.push(d),
+        };
+        let Some(scope) = self.scope(&item.scope) else {
+            return;
+        };
+        if scope == ScopeId::GLOBAL {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::GLOBAL_MODIFY_OTHER,
+                    item.scope.span,
+                    "MODIFYOTHER cannot address the global scope PC",
+                )
+                .with_help("use MODIFY for global variables"),
+            );
+            return;
+        }
+        let to_selector = |g: &syntax::Grouping| match g {
+            syntax::Grouping::All => Selector::All,
+            syntax::Grouping::Group(x) => Selector::Group(Name::new(x)),
+            syntax::Grouping::Key(x) => Selector::Key(Name::new(x)),
+        };
+        let selector = to_selector(&item.address.grouping.value);
+        if let Selector::Key(k) = &selector {
+            self.refs.push(PendingRef {
+                scope,
+                key: k.clone(),
+                span: item.address.grouping.span,
+                what: "object",
+            });
+        }
+        let (eval_scope, child) = match &item.address.child {
+            Some(c) => {
+                match self.ds.scopes.child(scope) {
+                    Some(sub) => (sub, Some(to_selector(&c.grouping.value))),
+                    None => {
+                        self.diags.push(
+                        Diagnostic::error(
+                            codes::NO_SUBSCOPE,
+                            c.grouping.span,
+                            format!("{} has no sub-scope to select with `[…]`", self.ds.scopes.name(scope)),
+                        )
+                        .with_label("child selector")
+                        .with_help("remove the `[…]`, or address a scope with parts such as PC.EQUIPMENT"),
+                    );
+                        return;
+                    }
+                }
+            }
+            None => (scope, None),
+        };
+        self.modifier(
+            &item.modify,
+            eval_scope,
+            Applies::Other {
+                scope,
+                selector,
+                child,
+            },
+            source,
+        );
+    }
+
+    /// Checks one modification and adds it to the dataset.
+    pub(super) fn modifier(
+        &mut self,
+        item: &ModifyItem,
+        scope: ScopeId,
+        applies: Applies,
+        source: Option<ObjectId>,
+    ) -> Option<ModId> {
+        let Some((var, depth)) = self.ds.resolve_in(scope, &item.var.value, false) else {
+            self.unknown_target(item, scope);
+            return None;
+        };
+        let variable = self.ds.variable(var)?.clone();
+        if depth >= 2 {
+            self.diags.push(
+                Diagnostic::warning(
+                    codes::PCGEN_DIVERGENCE,
+                    item.var.span,
+                    format!(
+                        "PCGen cannot see {} variable `{}` from {}",
+                        self.ds.scopes.name(variable.scope),
+                        variable.name,
+                        self.ds.scopes.name(scope)
+                    ),
+                )
+                .with_label("visible by the spec, not by PCGen")
+                .with_help("PCGen sees only the scope and its direct parent; move the modifier or add a local variable")
+                .with_note("the spec allows this; PCGen rejects it at load"),
+            );
+        }
+        let kind = match ModifierKind::from_name(&item.kind.value) {
+            Some(k) => k,
+            None => {
+                let upper = item.kind.value.to_ascii_uppercase();
+                let mut d = if ModifierKind::from_name(&upper).is_some() {
+                    Diagnostic::error(
+                        codes::MODIFIER_CASE,
+                        item.kind.span,
+                        format!(
+                            "modifier `{}` must be written in upper case",
+                            item.kind.value
+                        ),
+                    )
+                    .with_label("PCGen's modifier names are case-sensitive")
+                    .with_help(format!("write `{upper}`"))
+                } else {
+                    Diagnostic::error(
+                        codes::ILLEGAL_MODIFIER,
+                        item.kind.span,
+                        format!("unknown modifier `{}`", item.kind.value),
+                    )
+                    .with_label("not a modifier type")
+                };
+                if d.help.is_none() {
+                    d = d.with_help(
+                        match closest(
+                            &item.kind.value,
+                            ["SET", "ADD", "MULTIPLY", "DIVIDE", "MAX", "MIN"],
+                        ) {
+                            Some(s) => format!("did you mean `{s}`?"),
+                            None => "use SET, ADD, MULTIPLY, DIVIDE, MAX or MIN".into(),
+                        },
+                    );
+                }
+                self.diags.push(d);
+                return None;
+            }
+        };
+        let legal = match &variable.format {
+            Format::Number => true,
+            Format::Array(_) => matches!(kind, ModifierKind::Set | ModifierKind::Add),
+            _ => kind == ModifierKind::Set,
+        };
+        if !legal {
+            let code = if variable.format == Format::Dice {
+                codes::DICE_ARITHMETIC
+            } else {
+                codes::ILLEGAL_MODIFIER
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    code,
+                    item.kind.span,
+                    format!(
+                        "{} is not available for {} variable `{}`",
+                        kind.name(),
+                        variable.format,
+                        variable.name
+                    ),
+                )
+                .with_label(format!("{} variables take only SET", variable.format))
+                .with_secondary_opt(variable.span, format!("`{}` defined here", variable.name))
+                .with_help(format!(
+                    "use SET with a value computed from value(), e.g. `{}|SET|…`",
+                    item.var.value
+                )),
+            );
+            return None;
+        }
+        let value = self.modifier_value(item, &variable, scope)?;
+        let id = self.push_modifier(Modifier {
+            id: ModId(0),
+            variable: var,
+            kind,
+            priority: item.priority.as_ref().map_or(0, |p| p.value),
+            value,
+            scope,
+            source,
+            applies,
+            span: item.span,
+        });
+        if let ModifierValue::Formula(f) = &self.ds.modifiers.get(id.0 as usize)?.value {
+            self.formulas.push(PendingFormula {
+                modifier: Some(id),
+                scope,
+                format: variable.format.clone(),
+                text: f.text.clone(),
+                span: f.span,
+            });
+        }
+        Some(id)
+    }
+
+    pub(super) fn modifier_value(
+        &mut self,
+        item: &ModifyItem,
+        variable: &Variable,
+        _scope: ScopeId,
+    ) -> Option<ModifierValue> {
+        let text = item.value.value.as_str();
+        let formula = || {
+            ModifierValue::Formula(FormulaValue {
+                text: text.to_owned(),
+                span: item.value.span,
+                compiled: None,
+            })
+        };
+        let bad = |this: &mut Self| {
+            this.diags.push(
+                Diagnostic::error(
+                    codes::BAD_LITERAL,
+                    item.value.span,
+                    format!("`{text}` is not a valid {} value", variable.format),
+                )
+                .with_label(format!("expected {}", literal::shape(&variable.format)))
+                .with_secondary_opt(
+                    variable.span,
+                    format!("`{}` is {}", variable.name, variable.format),
+                )
+                .with_help(format!("write {}", literal::shape(&variable.format))),
+            );
+        };
+        match &variable.format {
+            Format::Number => Some(match literal::parse(&Format::Number, text) {
+                Some(l) => ModifierValue::Constant(l),
+                None => formula(),
+            }),
+            Format::Boolean => match literal::parse(&Format::Boolean, text) {
+                Some(l) => Some(ModifierValue::Constant(l)),
+                None => {
+                    self.diags.push(
+                        Diagnostic::warning(
+                            codes::PCGEN_DIVERGENCE,
+                            item.value.span,
+                            "PCGen accepts only `true` or `false` here",
+                        )
+                        .with_label("a formula for a BOOLEAN modifier")
+                        .with_help("keep it if only this engine reads the data; PCGen needs a fixed true/false")
+                        .with_note("the spec's own example sets a BOOLEAN with a formula (`HandsRequired>Hands`)"),
+                    );
+                    Some(formula())
+                }
+            },
+            Format::String => Some(ModifierValue::Constant(Value::string(text))),
+            Format::Dice | Format::OrderedPair => match literal::parse(&variable.format, text) {
+                Some(l) => Some(ModifierValue::Constant(l)),
+                None => {
+                    bad(self);
+                    None
+                }
+            },
+            Format::Object(_) | Format::Optional(_) => {
+                if text.contains(['"', '(']) {
+                    Some(formula())
+                } else {
+                    Some(ModifierValue::Constant(Value::Object(Name::new(
+                        text.trim(),
+                    ))))
+                }
+            }
+            Format::Array(_) => Some(formula()),
+        }
+    }
+
+    pub(super) fn unknown_target(&mut self, item: &ModifyItem, scope: ScopeId) {
+        let visible: Vec<String> = self
+            .ds
+            .variables
+            .iter()
+            .filter(|v| !v.origin.is_channel() && self.ds.scopes.depth_to(scope, v.scope).is_some())
+            .map(|v| v.name.to_string())
+            .collect();
+        let mut d = Diagnostic::error(
+            codes::UNKNOWN_VARIABLE,
+            item.var.span,
+            format!(
+                "variable `{}` is not visible from {}",
+                item.var.value,
+                self.ds.scopes.name(scope)
+            ),
+        )
+        .with_label("not defined in this scope or its ancestors");
+        let elsewhere = self
+            .ds
+            .variables
+            .iter()
+            .find(|v| v.name.is(&item.var.value) && !v.origin.is_channel());
+        let child_hint = elsewhere
+            .is_some_and(|v| self.ds.scopes.get(v.scope).and_then(|s| s.parent) == Some(scope));
+        if let Some(v) = elsewhere {
+            d = d.with_note(format!(
+                "`{}` is a {} variable; {} cannot see it",
+                v.name,
+                self.ds.scopes.name(v.scope),
+                self.ds.scopes.name(scope)
+            ));
+            if let Some(s) = v.span {
+                d = d.with_secondary(s, "defined here");
+            }
+        }
+        d = d.with_help(
+            match closest(&item.var.value, visible.iter().map(String::as_str)) {
+                _ if child_hint => format!(
+                    "address the parts with a child selector such as `ALL[ALL]`, or modify a {} variable that each part reads (e.g. CritMultAdder)",
+                    self.ds.scopes.name(scope)
+                ),
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "define it with GLOBAL: or LOCAL: in a VARIABLE file".to_owned(),
+            },
+        );
+        self.diags.push(d);
+    }
+}

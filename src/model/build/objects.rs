@@ -1,0 +1,600 @@
+//! DYNAMIC, GLOBALMODIFIER and object files: objects, their tokens, and references between them.
+
+use super::*;
+
+impl<'a> Builder<'a> {
+    // ----- DYNAMIC and GLOBALMODIFIER -------------------------------------------------
+
+    pub(super) fn dynamic_line(&mut self, line: &crate::load::Line) {
+        let Some(first) = line.tokens.first().copied() else {
+            return;
+        };
+        let text = self.text(first);
+        let Some((cat, name)) = token_parts(text, first) else {
+            return self.malformed(
+                first,
+                "expected `CATEGORY:Name`",
+                "write e.g. `MOVEMENT:Walk`",
+            );
+        };
+        self.ds.tokens_checked += 1;
+        let Some(scope) = self.dynamic_scope(cat) else {
+            return;
+        };
+        let kind = ObjectKind::Dynamic(Name::new(cat.text.trim()));
+        let name = name.trim();
+        let id = self.new_object(kind, name.text, name.text, scope, first);
+        for t in line.tokens.iter().skip(1) {
+            self.object_token(id, *t, FileKind::Dynamic);
+        }
+    }
+
+    pub(super) fn dynamic_scope(&mut self, cat: Slice<'_>) -> Option<ScopeId> {
+        let cat_name = Name::new(cat.text.trim());
+        let found = self
+            .ds
+            .scopes
+            .iter()
+            .find(|(_, s)| s.dynamic.as_ref() == Some(&cat_name))
+            .map(|(i, _)| i);
+        if found.is_none() {
+            let cats: Vec<String> = self
+                .ds
+                .scopes
+                .iter()
+                .filter_map(|(_, s)| s.dynamic.as_ref().map(|d| d.to_string()))
+                .collect();
+            let help = match closest(cat.text, cats.iter().map(String::as_str)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!(
+                    "add `DYNAMICSCOPE:{}` to a DATACONTROL file",
+                    cat.text.trim()
+                ),
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    codes::UNKNOWN_CATEGORY,
+                    cat.span,
+                    format!("`{}` is not a DYNAMICSCOPE", cat.text.trim()),
+                )
+                .with_label("no DYNAMICSCOPE of this name")
+                .with_help(help),
+            );
+        }
+        found
+    }
+
+    pub(super) fn global_modifier_line(&mut self, line: &crate::load::Line) {
+        if line.tokens.len() > 1 {
+            self.diags.push(
+                Diagnostic::error(
+                    lcodes::TAB_IN_GLOBAL_MODIFIER,
+                    line.span,
+                    "a GLOBALMODIFIER line holds one token",
+                )
+                .with_label("this line has a TAB; PCGen ignores all of it")
+                .with_help("put each MODIFY or MODIFYOTHER on its own line"),
+            );
+            return;
+        }
+        let Some(first) = line.tokens.first().copied() else {
+            return;
+        };
+        let text = self.text(first);
+        match token_parts(text, first) {
+            Some((k, v)) if k.text == "MODIFY" => {
+                self.ds.tokens_checked += 1;
+                match syntax::modify(v) {
+                    Ok(item) => {
+                        self.modifier(&item, ScopeId::GLOBAL, Applies::Global, None);
+                    }
+                    Err(d) => self.diags.push(d),
+                }
+            }
+            Some((k, v)) if k.text == "MODIFYOTHER" => {
+                self.ds.tokens_checked += 1;
+                self.modify_other(v, None);
+            }
+            _ => self.unexpected(first, "GLOBALMODIFIER", "MODIFY: or MODIFYOTHER:"),
+        }
+    }
+
+    // ----- object files ---------------------------------------------------------------
+
+    pub(super) fn new_object(
+        &mut self,
+        kind: ObjectKind,
+        key: &str,
+        name: &str,
+        scope: ScopeId,
+        span: Span,
+    ) -> ObjectId {
+        let id = ObjectId(u32::try_from(self.ds.objects.len()).unwrap_or(u32::MAX));
+        let key = Name::new(key.trim());
+        self.ds
+            .object_index
+            .entry((kind.clone(), key.clone()))
+            .or_insert(id);
+        self.ds.objects.push(Object {
+            id,
+            kind,
+            key,
+            name: name.to_owned(),
+            scope,
+            groups: Vec::new(),
+            modifiers: Vec::new(),
+            grants: Vec::new(),
+            facts: Vec::new(),
+            span,
+            forgotten: false,
+        });
+        id
+    }
+
+    pub(super) fn line_form(kind: FileKind, first: &str) -> LineForm {
+        let strip = |s: &str| -> String {
+            let s = s.trim_end();
+            let s = match kind {
+                FileKind::Ability | FileKind::Feat => s
+                    .strip_prefix("CATEGORY=")
+                    .and_then(|r| r.split_once('|').map(|(_, k)| k))
+                    .unwrap_or(s),
+                _ => s,
+            };
+            let s = match s.split_once(':') {
+                Some((p, rest)) if p.chars().all(|c| c.is_ascii_uppercase()) && !p.is_empty() => {
+                    rest
+                }
+                _ => s,
+            };
+            s.to_owned()
+        };
+        if let Some(i) = first.find(".COPY=").filter(|i| *i > 0) {
+            let base = first.get(..i).unwrap_or("");
+            let new = first.get(i + 6..).unwrap_or("");
+            return LineForm::Copy(strip(base), new.trim().to_owned());
+        }
+        let t = first.trim_end();
+        if let Some(k) = t.strip_suffix(".MOD").filter(|k| !k.is_empty()) {
+            return LineForm::Mod(strip(k));
+        }
+        if let Some(k) = t.strip_suffix(".FORGET").filter(|k| !k.is_empty()) {
+            return LineForm::Forget(strip(k));
+        }
+        LineForm::Base(strip(first))
+    }
+
+    pub(super) fn object_kind(&mut self, kind: FileKind) {
+        let scope = self
+            .ds
+            .scopes
+            .resolve(file_scope(kind))
+            .map_or(ScopeId::GLOBAL, |(s, _)| s);
+        let okind = ObjectKind::File(kind);
+        let mut deferred: Vec<(&'a LoadedFile, &'a crate::load::Line, LineForm)> = Vec::new();
+        let files: Vec<&'a LoadedFile> = self.files(kind).collect();
+        for f in files {
+            let mut last: Option<ObjectId> = None;
+            for line in &f.lines {
+                let Some(first) = line.tokens.first().copied() else {
+                    continue;
+                };
+                let text = self.text(first);
+                if text.starts_with("SOURCE") && text.contains(':') {
+                    continue;
+                }
+                let continuation = match kind {
+                    FileKind::Class => {
+                        !text.starts_with("CLASS:")
+                            && !text.contains(".MOD")
+                            && !text.contains(".COPY")
+                            && !text.contains(".FORGET")
+                    }
+                    FileKind::Kit => !text.starts_with("STARTPACK:"),
+                    _ => false,
+                };
+                if continuation {
+                    if let Some(id) = last {
+                        for t in line.tokens.iter().skip(1) {
+                            self.object_token(id, *t, kind);
+                        }
+                    }
+                    continue;
+                }
+                match Self::line_form(kind, text) {
+                    LineForm::Base(name) => {
+                        let key = line
+                            .tokens
+                            .iter()
+                            .skip(1)
+                            .find_map(|t| self.text(*t).strip_prefix("KEY:"))
+                            .map_or(name.clone(), |k| k.trim().to_owned());
+                        if !passes_filter(&f.filter, &key) {
+                            last = None;
+                            continue;
+                        }
+                        let id = self.new_object(okind.clone(), &key, text, scope, first);
+                        last = Some(id);
+                        for t in line.tokens.iter().skip(1) {
+                            self.object_token(id, *t, kind);
+                        }
+                    }
+                    form => {
+                        last = None;
+                        deferred.push((f, line, form));
+                    }
+                }
+            }
+        }
+        // PCGen order: copies, then mods, then forgets.
+        for pass in 0..3 {
+            for (f, line, form) in &deferred {
+                let first = line.tokens.first().copied().unwrap_or(line.span);
+                match (pass, form) {
+                    (0, LineForm::Copy(base, new)) => {
+                        if !passes_filter(&f.filter, new) {
+                            continue;
+                        }
+                        let base_id = self.ds.object(&okind, base);
+                        let id = self.new_object(okind.clone(), new, new, scope, first);
+                        if let Some(b) = base_id.and_then(|b| self.ds.object_by_id(b).cloned()) {
+                            if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
+                                o.groups = b.groups.clone();
+                                o.facts = b.facts.clone();
+                                o.grants = b.grants.clone();
+                            }
+                            for m in b.modifiers {
+                                if let Some(mut copy) = self.ds.modifier(m).cloned() {
+                                    let mid = ModId(
+                                        u32::try_from(self.ds.modifiers.len()).unwrap_or(u32::MAX),
+                                    );
+                                    copy.id = mid;
+                                    copy.source = Some(id);
+                                    self.ds.modifiers.push(copy);
+                                    if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
+                                        o.modifiers.push(mid);
+                                    }
+                                }
+                            }
+                        }
+                        for t in line.tokens.iter().skip(1) {
+                            self.object_token(id, *t, kind);
+                        }
+                    }
+                    (1, LineForm::Mod(key)) => {
+                        if !passes_filter(&f.filter, key) {
+                            continue;
+                        }
+                        let id = match self.ds.object(&okind, key) {
+                            Some(id) => id,
+                            None => self.new_object(okind.clone(), key, key, scope, first),
+                        };
+                        for t in line.tokens.iter().skip(1) {
+                            self.object_token(id, *t, kind);
+                        }
+                    }
+                    (2, LineForm::Forget(key)) => {
+                        if let Some(id) = self.ds.object(&okind, key) {
+                            if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
+                                o.forgotten = true;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    pub(super) fn object_token(&mut self, id: ObjectId, tok: Span, kind: FileKind) {
+        let text = self.text(tok);
+        let Some((key, value)) = token_parts(text, tok) else {
+            return;
+        };
+        let scope = self
+            .ds
+            .object_by_id(id)
+            .map_or(ScopeId::GLOBAL, |o| o.scope);
+        match key.text {
+            "MODIFY" => {
+                self.ds.tokens_checked += 1;
+                match syntax::modify(value) {
+                    Ok(item) => {
+                        self.modifier(&item, scope, Applies::Own, Some(id));
+                    }
+                    Err(d) => self.diags.push(d),
+                }
+            }
+            "MODIFYOTHER" => {
+                self.ds.tokens_checked += 1;
+                self.modify_other(value, Some(id));
+            }
+            "PART" if kind == FileKind::Equipment => {
+                self.ds.tokens_checked += 1;
+                self.part(id, value);
+            }
+            "GROUP" => {
+                let groups: Vec<Name> =
+                    value.text.split('|').map(|g| Name::new(g.trim())).collect();
+                if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
+                    o.groups.extend(groups);
+                }
+            }
+            "GRANT" => {
+                self.ds.tokens_checked += 1;
+                self.grant(id, value);
+            }
+            "FACT" | "FACTSET" => {
+                self.ds.tokens_checked += 1;
+                self.fact(id, kind, value, key.text == "FACTSET");
+            }
+            "FACE" if matches!(kind, FileKind::Race | FileKind::Template) => {
+                self.ds.tokens_checked += 1;
+                self.face(id, key, value);
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn part(&mut self, id: ObjectId, value: Slice<'_>) {
+        let (n, key, inner) = match syntax::part(value) {
+            Ok(x) => x,
+            Err(d) => return self.diags.push(d),
+        };
+        let part_scope = self
+            .ds
+            .scopes
+            .resolve("PC.EQUIPMENT.PART")
+            .map_or(ScopeId::GLOBAL, |(s, _)| s);
+        match key.text.trim() {
+            "MODIFY" => match syntax::modify(inner) {
+                Ok(item) => {
+                    self.modifier(&item, part_scope, Applies::Part(n.value), Some(id));
+                }
+                Err(d) => self.diags.push(d),
+            },
+            "MODIFYOTHER" => self.modify_other(inner, Some(id)),
+            _ => self.diags.push(
+                Diagnostic::error(
+                    lcodes::UNEXPECTED_TOKEN,
+                    key.span,
+                    format!("`{}` is not read inside PART", key.text),
+                )
+                .with_help("PART carries MODIFY: or MODIFYOTHER:"),
+            ),
+        }
+    }
+
+    pub(super) fn grant(&mut self, id: ObjectId, value: Slice<'_>) {
+        let Some((cat, names)) = value.split_once('|') else {
+            return self.malformed(
+                value.span,
+                "expected `CATEGORY|Key`",
+                "write e.g. `GRANT:MOVEMENT|Walk`",
+            );
+        };
+        let Some(scope) = self.dynamic_scope(cat) else {
+            return;
+        };
+        let mut pos = 0;
+        let cat_name = Name::new(cat.text.trim());
+        for n in names.text.split('|') {
+            let s = names.sub(pos..pos + n.len()).trim();
+            pos += n.len() + 1;
+            self.refs.push(PendingRef {
+                scope,
+                key: Name::new(s.text),
+                span: s.span,
+                what: "granted object",
+            });
+            if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
+                o.grants.push(Grant {
+                    category: cat_name.clone(),
+                    key: Name::new(s.text),
+                    object: None,
+                    span: s.span,
+                });
+            }
+        }
+    }
+
+    pub(super) fn fact(&mut self, id: ObjectId, kind: FileKind, value: Slice<'_>, set: bool) {
+        let Some((name, val)) = value.split_once('|') else {
+            return self.malformed(
+                value.span,
+                "expected `FactName|value`",
+                "write e.g. `FACT:IsOrc|True`",
+            );
+        };
+        let name = name.trim();
+        let Some(loc) = fact_location(kind) else {
+            return;
+        };
+        let defined = self
+            .fact_index
+            .contains(&(set, Name::new(loc), Name::new(name.text)));
+        if !defined {
+            let def = if set { "FACTSETDEF" } else { "FACTDEF" };
+            let known: Vec<String> = self
+                .ds
+                .fact_defs
+                .iter()
+                .filter(|d| d.set == set && d.location.is(loc))
+                .map(|d| d.name.to_string())
+                .collect();
+            let help = match closest(name.text, known.iter().map(String::as_str)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!(
+                    "add `{def}:{loc}|{}` to a DATACONTROL file of this load",
+                    name.text
+                ),
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    codes::UNKNOWN_FACT,
+                    name.span,
+                    format!(
+                        "{} `{}` has no {def} for {loc}",
+                        if set { "FACTSET" } else { "FACT" },
+                        name.text
+                    ),
+                )
+                .with_label(format!("not defined for {loc} objects in this load"))
+                .with_help(help),
+            );
+            return;
+        }
+        let format = self
+            .ds
+            .fact_defs
+            .iter()
+            .find(|d| d.set == set && d.location.is(loc) && d.name.is(name.text))
+            .and_then(|d| d.format.clone());
+        if let Some(f) = format.filter(|f| {
+            matches!(
+                f,
+                Format::Number | Format::Boolean | Format::Dice | Format::OrderedPair
+            )
+        }) {
+            let v = val.trim();
+            if literal::parse(&f, v.text).is_none() {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::BAD_LITERAL,
+                        v.span,
+                        format!(
+                            "`{}` is not a valid {f} value for FACT `{}`",
+                            v.text, name.text
+                        ),
+                    )
+                    .with_label(format!("expected {}", literal::shape(&f)))
+                    .with_help(format!(
+                        "the FACTDEF gives DATAFORMAT {f}; write {}",
+                        literal::shape(&f)
+                    )),
+                );
+                return;
+            }
+        }
+        if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
+            o.facts.push(Fact {
+                name: Name::new(name.text),
+                value: val.text.to_owned(),
+                set,
+            });
+        }
+    }
+
+    pub(super) fn face(&mut self, id: ObjectId, key: Slice<'_>, value: Slice<'_>) {
+        if let Some(var) = self.ds.controls.face.clone() {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::FACE_DISABLED,
+                    key.span.join(value.span),
+                    "FACE is disabled in this game mode",
+                )
+                .with_label(format!("codeControl.lst has `FACE:{var}`"))
+                .with_help(format!(
+                    "write `MODIFY:{var}|SET|{}` instead",
+                    value.text.trim()
+                )),
+            );
+            return;
+        }
+        let v = value.trim();
+        let (w, h) = match v.text.split_once(',') {
+            Some((w, h)) => (w, h),
+            None => (v.text, "0"),
+        };
+        let pair = literal::number(w).zip(literal::number(h));
+        let Some((w, h)) = pair.filter(|(w, h)| !w.is_negative() && !h.is_negative()) else {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::BAD_LITERAL,
+                    v.span,
+                    format!("`{}` is not a valid FACE", v.text),
+                )
+                .with_help("write `FACE:width` or `FACE:width,height` with non-negative numbers"),
+            );
+            return;
+        };
+        let Some(var) = self.ds.resolve_variable(ScopeId::GLOBAL, "Face") else {
+            return;
+        };
+        self.push_modifier(Modifier {
+            id: ModId(0),
+            variable: var,
+            kind: ModifierKind::Set,
+            priority: 10,
+            value: ModifierValue::Constant(Value::OrderedPair(w, h)),
+            scope: ScopeId::GLOBAL,
+            source: Some(id),
+            applies: Applies::Own,
+            span: key.span.join(value.span),
+        });
+    }
+
+    pub(super) fn check_refs(&mut self) {
+        let refs = std::mem::take(&mut self.refs);
+        let present: crate::model::fxhash::FxHashSet<(ScopeId, &Name)> = self
+            .ds
+            .objects
+            .iter()
+            .filter(|o| !o.forgotten)
+            .map(|o| (o.scope, &o.key))
+            .collect();
+        let missing: Vec<PendingRef> = refs
+            .into_iter()
+            .filter(|r| !present.contains(&(r.scope, &r.key)))
+            .collect();
+        for r in missing {
+            let exists = false;
+            if exists {
+                continue;
+            }
+            let keys: Vec<String> = self
+                .ds
+                .objects_in(r.scope)
+                .map(|o| o.key.to_string())
+                .collect();
+            let help = match closest(r.key.as_str(), keys.iter().map(String::as_str)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "check the key; MODIFYOTHER addresses objects by KEY".to_owned(),
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    codes::UNKNOWN_OBJECT,
+                    r.span,
+                    format!(
+                        "no {} `{}` in {}",
+                        r.what,
+                        r.key,
+                        self.ds.scopes.name(r.scope)
+                    ),
+                )
+                .with_label("unknown key")
+                .with_help(help),
+            );
+        }
+        let grants: Vec<(usize, usize, Option<ObjectId>)> = self
+            .ds
+            .objects
+            .iter()
+            .enumerate()
+            .flat_map(|(i, o)| o.grants.iter().enumerate().map(move |(j, g)| (i, j, g)))
+            .map(|(i, j, g)| {
+                (
+                    i,
+                    j,
+                    self.ds
+                        .object(&ObjectKind::Dynamic(g.category.clone()), g.key.as_str()),
+                )
+            })
+            .collect();
+        for (i, j, id) in grants {
+            if let Some(g) = self.ds.objects.get_mut(i).and_then(|o| o.grants.get_mut(j)) {
+                g.object = id;
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Model rules on small in-memory datasets: one `check` helper, each test a dataset and the
+//! (code, line, column) of what it must report.
+
+use super::check::check_load_set;
+use super::{Applies, ModifierValue, Selector};
+use crate::load::{MemoryFs, PcgenRoot};
+use std::path::{Path, PathBuf};
+
+const DEFAULTS: &str = "DEFAULTVARIABLEVALUE:NUMBER|0\nDEFAULTVARIABLEVALUE:BOOLEAN|false\n\
+DEFAULTVARIABLEVALUE:ORDEREDPAIR|0,0\nDEFAULTVARIABLEVALUE:DICE|0\nDEFAULTVARIABLEVALUE:STRING|\n";
+const TABLE: &str = "STARTTABLE:T\nKey,Text\nNUMBER,STRING\n1,one\nENDTABLE:T\n";
+
+/// Loads a dataset made of `files` (name → text, listed by kind in the PCC) and returns the
+/// checked set.
+fn load(files: &[(&str, &str, &str)]) -> super::check::CheckedSet {
+    let mut fs = MemoryFs::new()
+        .with("/r/system/gameModes/G/miscinfo.lst", "ALLOWEDMODES:G\n")
+        .with("/r/data/d/dc.lst", DEFAULTS)
+        .with("/r/data/d/dt.lst", TABLE);
+    let mut pcc = String::from("CAMPAIGN:T\nGAMEMODE:G\nDATACONTROL:dc.lst\nDATATABLE:dt.lst\n");
+    for (kind, name, text) in files {
+        pcc.push_str(&format!("{kind}:{name}\n"));
+        fs.insert(format!("/r/data/d/{name}"), *text);
+    }
+    fs.insert("/r/data/d/t.pcc", pcc);
+    let root = PcgenRoot::find(&fs, Path::new("/r/data")).unwrap();
+    check_load_set(&fs, &root, &[PathBuf::from("/r/data/d/t.pcc")])
+}
+
+/// (code, file name, line, column) of every diagnostic except unused-variable notes.
+fn check(files: &[(&str, &str, &str)]) -> Vec<(String, String, usize, usize)> {
+    let set = load(files);
+    set.diagnostics
+        .iter()
+        .filter(|d| d.code.id != "M0120")
+        .map(|d| {
+            let f = set.load.sources.get(d.span.file).unwrap();
+            let (l, c) = f.line_col(d.span.range().start);
+            let name = f.path.rsplit('/').next().unwrap().to_owned();
+            (d.code.id.to_owned(), name, l, c)
+        })
+        .collect()
+}
+
+fn at(code: &str, file: &str, line: usize, col: usize) -> (String, String, usize, usize) {
+    (code.to_owned(), file.to_owned(), line, col)
+}
+
+const VARS: &str = "GLOBAL:NUMBER=Hands\nLOCAL:PC.EQUIPMENT|NUMBER=HandsRequired\n\
+LOCAL:PC.EQUIPMENT.PART|NUMBER=CritMult\nGLOBAL:STRING=Name\n";
+
+#[test]
+fn part_formula_reading_a_global_warns_that_pcgen_rejects_it() {
+    let found = check(&[
+        ("VARIABLE", "v.lst", VARS),
+        (
+            "EQUIPMOD",
+            "m.lst",
+            "Keen\tMODIFY:CritMult|ADD|Hands+HandsRequired\n",
+        ),
+    ]);
+    assert_eq!(found, vec![at("M0113", "m.lst", 1, 26)]);
+}
+
+#[test]
+fn formulas_are_typed_against_the_target_and_tables() {
+    let found = check(&[
+        ("VARIABLE", "v.lst", VARS),
+        (
+            "GLOBALMODIFIER",
+            "g.lst",
+            "MODIFY:Hands|SET|lookup(\"T\",1,\"Text\")\nMODIFY:Name|SET|lookup(\"T\",1,\"Text\")\n\
+             MODIFY:Hands|SET|max(value()-1,1)\n",
+        ),
+    ]);
+    // A STRING column cannot SET a NUMBER; the STRING variable takes it (as a fixed text).
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].1.as_str(), found[0].2), ("g.lst", 1));
+    assert!(found[0].0.starts_with('F'), "{found:?}");
+}
+
+#[test]
+fn modifyother_child_selector_reaches_part_variables() {
+    let set = load(&[
+        ("VARIABLE", "v.lst", VARS),
+        (
+            "ABILITY",
+            "a.lst",
+            "Keen Edges\tMODIFYOTHER:PC.EQUIPMENT|GROUP=Weapon[ALL]|CritMult|ADD|1\n",
+        ),
+    ]);
+    assert!(set.diagnostics.iter().all(|d| !d.is_error()));
+    let m = set.dataset.modifiers.first().unwrap();
+    assert_eq!(
+        m.applies,
+        Applies::Other {
+            scope: set.dataset.scopes.resolve("PC.EQUIPMENT").unwrap().0,
+            selector: Selector::Group("Weapon".into()),
+            child: Some(Selector::All),
+        }
+    );
+    assert_eq!(set.dataset.scopes.name(m.scope), "PC.EQUIPMENT.PART");
+    assert!(matches!(m.value, ModifierValue::Constant(_)));
+}
+
+#[test]
+fn face_bridge_and_copy_make_modifiers() {
+    let set = load(&[
+        ("VARIABLE", "v.lst", VARS),
+        (
+            "TEMPLATE",
+            "t.lst",
+            "Broad\tFACE:10\nBroad.COPY=Broader\tMODIFY:Hands|ADD|1\n",
+        ),
+    ]);
+    assert!(
+        set.diagnostics.iter().all(|d| !d.is_error()),
+        "{:?}",
+        set.diagnostics
+    );
+    let ds = &set.dataset;
+    let broader = ds.objects.iter().find(|o| o.key.is("Broader")).unwrap();
+    let prios: Vec<u32> = broader
+        .modifiers
+        .iter()
+        .map(|m| ds.modifier(*m).unwrap().priority)
+        .collect();
+    assert_eq!(
+        prios,
+        vec![10, 0],
+        "FACE copied (PRIORITY=10), then the new ADD"
+    );
+}
+
+#[test]
+fn identical_redefinitions_are_legal_and_overlaps_are_not() {
+    let found = check(&[(
+        "VARIABLE",
+        "v.lst",
+        "GLOBAL:NUMBER=Hands\nHands\nLOCAL:PC.STAT|NUMBER=Score\nLOCAL:PC.SKILL|NUMBER=Score\n\
+         LOCAL:PC.EQUIPMENT.PART|NUMBER=Hands\n",
+    )]);
+    assert_eq!(found, vec![at("M0104", "v.lst", 5, 32)]);
+}
+
+#[test]
+fn equipment_parts_come_from_part_tokens() {
+    let set = load(&[
+        ("VARIABLE", "v.lst", VARS),
+        (
+            "EQUIPMENT",
+            "e.lst",
+            "Double Axe\tPART:2|MODIFY:CritMult|SET|3\nClub\tMODIFY:HandsRequired|SET|1\n",
+        ),
+    ]);
+    let ds = &set.dataset;
+    let axe = ds.objects.iter().find(|o| o.key.is("Double Axe")).unwrap();
+    let club = ds.objects.iter().find(|o| o.key.is("Club")).unwrap();
+    assert_eq!(ds.parts(axe.id), vec![1, 2]);
+    assert_eq!(ds.parts(club.id), vec![1]);
+}
