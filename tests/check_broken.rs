@@ -135,7 +135,6 @@ impl rulebook::load::FileSystem for FailingRead {
 /// CI runs as root), so its example is a file system whose read of one listed file fails.
 #[test]
 fn l0103_read_failure_is_reported_at_the_pcc_line_naming_the_file() {
-    use rulebook::load::FileSystem as _;
     let fs = FailingRead {
         fails: PathBuf::from("hw_skills.lst"),
     };

@@ -27,8 +27,8 @@ use crate::model::{
 use crate::name::Name;
 use crate::solve::formula_source::FormulaSource;
 use crate::solve::{
-    Constant, Explanation, Modifier, ModifierId, ModifierKind, Origin, SolveReport, Solver,
-    ValueSource, VarReader, VariableId,
+    Constant, Explanation, Modifier, ModifierId, Origin, SolveReport, Solver, ValueSource,
+    VarReader, VariableId,
 };
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -518,14 +518,7 @@ impl Character {
                 .map(|o| o.key.clone()),
             span: Some(m.span),
         };
-        let kind = match m.kind {
-            crate::model::ModifierKind::Set => ModifierKind::Set,
-            crate::model::ModifierKind::Multiply => ModifierKind::Multiply,
-            crate::model::ModifierKind::Divide => ModifierKind::Divide,
-            crate::model::ModifierKind::Add => ModifierKind::Add,
-            crate::model::ModifierKind::Max => ModifierKind::Max,
-            crate::model::ModifierKind::Min => ModifierKind::Min,
-        };
+        let kind = m.kind;
         let Some(id) = self.solver.add_modifier(Modifier {
             var,
             kind,
