@@ -14,11 +14,11 @@
 //! README's policy applies — "division by zero and results out of range are evaluation
 //! errors, never Infinity/NaN" — so rulebook must report an error for that step instead.
 
+use super::scope::{ScopeId, Scopes, VariableDefs};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::formula::{CheckEnv, Format, Number, Value, ValueEnv, VarRef, check};
 use crate::name::Name;
 use crate::solve::formula_source::{FormulaSource, var_ref, variable_of};
-use super::scope::{ScopeId, Scopes, VariableDefs};
 use crate::solve::{Constant, Modifier, ModifierId, ModifierKind, Origin, Solver, VariableId};
 use crate::source::FileId;
 use rust_decimal::Decimal;
