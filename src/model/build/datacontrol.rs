@@ -131,7 +131,7 @@ impl<'a> Builder<'a> {
             .iter()
             .skip(1)
             .find_map(|t| self.text(*t).strip_prefix("DATAFORMAT:"))
-            .and_then(Format::from_name)
+            .and_then(super::format_from_name)
             .filter(|f| self.known_format(f));
         self.fact_index
             .insert((set, Name::new(loc.text), Name::new(name.text)));
