@@ -113,6 +113,13 @@ proptest! {
         let f = Formula { root: Some(expr), span: sp() };
         let compiled = check(&f, &EmptyEnv, &Format::Number, None).expect("checks");
         let got = compiled.eval_number(&NoValues, None);
+        // The closure compilation and the tree interpreter agree.
+        let tree = compiled.eval_tree(&NoValues, None);
+        match (&got, &tree) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+            (Err(a), Err(b)) => prop_assert_eq!(a.code, b.code),
+            _ => prop_assert!(false, "closure {:?} vs tree {:?}", got, tree),
+        }
         match expect {
             Expect::Int(v) => {
                 let n = got.expect("exact integer result");
@@ -128,5 +135,51 @@ proptest! {
             }
             Expect::Unknown => {}
         }
+    }
+}
+
+fn dec_number(m: i64, scale: u32) -> rulebook::formula::Number {
+    rulebook::formula::Number::from_decimal(rust_decimal::Decimal::new(m, scale))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+    /// The fixed-point fast paths agree with plain decimal arithmetic.
+    #[test]
+    fn decimal_fast_paths_match_rust_decimal(
+        a in prop_oneof![any::<i32>(), -2000i32..2000], sa in 0u32..8,
+        b in prop_oneof![any::<i32>(), -2000i32..2000], sb in 0u32..8,
+    ) {
+        use rust_decimal::Decimal;
+        let (x, y) = (dec_number(i64::from(a), sa), dec_number(i64::from(b), sb));
+        let (dx, dy) = (Decimal::new(i64::from(a), sa), Decimal::new(i64::from(b), sb));
+        let num = |d: Decimal| rulebook::formula::Number::from_decimal(d);
+        prop_assert_eq!(x.checked_add(y).unwrap(), num(dx + dy));
+        prop_assert_eq!(x.checked_sub(y).unwrap(), num(dx - dy));
+        prop_assert_eq!(x.checked_mul(y).unwrap(), num(dx * dy));
+        if b != 0 {
+            prop_assert_eq!(x.checked_div(y).unwrap(), num(dx / dy));
+        }
+        prop_assert_eq!(x.floor(), num(dx.floor()));
+        prop_assert_eq!(x.ceil(), num(dx.ceil()));
+        prop_assert_eq!(x.round().unwrap(), num((dx + Decimal::new(5, 1)).floor()));
+        prop_assert_eq!(x.cmp(&y), dx.cmp(&dy));
+        let printed = if dx.is_zero() { "0".to_owned() } else { dx.normalize().to_string() };
+        prop_assert_eq!(x.to_string(), printed);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+    /// floor/ceil of a quotient in one step equal the two-step result (divisors up to 1e5,
+    /// where the rounded decimal quotient keeps enough fraction digits to floor exactly).
+    #[test]
+    fn div_floor_and_ceil_match_two_steps(a in any::<i64>(), b in prop_oneof![-100_000i64..100_000, -20i64..20]) {
+        use rulebook::formula::Number;
+        let (x, y) = (Number::Int(a), Number::Int(b));
+        let two_floor = x.checked_div(y).map(Number::floor);
+        let two_ceil = x.checked_div(y).map(Number::ceil);
+        prop_assert_eq!(x.div_floor(y), two_floor);
+        prop_assert_eq!(x.div_ceil(y), two_ceil);
     }
 }

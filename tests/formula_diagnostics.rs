@@ -67,6 +67,31 @@ impl ValueEnv for Env {
     }
 }
 
+/// The user functions of the test data: `loop` (recursive) and `f0`…`f29` (each calls the
+/// previous one twice): (name, offset of the body in `functions.lst`, body).
+fn function_defs() -> Vec<(String, usize, String)> {
+    let mut defs = vec![("loop".to_owned(), "loop()".to_owned())];
+    defs.push(("f0".into(), "1".into()));
+    for i in 1..30 {
+        defs.push((format!("f{i}"), format!("f{0}()+f{0}()", i - 1)));
+    }
+    let mut offset = 0;
+    defs.into_iter()
+        .map(|(name, body)| {
+            let at = offset;
+            offset += body.len() + 1;
+            (name, at, body)
+        })
+        .collect()
+}
+
+fn functions_text() -> String {
+    function_defs()
+        .into_iter()
+        .map(|(_, _, body)| body + "\n")
+        .collect()
+}
+
 fn env() -> Env {
     let mut m = MapEnv::with_pcgen_defaults();
     m.define("Score", Format::Number, Some(Value::Number(15.into())));
@@ -75,14 +100,13 @@ fn env() -> Env {
     let opt = Format::from_name("OPTIONAL[NUMBER]").unwrap();
     m.define("o", opt, Some(Value::Optional(None)));
     m.define("Align", Format::from_name("ALIGNMENT").unwrap(), None);
-    let body = parse_formula("loop()", FileId(1), 0).formula.unwrap();
-    m.functions
-        .define(
-            Name::new("loop"),
-            rulebook::source::Span::new(FileId(1), 0..4),
-            body,
-        )
-        .unwrap();
+    for (name, offset, body) in function_defs() {
+        let f = parse_formula(&body, FileId(1), offset as u32)
+            .formula
+            .unwrap();
+        let span = rulebook::source::Span::new(FileId(1), offset..offset + body.len());
+        m.functions.define(Name::new(&name), span, f).unwrap();
+    }
     Env(m)
 }
 
@@ -92,7 +116,7 @@ fn report(formula: &str, format: &str, input: Option<&str>, input_value: bool) -
     let file = sources.add(SourceFile::new("<formula>", formula, TextEncoding::Utf8));
     sources.add(SourceFile::new(
         "functions.lst",
-        "loop()",
+        functions_text(),
         TextEncoding::Utf8,
     ));
     let env = env();
@@ -147,6 +171,16 @@ snap!(
     f0112_number_out_of_range,
     "99999999999999999999999999999999+1"
 );
+snap!(f0113_function_expansion_too_large, "f29()");
+
+#[test]
+fn f0114_formula_too_deep() {
+    let text = format!("{}1{}", "(".repeat(120), ")".repeat(120));
+    let r = report(&text, "NUMBER", None, false);
+    assert!(r.contains("F0114"), "{r}");
+    insta::assert_snapshot!(r);
+}
+
 snap!(e0101_division_by_zero, "Score/(Score-15)");
 snap!(e0102_number_overflow, "2^100");
 snap!(e0103_not_a_real_number, "(0-8)^0.5");

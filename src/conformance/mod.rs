@@ -4,6 +4,7 @@
 //! vector to the runner of its topic and returns one [`Outcome`] per vector. A vector whose
 //! topic has no runner yet counts as failed, never as skipped.
 
+pub mod deviations;
 pub mod dialects;
 pub mod pcgen_expr;
 pub mod pcgen_solver;
@@ -48,6 +49,20 @@ pub fn run_vector(vector: &Json, default_topic: &str) -> Outcome {
         .get("topic")
         .and_then(Json::as_str)
         .unwrap_or(default_topic);
+    // A vector the deviation table lists is judged by rulebook's documented policy, exactly as
+    // if it carried that `rulebook` object itself; a vector's own override always wins.
+    let patched;
+    let vector = match deviations::override_for(&id) {
+        Some(rulebook) if vector.get("rulebook").is_none() => {
+            let mut v = vector.clone();
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert("rulebook".to_owned(), rulebook);
+            }
+            patched = v;
+            &patched
+        }
+        _ => vector,
+    };
     let result = match topic {
         "parse" | "arithmetic" | "comparison" | "boolean" | "functions" | "strings"
         | "orderedpair_dice" | "variables" | "errors" => pcgen_expr::run(vector),

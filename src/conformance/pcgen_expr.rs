@@ -209,7 +209,22 @@ fn evaluate(v: &Json, text: &str, format: &Format) -> Got {
         Ok(c) => c,
         Err(ds) => return errs(&ds),
     };
-    match compiled.eval(&env, input.as_ref().map(|(_, x)| x)) {
+    let input = input.as_ref().map(|(_, x)| x);
+    let result = compiled.eval(&env, input);
+    // The compiled closures and the tree interpreter must agree on every vector.
+    let tree = compiled.eval_tree(&env, input);
+    let same = match (&result, &tree) {
+        (Ok(a), Ok(b)) => a == b && a.to_string() == b.to_string(),
+        (Err(a), Err(b)) => a.code == b.code,
+        _ => false,
+    };
+    if !same {
+        return Got::Error(vec![(
+            "internal",
+            format!("closure result {result:?} differs from tree result {tree:?}"),
+        )]);
+    }
+    match result {
         Ok(x) => Got::Value(x),
         Err(e) => errs(&[e.to_diagnostic()]),
     }

@@ -4,7 +4,7 @@
 use super::ast::{BinaryOp, Expr, ExprKind, Formula, UnaryOp};
 use super::compile::{Bool, CmpOp, CompiledFormula, Num, NumFn, NumOp, Val};
 use super::format::Format;
-use super::function::{BUILTINS, UserFunction, arg_index, is_builtin};
+use super::function::{BUILTINS, UserFunction, arg_index};
 use super::number::Number;
 use super::value::Value;
 use crate::diagnostic::{Code, Diagnostic};
@@ -71,6 +71,24 @@ pub const NUMBER_OUT_OF_RANGE: Code = Code {
     id: "F0112",
     name: "number-out-of-range",
 };
+
+/// User functions that call each other so often the formula would become too large.
+pub const FUNCTION_EXPANSION_TOO_LARGE: Code = Code {
+    id: "F0113",
+    name: "function-expansion-too-large",
+};
+
+/// A formula nested more deeply than any real formula (and than the stack allows).
+pub const FORMULA_TOO_DEEP: Code = Code {
+    id: "F0114",
+    name: "formula-too-deep",
+};
+
+/// The deepest nesting checked (parentheses, operators and expanded user functions).
+const MAX_DEPTH: usize = 100;
+
+/// How many user-function calls one formula may expand (each call inlines the body).
+const MAX_EXPANSIONS: usize = 10_000;
 
 /// An opaque handle for a variable, chosen by the caller's [`CheckEnv`] and handed back to
 /// its [`ValueEnv`](super::ValueEnv).
@@ -219,6 +237,9 @@ pub fn check_with_args(
         current: None,
         expanding: Vec::new(),
         uses_input: false,
+        expansions: 0,
+        depth: 0,
+        too_deep: false,
     };
     if let Some(args) = args {
         c.frames.push(Frame {
@@ -258,8 +279,10 @@ pub fn check_with_args(
             let mut deps = c.deps;
             let mut seen = std::collections::HashSet::new();
             deps.retain(|d| seen.insert(*d));
+            let root = super::compile::optimize(t.node);
             Ok(CompiledFormula {
-                root: t.node,
+                fast: super::compile::Fast::of(&root),
+                root,
                 format: t.format,
                 dependencies: deps,
                 span: formula.span,
@@ -316,11 +339,14 @@ struct Checker<'a> {
     env: &'a dyn CheckEnv,
     input: Option<&'a Format>,
     diags: Vec<Diagnostic>,
-    deps: Vec<super::check::VarRef>,
+    deps: Vec<VarRef>,
     frames: Vec<Frame<'a>>,
     current: Option<usize>,
     expanding: Vec<Name>,
     uses_input: bool,
+    expansions: usize,
+    depth: usize,
+    too_deep: bool,
 }
 
 fn num_node(v: Val, span: Span) -> Num {
@@ -354,6 +380,28 @@ impl<'a> Checker<'a> {
     }
 
     fn expr(&mut self, e: &'a Expr, asserted: Option<&Format>) -> Option<Typed> {
+        if self.depth >= MAX_DEPTH {
+            if !self.too_deep {
+                self.too_deep = true;
+                self.error(
+                    Diagnostic::error(
+                        FORMULA_TOO_DEEP,
+                        e.span,
+                        format!("the formula nests more than {MAX_DEPTH} levels deep"),
+                    )
+                    .with_label("nested too deeply from here")
+                    .with_help("split the formula with helper variables"),
+                );
+            }
+            return None;
+        }
+        self.depth += 1;
+        let r = self.expr_inner(e, asserted);
+        self.depth -= 1;
+        r
+    }
+
+    fn expr_inner(&mut self, e: &'a Expr, asserted: Option<&Format>) -> Option<Typed> {
         match &e.kind {
             ExprKind::Number(text) => match Number::parse_literal(text) {
                 Some(Ok(n)) => Some(Typed {
@@ -468,12 +516,7 @@ impl<'a> Checker<'a> {
                 })
             }
             ExprKind::Paren(x) => self.expr(x, asserted),
-            ExprKind::Binary {
-                op,
-                op_span,
-                lhs,
-                rhs,
-            } => self.binary(e, *op, *op_span, lhs, rhs, asserted),
+            ExprKind::Binary { .. } => self.binary(e, asserted),
             ExprKind::Call {
                 name,
                 name_span,
@@ -482,7 +525,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn variable(&mut self, name: &Name, span: Span) -> Option<(super::check::VarRef, Format)> {
+    fn variable(&mut self, name: &Name, span: Span) -> Option<(VarRef, Format)> {
         if let Some(v) = self.env.variable(name) {
             return Some(v);
         }
@@ -545,29 +588,57 @@ impl<'a> Checker<'a> {
         None
     }
 
-    fn binary(
+    /// Checks a binary node. The left spine of nested binary nodes (`a+b+c+…`, as long as
+    /// the data makes it) is walked with a loop, not recursion, so very long formulas
+    /// cannot overflow the stack.
+    fn binary(&mut self, e: &'a Expr, asserted: Option<&Format>) -> Option<Typed> {
+        // spine[0] is `e`; spine[i+1] is the left operand of spine[i].
+        let mut spine: Vec<(&'a Expr, BinaryOp, Span, &'a Expr, Option<Format>)> = Vec::new();
+        let mut cur = e;
+        let mut cur_asserted = asserted.cloned();
+        while let ExprKind::Binary {
+            op,
+            op_span,
+            lhs,
+            rhs,
+        } = &cur.kind
+        {
+            // Arithmetic passes the asserted format down; the others clear it (reference).
+            let down = if is_arithmetic(*op) {
+                cur_asserted.clone()
+            } else {
+                None
+            };
+            spine.push((cur, *op, *op_span, &**rhs, down.clone()));
+            cur = lhs;
+            cur_asserted = down;
+        }
+        let mut acc = self.expr(cur, cur_asserted.as_ref());
+        let mut lhs_span = cur.span;
+        for (node, op, op_span, rhs, down) in spine.into_iter().rev() {
+            let r = self.expr(rhs, down.as_ref());
+            acc = match (acc, r) {
+                (Some(l), Some(r)) => self.combine(node, op, op_span, l, lhs_span, r, rhs.span),
+                _ => None,
+            };
+            lhs_span = node.span;
+        }
+        acc
+    }
+
+    /// The node `l op r` (both checked).
+    #[allow(clippy::too_many_arguments)]
+    fn combine(
         &mut self,
         e: &'a Expr,
         op: BinaryOp,
         op_span: Span,
-        lhs: &'a Expr,
-        rhs: &'a Expr,
-        asserted: Option<&Format>,
+        l: Typed,
+        lhs_span: Span,
+        r: Typed,
+        rhs_span: Span,
     ) -> Option<Typed> {
-        let arithmetic = matches!(
-            op,
-            BinaryOp::Add
-                | BinaryOp::Sub
-                | BinaryOp::Mul
-                | BinaryOp::Div
-                | BinaryOp::Rem
-                | BinaryOp::Pow
-        );
-        // Arithmetic passes the asserted format down; the others clear it (reference).
-        let down = if arithmetic { asserted } else { None };
-        let l = self.expr(lhs, down);
-        let r = self.expr(rhs, down);
-        let (l, r) = (l?, r?);
+        let arithmetic = is_arithmetic(op);
         let mismatch = |c: &mut Self, help: &str| {
             c.error(
                 Diagnostic::error(
@@ -581,8 +652,8 @@ impl<'a> Checker<'a> {
                     ),
                 )
                 .with_label(format!("{} {} {}", l.format, op.symbol(), r.format))
-                .with_secondary(lhs.span, format!("{}", l.format))
-                .with_secondary(rhs.span, format!("{}", r.format))
+                .with_secondary(lhs_span, format!("{}", l.format))
+                .with_secondary(rhs_span, format!("{}", r.format))
                 .with_help(help.to_owned()),
             );
             None
@@ -611,11 +682,11 @@ impl<'a> Checker<'a> {
                     BinaryOp::Rem => NumOp::Rem,
                     _ => NumOp::Pow,
                 };
-                let a = num_node(l.node, lhs.span);
-                let b = num_node(r.node, rhs.span);
+                let a = num_node(l.node, lhs_span);
+                let b = num_node(r.node, rhs_span);
                 Some(Typed {
                     format: Format::Number,
-                    node: Val::Num(Num::Bin(nop, Box::new(a), Box::new(b), e.span)),
+                    node: Val::Num(super::compile::chain(nop, a, b, e.span)),
                 })
             }
             BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {
@@ -632,8 +703,8 @@ impl<'a> Checker<'a> {
                     format: Format::Boolean,
                     node: Val::Bool(Bool::Cmp(
                         cop,
-                        Box::new(num_node(l.node, lhs.span)),
-                        Box::new(num_node(r.node, rhs.span)),
+                        Box::new(num_node(l.node, lhs_span)),
+                        Box::new(num_node(r.node, rhs_span)),
                     )),
                 })
             }
@@ -645,8 +716,8 @@ impl<'a> Checker<'a> {
                 let node = if l.format == Format::Number {
                     Bool::NumEq(
                         negate,
-                        Box::new(num_node(l.node, lhs.span)),
-                        Box::new(num_node(r.node, rhs.span)),
+                        Box::new(num_node(l.node, lhs_span)),
+                        Box::new(num_node(r.node, rhs_span)),
                     )
                 } else {
                     Bool::Eq(negate, Box::new(l.node), Box::new(r.node))
@@ -660,8 +731,8 @@ impl<'a> Checker<'a> {
                 if l.format != Format::Boolean || r.format != Format::Boolean {
                     return mismatch(self, "`&&` and `||` combine two BOOLEANs");
                 }
-                let a = Box::new(bool_node(l.node, lhs.span));
-                let b = Box::new(bool_node(r.node, rhs.span));
+                let a = Box::new(bool_node(l.node, lhs_span));
+                let b = Box::new(bool_node(r.node, rhs_span));
                 Some(Typed {
                     format: Format::Boolean,
                     node: Val::Bool(if op == BinaryOp::And {
@@ -1038,6 +1109,23 @@ impl<'a> Checker<'a> {
                     );
                     return None;
                 }
+                self.expansions += 1;
+                if self.expansions > MAX_EXPANSIONS {
+                    if self.expansions == MAX_EXPANSIONS + 1 {
+                        self.error(
+                            Diagnostic::error(
+                                FUNCTION_EXPANSION_TOO_LARGE,
+                                name_span,
+                                "this formula calls user functions too many times",
+                            )
+                            .with_label(format!("more than {MAX_EXPANSIONS} calls to expand"))
+                            .with_help(
+                                "user functions nest too deeply here; simplify the functions",
+                            ),
+                        );
+                    }
+                    return None;
+                }
                 let Some(body) = &f.body.root else {
                     self.error(
                         Diagnostic::error(
@@ -1156,6 +1244,18 @@ impl<'a> Checker<'a> {
     }
 }
 
+fn is_arithmetic(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Add
+            | BinaryOp::Sub
+            | BinaryOp::Mul
+            | BinaryOp::Div
+            | BinaryOp::Rem
+            | BinaryOp::Pow
+    )
+}
+
 fn call_literal(a: &Expr) -> Option<&str> {
     match &a.kind {
         ExprKind::Variable(n) => Some(n.as_str()),
@@ -1197,11 +1297,6 @@ fn wrap(format: Format, node: Val, span: Span) -> Typed {
         _ => node,
     };
     Typed { format, node }
-}
-
-/// True if `name` is a built-in function name.
-pub fn is_builtin_function(name: &str) -> bool {
-    is_builtin(name)
 }
 
 #[cfg(test)]
@@ -1349,6 +1444,33 @@ mod tests {
             run(&env, call("loop", vec![]), "NUMBER"),
             Err(vec!["F0111"])
         );
+        // Doubling at each level would inline 2^40 bodies: stopped with one error.
+        env.functions
+            .define(Name::new("f0"), sp(), formula(num("1")))
+            .unwrap();
+        for i in 1..40 {
+            let prev = format!("f{}", i - 1);
+            let body = bin(Add, call(&prev, vec![]), call(&prev, vec![]));
+            env.functions
+                .define(Name::new(&format!("f{i}")), sp(), formula(body))
+                .unwrap();
+        }
+        assert_eq!(run(&env, call("f39", vec![]), "NUMBER"), Err(vec!["F0113"]));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let env = Env::default();
+        let mut f = num("1");
+        for _ in 0..5000 {
+            f = neg(f);
+        }
+        assert_eq!(run(&env, f, "NUMBER"), Err(vec!["F0114"]));
+        let mut f = num("1");
+        for _ in 0..90 {
+            f = e(ExprKind::Paren(Box::new(f)));
+        }
+        assert_eq!(run(&env, f, "NUMBER"), Ok("1".into()));
     }
 
     #[test]
@@ -1381,6 +1503,15 @@ mod tests {
                 "ARRAY[NUMBER]"
             ),
             Err(vec!["F0107"])
+        );
+        // Computed slice bounds are truncated like the reference's intValue().
+        assert_eq!(
+            run(
+                &env,
+                call("slice", vec![var("x"), bin(Div, num("3"), num("2"))]),
+                "ARRAY[NUMBER]"
+            ),
+            Ok("2,3".into())
         );
         assert_eq!(
             run(&env, call("length", vec![var("x")]), "NUMBER"),

@@ -15,7 +15,7 @@ use crate::source::Span;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-type R<T> = Result<T, Box<EvalError>>;
+pub(crate) type R<T> = Result<T, Box<EvalError>>;
 
 /// Binary NUMBER operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +54,12 @@ pub(crate) enum Num {
     Input(Span),
     Neg(Box<Num>, Span),
     Bin(NumOp, Box<Num>, Box<Num>, Span),
+    /// `var op constant` (a specialised `Bin`).
+    BinVC(NumOp, VarRef, Span, Number, Span),
+    /// `var op var`.
+    BinVV(NumOp, VarRef, Span, VarRef, Span, Span),
+    /// A left fold `first op1 x1 op2 x2 …` (a long `a+b-c+…` without deep nesting).
+    Chain(Box<Num>, Vec<(NumOp, Num, Span)>),
     Fn1(NumFn, Box<Num>, Span),
     Max(Vec<Num>),
     Min(Vec<Num>),
@@ -70,6 +76,8 @@ pub(crate) enum Bool {
     And(Box<Bool>, Box<Bool>),
     Or(Box<Bool>, Box<Bool>),
     Cmp(CmpOp, Box<Num>, Box<Num>),
+    /// `var cmp constant` (a specialised `Cmp`).
+    CmpVC(CmpOp, VarRef, Span, Number),
     NumEq(bool, Box<Num>, Box<Num>),
     Eq(bool, Box<Val>, Box<Val>),
     If(Box<Bool>, Box<Bool>, Box<Bool>),
@@ -95,10 +103,40 @@ pub(crate) enum Val {
     Host(HostFnRef, Vec<Val>, Span),
 }
 
+/// The closure-compiled root (see `closure.rs`); `Tree` for formats other than NUMBER and
+/// BOOLEAN, evaluated by the tree interpreter.
+#[derive(Clone)]
+pub(crate) enum Fast {
+    Num(super::closure::NumF),
+    Bool(super::closure::BoolF),
+    Tree,
+}
+
+impl std::fmt::Debug for Fast {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Fast::Num(_) => "Fast::Num",
+            Fast::Bool(_) => "Fast::Bool",
+            Fast::Tree => "Fast::Tree",
+        })
+    }
+}
+
+impl Fast {
+    pub(crate) fn of(root: &Val) -> Fast {
+        match root {
+            Val::Num(n) => Fast::Num(super::closure::num(n)),
+            Val::Bool(b) => Fast::Bool(super::closure::boolean(b)),
+            _ => Fast::Tree,
+        }
+    }
+}
+
 /// A checked formula, ready to evaluate any number of times.
 #[derive(Clone, Debug)]
 pub struct CompiledFormula {
     pub(crate) root: Val,
+    pub(crate) fast: Fast,
     pub(crate) format: Format,
     pub(crate) dependencies: Vec<VarRef>,
     pub(crate) span: Span,
@@ -106,9 +144,26 @@ pub struct CompiledFormula {
 }
 
 /// What evaluation reads: the caller's environment and the running value.
-struct Ctx<'a> {
-    env: &'a dyn ValueEnv,
-    input: Option<&'a Value>,
+pub(crate) struct Ctx<'a> {
+    pub(crate) env: &'a dyn ValueEnv,
+    pub(crate) input: Option<&'a Value>,
+    /// `input` when it is a NUMBER (read by `value()` in NUMBER trees).
+    pub(crate) input_number: Option<Number>,
+}
+
+impl<'a> Ctx<'a> {
+    #[inline]
+    fn new(env: &'a dyn ValueEnv, input: Option<&'a Value>) -> Self {
+        let input_number = match input {
+            Some(Value::Number(n)) => Some(*n),
+            _ => None,
+        };
+        Ctx {
+            env,
+            input,
+            input_number,
+        }
+    }
 }
 
 impl CompiledFormula {
@@ -135,8 +190,13 @@ impl CompiledFormula {
 
     /// Evaluates the formula. `input` is the running value read by `value()`.
     pub fn eval(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<Value, EvalError> {
-        let cx = Ctx { env, input };
-        cx.val(&self.root).map_err(|e| self.finish(*e))
+        let cx = Ctx::new(env, input);
+        let r = match &self.fast {
+            Fast::Num(f) => f(&cx).map(Value::Number),
+            Fast::Bool(f) => f(&cx).map(Value::Boolean),
+            Fast::Tree => cx.val(&self.root),
+        };
+        r.map_err(|e| self.finish(*e))
     }
 
     /// Evaluates a NUMBER formula without building a [`Value`] (errors if the formula is not
@@ -146,10 +206,11 @@ impl CompiledFormula {
         env: &dyn ValueEnv,
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
-        let cx = Ctx { env, input };
-        let r = match &self.root {
-            Val::Num(n) => cx.num(n),
-            other => match cx.val(other) {
+        let cx = Ctx::new(env, input);
+        let r = match (&self.fast, &self.root) {
+            (Fast::Num(f), _) => f(&cx),
+            (_, Val::Num(n)) => cx.num(n),
+            (_, other) => match cx.val(other) {
                 Ok(Value::Number(n)) => Ok(n),
                 Ok(v) => Err(Box::new(EvalError::new(
                     NO_VALUE,
@@ -163,10 +224,11 @@ impl CompiledFormula {
 
     /// Evaluates a BOOLEAN formula without building a [`Value`].
     pub fn eval_bool(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<bool, EvalError> {
-        let cx = Ctx { env, input };
-        let r = match &self.root {
-            Val::Bool(b) => cx.boolean(b),
-            other => match cx.val(other) {
+        let cx = Ctx::new(env, input);
+        let r = match (&self.fast, &self.root) {
+            (Fast::Bool(f), _) => f(&cx),
+            (_, Val::Bool(b)) => cx.boolean(b),
+            (_, other) => match cx.val(other) {
                 Ok(Value::Boolean(b)) => Ok(b),
                 Ok(v) => Err(Box::new(EvalError::new(
                     NO_VALUE,
@@ -178,11 +240,170 @@ impl CompiledFormula {
         r.map_err(|e| self.finish(*e))
     }
 
+    /// Evaluates with the tree interpreter only (no closures): the reference the closure
+    /// compilation is tested against.
+    #[doc(hidden)]
+    pub fn eval_tree(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<Value, EvalError> {
+        let cx = Ctx::new(env, input);
+        cx.val(&self.root).map_err(|e| self.finish(*e))
+    }
+
     fn finish(&self, e: EvalError) -> EvalError {
         e.at(self.span)
     }
 }
 
+#[inline(always)]
+fn apply(op: NumOp, a: Number, b: Number) -> super::number::NumResult {
+    match op {
+        NumOp::Add => a.checked_add(b),
+        NumOp::Sub => a.checked_sub(b),
+        NumOp::Mul => a.checked_mul(b),
+        NumOp::Div => a.checked_div(b),
+        NumOp::Rem => a.checked_rem(b),
+        NumOp::Pow => a.pow(b),
+    }
+}
+
+#[inline(always)]
+fn compare(op: CmpOp, o: Ordering) -> bool {
+    match op {
+        CmpOp::Lt => o == Ordering::Less,
+        CmpOp::Gt => o == Ordering::Greater,
+        CmpOp::Le => o != Ordering::Greater,
+        CmpOp::Ge => o != Ordering::Less,
+    }
+}
+
+/// `a op b`, extending a left fold instead of nesting when `a` is one.
+/// Only operators of one precedence level are chained (`a+b-c`, `a*b/c`), so mixed
+/// patterns keep their specialised forms (`floor((x-10)/2)`).
+pub(crate) fn chain(op: NumOp, a: Num, b: Num, span: Span) -> Num {
+    let additive = |o: NumOp| matches!(o, NumOp::Add | NumOp::Sub);
+    match a {
+        Num::Chain(first, mut rest)
+            if rest
+                .last()
+                .is_some_and(|(o, _, _)| additive(*o) == additive(op)) =>
+        {
+            rest.push((op, b, span));
+            Num::Chain(first, rest)
+        }
+        Num::Bin(op1, a1, b1, s1) if additive(op1) == additive(op) => {
+            Num::Chain(a1, vec![(op1, *b1, s1), (op, b, span)])
+        }
+        a => Num::Bin(op, Box::new(a), Box::new(b), span),
+    }
+}
+
+/// Rewrites a checked tree for speed: folds constant arithmetic (when it succeeds; a
+/// failing constant is left to fail at evaluation, on its span) and specialises operators
+/// whose operands are variables and constants.
+pub(crate) fn optimize(v: Val) -> Val {
+    match v {
+        Val::Num(n) => Val::Num(opt_num(n)),
+        Val::Bool(b) => Val::Bool(opt_bool(b)),
+        Val::If(c, t, f) => Val::If(
+            Box::new(opt_bool(*c)),
+            Box::new(optimize(*t)),
+            Box::new(optimize(*f)),
+        ),
+        Val::Concat(a, b) => Val::Concat(Box::new(optimize(*a)), Box::new(optimize(*b))),
+        other => other,
+    }
+}
+
+fn opt_num(n: Num) -> Num {
+    match n {
+        Num::Bin(op, a, b, span) => {
+            let (a, b) = (opt_num(*a), opt_num(*b));
+            match (a, b) {
+                (Num::Const(x), Num::Const(y)) => match apply(op, x, y) {
+                    Ok(r) => Num::Const(r),
+                    Err(_) => Num::Bin(op, Box::new(Num::Const(x)), Box::new(Num::Const(y)), span),
+                },
+                (Num::Var(v, vs), Num::Const(c)) => Num::BinVC(op, v, vs, c, span),
+                (Num::Var(v, vs), Num::Var(w, ws)) => Num::BinVV(op, v, vs, w, ws, span),
+                (a, b) => Num::Bin(op, Box::new(a), Box::new(b), span),
+            }
+        }
+        Num::Chain(first, rest) => Num::Chain(
+            Box::new(opt_num(*first)),
+            rest.into_iter()
+                .map(|(op, x, span)| (op, opt_num(x), span))
+                .collect(),
+        ),
+        Num::Neg(x, span) => match opt_num(*x) {
+            Num::Const(c) => match c.checked_neg() {
+                Ok(r) => Num::Const(r),
+                Err(_) => Num::Neg(Box::new(Num::Const(c)), span),
+            },
+            x => Num::Neg(Box::new(x), span),
+        },
+        Num::Fn1(f, x, span) => Num::Fn1(f, Box::new(opt_num(*x)), span),
+        Num::Max(xs) => Num::Max(xs.into_iter().map(opt_num).collect()),
+        Num::Min(xs) => Num::Min(xs.into_iter().map(opt_num).collect()),
+        Num::If(c, t, f) => Num::If(
+            Box::new(opt_bool(*c)),
+            Box::new(opt_num(*t)),
+            Box::new(opt_num(*f)),
+        ),
+        Num::Val(v, span) => Num::Val(Box::new(optimize(*v)), span),
+        other => other,
+    }
+}
+
+fn opt_bool(b: Bool) -> Bool {
+    match b {
+        Bool::Not(x) => Bool::Not(Box::new(opt_bool(*x))),
+        Bool::And(a, b) => Bool::And(Box::new(opt_bool(*a)), Box::new(opt_bool(*b))),
+        Bool::Or(a, b) => Bool::Or(Box::new(opt_bool(*a)), Box::new(opt_bool(*b))),
+        Bool::Cmp(op, a, b) => match (opt_num(*a), opt_num(*b)) {
+            (Num::Var(v, vs), Num::Const(c)) => Bool::CmpVC(op, v, vs, c),
+            (a, b) => Bool::Cmp(op, Box::new(a), Box::new(b)),
+        },
+        Bool::NumEq(neg, a, b) => Bool::NumEq(neg, Box::new(opt_num(*a)), Box::new(opt_num(*b))),
+        Bool::Eq(neg, a, b) => Bool::Eq(neg, Box::new(optimize(*a)), Box::new(optimize(*b))),
+        Bool::If(c, t, f) => Bool::If(
+            Box::new(opt_bool(*c)),
+            Box::new(opt_bool(*t)),
+            Box::new(opt_bool(*f)),
+        ),
+        Bool::Val(v, span) => Bool::Val(Box::new(optimize(*v)), span),
+        other => other,
+    }
+}
+
+/// `apply` with the error located at `span`.
+pub(crate) fn apply_located(op: NumOp, a: Number, b: Number, span: Span) -> R<Number> {
+    apply(op, a, b).map_err(|e| arith(e, span))
+}
+
+/// A boxed error at `span`.
+#[cold]
+#[inline(never)]
+pub(crate) fn err_box(
+    code: crate::diagnostic::Code,
+    msg: impl Into<String>,
+    span: Span,
+) -> Box<EvalError> {
+    Box::new(EvalError::new(code, msg).at(span))
+}
+
+#[cold]
+#[inline(never)]
+pub(crate) fn arith(e: super::number::ArithmeticError, span: Span) -> Box<EvalError> {
+    Box::new(EvalError::arithmetic(e).at(span))
+}
+
+#[cold]
+#[inline(never)]
+pub(crate) fn located(e: EvalError, span: Span) -> Box<EvalError> {
+    Box::new(e.at(span))
+}
+
+#[cold]
+#[inline(never)]
 fn err<T>(code: crate::diagnostic::Code, msg: impl Into<String>, span: Span) -> R<T> {
     Err(Box::new(EvalError::new(code, msg).at(span)))
 }
@@ -192,27 +413,33 @@ impl Ctx<'_> {
     fn num(&self, n: &Num) -> R<Number> {
         match n {
             Num::Const(c) => Ok(*c),
-            Num::Var(v, span) => self.env.number(*v).map_err(|e| Box::new(e.at(*span))),
+            Num::Var(v, span) => self.env.number(*v).map_err(|e| located(e, *span)),
             Num::Input(span) => match self.input {
                 Some(Value::Number(n)) => Ok(*n),
                 _ => err(MISSING_INPUT, "`value()` has no NUMBER input here", *span),
             },
-            Num::Neg(x, span) => self
-                .num(x)?
-                .checked_neg()
-                .map_err(|e| Box::new(EvalError::arithmetic(e).at(*span))),
+            Num::Chain(first, rest) => {
+                let mut acc = self.num(first)?;
+                for (op, x, span) in rest {
+                    let x = self.num(x)?;
+                    acc = apply(*op, acc, x).map_err(|e| arith(e, *span))?;
+                }
+                Ok(acc)
+            }
+            Num::Neg(x, span) => self.num(x)?.checked_neg().map_err(|e| arith(e, *span)),
             Num::Bin(op, a, b, span) => {
                 let a = self.num(a)?;
                 let b = self.num(b)?;
-                let r = match op {
-                    NumOp::Add => a.checked_add(b),
-                    NumOp::Sub => a.checked_sub(b),
-                    NumOp::Mul => a.checked_mul(b),
-                    NumOp::Div => a.checked_div(b),
-                    NumOp::Rem => a.checked_rem(b),
-                    NumOp::Pow => a.pow(b),
-                };
-                r.map_err(|e| Box::new(EvalError::arithmetic(e).at(*span)))
+                apply(*op, a, b).map_err(|e| arith(e, *span))
+            }
+            Num::BinVC(op, v, vspan, c, span) => {
+                let a = self.env.number(*v).map_err(|e| located(e, *vspan))?;
+                apply(*op, a, *c).map_err(|e| arith(e, *span))
+            }
+            Num::BinVV(op, v, vspan, w, wspan, span) => {
+                let a = self.env.number(*v).map_err(|e| located(e, *vspan))?;
+                let b = self.env.number(*w).map_err(|e| located(e, *wspan))?;
+                apply(*op, a, b).map_err(|e| arith(e, *span))
             }
             Num::Fn1(f, x, span) => {
                 let x = self.num(x)?;
@@ -222,7 +449,7 @@ impl Ctx<'_> {
                     NumFn::Floor => Ok(x.floor()),
                     NumFn::Round => x.round(),
                 }
-                .map_err(|e| Box::new(EvalError::arithmetic(e).at(*span)))
+                .map_err(|e| arith(e, *span))
             }
             Num::Max(xs) => self.fold(xs, |acc, x| x >= acc),
             Num::Min(xs) => self.fold(xs, |acc, x| x < acc),
@@ -260,15 +487,7 @@ impl Ctx<'_> {
     fn boolean(&self, b: &Bool) -> R<bool> {
         match b {
             Bool::Const(c) => Ok(*c),
-            Bool::Var(v, span) => match self.env.value(*v) {
-                Ok(Value::Boolean(b)) => Ok(b),
-                Ok(other) => err(
-                    NO_VALUE,
-                    format!("expected a BOOLEAN, found a {}", other.kind()),
-                    *span,
-                ),
-                Err(e) => Err(Box::new(e.at(*span))),
-            },
+            Bool::Var(v, span) => self.env.boolean(*v).map_err(|e| located(e, *span)),
             Bool::Not(x) => Ok(!self.boolean(x)?),
             // Like the reference, `&&` and `||` evaluate both operands.
             Bool::And(a, b) => {
@@ -283,12 +502,11 @@ impl Ctx<'_> {
             }
             Bool::Cmp(op, a, b) => {
                 let o = self.num(a)?.cmp_num(self.num(b)?);
-                Ok(match op {
-                    CmpOp::Lt => o == Ordering::Less,
-                    CmpOp::Gt => o == Ordering::Greater,
-                    CmpOp::Le => o != Ordering::Greater,
-                    CmpOp::Ge => o != Ordering::Less,
-                })
+                Ok(compare(*op, o))
+            }
+            Bool::CmpVC(op, v, vspan, c) => {
+                let a = self.env.number(*v).map_err(|e| located(e, *vspan))?;
+                Ok(compare(*op, a.cmp_num(*c)))
             }
             Bool::NumEq(negate, a, b) => {
                 let eq = self.num(a)? == self.num(b)?;
@@ -316,16 +534,26 @@ impl Ctx<'_> {
         }
     }
 
-    fn val(&self, v: &Val) -> R<Value> {
+    pub(crate) fn val(&self, v: &Val) -> R<Value> {
         match v {
             Val::Num(n) => self.num(n).map(Value::Number),
             Val::Bool(b) => self.boolean(b).map(Value::Boolean),
             Val::Const(c) => Ok(c.clone()),
-            Val::Var(var, span) => self.env.value(*var).map_err(|e| Box::new(e.at(*span))),
+            Val::Var(var, span) => self.env.value(*var).map_err(|e| located(e, *span)),
             Val::Input(span) => match self.input {
                 Some(v) => Ok(v.clone()),
                 None => err(MISSING_INPUT, "`value()` has no input here", *span),
             },
+            other => self.val_cold(other),
+        }
+    }
+
+    #[inline(never)]
+    fn val_cold(&self, v: &Val) -> R<Value> {
+        match v {
+            Val::Num(_) | Val::Bool(_) | Val::Const(_) | Val::Var(..) | Val::Input(_) => {
+                self.val(v)
+            }
             Val::Concat(a, b) => {
                 let a = self.val(a)?;
                 let b = self.val(b)?;
@@ -352,9 +580,10 @@ impl Ctx<'_> {
             }
             Val::Slice(arr, start, end, span) => {
                 let items = self.array(arr, *span)?;
-                let s = self.index(start, *span)?;
+                // Like the reference (`intValue()`), slice bounds are truncated.
+                let s = self.bound(start, *span)?;
                 let e = match end {
-                    Some(e) => self.index(e, *span)?,
+                    Some(e) => self.bound(e, *span)?,
                     None => i64::try_from(items.len()).unwrap_or(i64::MAX),
                 };
                 let len = items.len();
@@ -407,9 +636,7 @@ impl Ctx<'_> {
                 for a in args {
                     vals.push(self.val(a)?);
                 }
-                self.env
-                    .call_host(*f, &vals)
-                    .map_err(|e| Box::new(e.at(*span)))
+                self.env.call_host(*f, &vals).map_err(|e| located(e, *span))
             }
         }
     }
@@ -425,6 +652,26 @@ impl Ctx<'_> {
         }
     }
 
+    /// A slice bound: the number truncated toward zero.
+    fn bound(&self, n: &Num, span: Span) -> R<i64> {
+        let n = self.num(n)?;
+        let t = match n {
+            Number::Int(i) => Some(i),
+            Number::Dec(d) => {
+                use rust_decimal::prelude::ToPrimitive;
+                d.trunc().to_i64()
+            }
+        };
+        match t {
+            Some(i) => Ok(i),
+            None => err(
+                INDEX_OUT_OF_BOUNDS,
+                format!("the slice bound {n} is outside any array"),
+                span,
+            ),
+        }
+    }
+
     fn index(&self, n: &Num, span: Span) -> R<i64> {
         let n = self.num(n)?;
         match n.as_i64() {
@@ -435,5 +682,14 @@ impl Ctx<'_> {
                 span,
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn compiled_formulas_can_be_shared_between_threads() {
+        fn shareable<T: Send + Sync + Clone>() {}
+        shareable::<super::CompiledFormula>();
     }
 }

@@ -128,6 +128,19 @@ impl ValueEnv for MapEnv {
         }
     }
 
+    fn boolean(&self, var: VarRef) -> Result<bool, EvalError> {
+        if let Some((_, (_, Some(Value::Boolean(b))))) = self.vars.get_index(var.0 as usize) {
+            return Ok(*b);
+        }
+        match self.value(var)? {
+            Value::Boolean(b) => Ok(b),
+            other => Err(EvalError::new(
+                NO_VALUE,
+                format!("expected a BOOLEAN, found a {}", other.kind()),
+            )),
+        }
+    }
+
     fn number(&self, var: VarRef) -> Result<Number, EvalError> {
         if let Some((_, (_, Some(Value::Number(n))))) = self.vars.get_index(var.0 as usize) {
             return Ok(*n);

@@ -27,7 +27,7 @@ pub const INDEX_OUT_OF_BOUNDS: Code = Code {
     id: "E0104",
     name: "index-out-of-bounds",
 };
-/// An array index or slice bound that is not a whole number.
+/// An array index that is not a whole number.
 pub const INDEX_NOT_WHOLE: Code = Code {
     id: "E0105",
     name: "index-not-whole",
@@ -144,6 +144,20 @@ pub trait ValueEnv {
                 NO_VALUE,
                 format!(
                     "the variable holds a {} where a NUMBER was expected",
+                    other.kind()
+                ),
+            )),
+        }
+    }
+
+    /// The value of a BOOLEAN variable. The default calls [`ValueEnv::value`].
+    fn boolean(&self, var: VarRef) -> Result<bool, EvalError> {
+        match self.value(var)? {
+            Value::Boolean(b) => Ok(b),
+            other => Err(EvalError::new(
+                NO_VALUE,
+                format!(
+                    "the variable holds a {} where a BOOLEAN was expected",
                     other.kind()
                 ),
             )),

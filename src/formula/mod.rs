@@ -4,13 +4,23 @@
 //!
 //! 1. **parse** — `parse_formula(text, file, offset)` → [`ast::Formula`] plus diagnostics
 //!    (`P` codes; the parser lives in `parse`).
-//! 2. **check** — [`check`]`(formula, env, asserted, input)` infers and verifies the format
+//! 2. **check** — [`check()`]`(formula, env, asserted, input)` infers and verifies the format
 //!    of every node once, at load, against a [`CheckEnv`] the caller implements (the loader
 //!    resolves names by scope and hands out opaque [`VarRef`]s), and compiles it. All
 //!    problems are reported (`F01xx` codes), each on its span, names with "did you mean".
 //! 3. **evaluate** — [`CompiledFormula::eval`]`(env, input)` any number of times against a
 //!    [`ValueEnv`] the caller implements (`E01xx` codes for failures, each with the span of
-//!    the failing node; [`EvalError::to_diagnostic`]).
+//!    the failing node; [`EvalError::to_diagnostic`]). `eval_number` / `eval_bool` skip
+//!    building a [`Value`] for NUMBER / BOOLEAN formulas (the solver's hot path);
+//!    [`CompiledFormula::dependencies`] lists every variable read (both branches of `if`,
+//!    user function bodies, host dependencies); [`CompiledFormula::uses_input`] tells
+//!    whether `value()` is read. A compiled formula is `Send + Sync` and cheap to clone.
+//!
+//! NUMBER and BOOLEAN formulas compile to closures (`closure.rs`), other formats to a
+//! typed tree (`compile.rs`); `docs/performance.md` has the measurements.
+//!
+//! [`MapEnv`] is a ready-made name → value environment (both traits) for tools and tests;
+//! [`check_with_args`] checks a formula with `arg(n)` bound (testing user function bodies).
 //!
 //! # Values
 //!
@@ -57,6 +67,7 @@
 
 pub mod ast;
 pub mod check;
+mod closure;
 pub mod compile;
 pub mod convert;
 pub mod dice;

@@ -56,6 +56,9 @@ impl Number {
 
     /// A number from a decimal, using the integer representation when it is whole and fits.
     pub fn from_decimal(d: Decimal) -> Number {
+        if let Some((m, sc)) = small(Number::Dec(d)) {
+            return make_small(m, sc);
+        }
         if d.is_integer() {
             if let Some(i) = d.to_i64() {
                 return Number::Int(i);
@@ -207,7 +210,17 @@ impl Number {
             if let Some(r) = a.checked_add(b) {
                 return Ok(Number::Int(r));
             }
+        }
+        self.slow_add(rhs)
+    }
+
+    #[inline(never)]
+    fn slow_add(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
             return Number::from_i128(i128::from(a) + i128::from(b));
+        }
+        if let Some(r) = small_add(self, rhs) {
+            return Ok(r);
         }
         dec(self.to_decimal().checked_add(rhs.to_decimal()))
     }
@@ -219,7 +232,21 @@ impl Number {
             if let Some(r) = a.checked_sub(b) {
                 return Ok(Number::Int(r));
             }
+        }
+        self.slow_sub(rhs)
+    }
+
+    #[inline(never)]
+    fn slow_sub(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
             return Number::from_i128(i128::from(a) - i128::from(b));
+        }
+        if let Some((m, sc)) = small(rhs) {
+            if let Some(neg) = m.checked_neg() {
+                if let Some(r) = small_add(self, make_small(neg, sc)) {
+                    return Ok(r);
+                }
+            }
         }
         dec(self.to_decimal().checked_sub(rhs.to_decimal()))
     }
@@ -231,7 +258,22 @@ impl Number {
             if let Some(r) = a.checked_mul(b) {
                 return Ok(Number::Int(r));
             }
+        }
+        self.slow_mul(rhs)
+    }
+
+    #[inline(never)]
+    fn slow_mul(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
             return Number::from_i128(i128::from(a) * i128::from(b));
+        }
+        if let (Some((a, sa)), Some((b, sb))) = (small(self), small(rhs)) {
+            if let Some(m) = a.checked_mul(b) {
+                let sc = sa + sb;
+                if sc <= MAX_SMALL_SCALE {
+                    return Ok(make_small(m, sc));
+                }
+            }
         }
         dec(self.to_decimal().checked_mul(rhs.to_decimal()))
     }
@@ -240,17 +282,56 @@ impl Number {
     /// (`7/2` = 3.5, `1/3` rounded to 28 digits).
     #[inline]
     pub fn checked_div(self, rhs: Number) -> NumResult {
-        if rhs.is_zero() {
-            return Err(ArithmeticError::DivisionByZero);
-        }
         if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
-            if let (Some(q), Some(r)) = (a.checked_div(b), a.checked_rem(b)) {
+            if b != 0 && !(a == i64::MIN && b == -1) {
+                let (q, r) = (a / b, a % b);
                 if r == 0 {
                     return Ok(Number::Int(q));
                 }
+                return Ok(int_fraction(a, b));
             }
         }
+        self.slow_div(rhs)
+    }
+
+    #[inline(never)]
+    fn slow_div(self, rhs: Number) -> NumResult {
+        if rhs.is_zero() {
+            return Err(ArithmeticError::DivisionByZero);
+        }
         dec(self.to_decimal().checked_div(rhs.to_decimal()))
+    }
+
+    /// `floor(self / rhs)` in one step (exact for integers, no decimal in between).
+    #[inline]
+    pub fn div_floor(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
+            if b != 0 && !(a == i64::MIN && b == -1) {
+                let (q, r) = (a / b, a % b);
+                return Ok(Number::Int(if r != 0 && ((r < 0) != (b < 0)) {
+                    q.saturating_sub(1)
+                } else {
+                    q
+                }));
+            }
+        }
+        self.checked_div(rhs).map(Number::floor)
+    }
+
+    /// `ceil(self / rhs)` in one step.
+    #[inline]
+    pub fn div_ceil(self, rhs: Number) -> NumResult {
+        if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
+            if b != 0 && !(a == i64::MIN && b == -1) {
+                let (q, r) = (a / b, a % b);
+                return Ok(Number::Int(if r != 0 && ((r < 0) == (b < 0)) {
+                    q.saturating_add(1)
+                } else {
+                    q
+                }));
+            }
+        }
+        self.checked_div(rhs).map(Number::ceil)
     }
 
     /// `self % rhs` with the sign of the dividend (`-7%3` = -1, `-7.5%2` = -1.5).
@@ -289,6 +370,11 @@ impl Number {
             .and_then(|l| l.checked_mul(rhs.to_decimal()))
             .and_then(|x| x.checked_exp())
             .ok_or(ArithmeticError::Overflow)?;
+        // ln/exp are approximations: when the exact result is a short decimal (4^0.5 = 2,
+        // 100^1.5 = 1000), return it exactly.
+        if let Some(exact) = exact_root(self, rhs, r) {
+            return Ok(exact);
+        }
         Ok(Number::from_decimal(r.normalize()))
     }
 
@@ -343,10 +429,14 @@ impl Number {
     }
 
     /// The largest whole number `<= self`.
+    #[inline]
     pub fn floor(self) -> Number {
         match self {
             Number::Int(_) => self,
-            Number::Dec(d) => Number::from_decimal(d.floor()),
+            Number::Dec(d) => match small(self) {
+                Some((m, sc)) => Number::Int(m.div_euclid(pow10(sc))),
+                None => Number::from_decimal(d.floor()),
+            },
         }
     }
 
@@ -354,7 +444,14 @@ impl Number {
     pub fn ceil(self) -> Number {
         match self {
             Number::Int(_) => self,
-            Number::Dec(d) => Number::from_decimal(d.ceil()),
+            Number::Dec(d) => match small(self) {
+                Some((m, sc)) => {
+                    let p = pow10(sc);
+                    let q = m.div_euclid(p);
+                    Number::Int(if m.rem_euclid(p) == 0 { q } else { q + 1 })
+                }
+                None => Number::from_decimal(d.ceil()),
+            },
         }
     }
 
@@ -363,6 +460,14 @@ impl Number {
         match self {
             Number::Int(_) => Ok(self),
             Number::Dec(d) => {
+                if let Some((m, sc)) = small(self) {
+                    if sc >= 1 {
+                        let half = 5 * pow10(sc - 1);
+                        if let Some(x) = m.checked_add(half) {
+                            return Ok(Number::Int(x.div_euclid(pow10(sc))));
+                        }
+                    }
+                }
                 let half = Decimal::new(5, 1);
                 dec(d.checked_add(half).map(|x| x.floor()))
             }
@@ -374,9 +479,185 @@ impl Number {
     pub fn cmp_num(self, rhs: Number) -> Ordering {
         match (self, rhs) {
             (Number::Int(a), Number::Int(b)) => a.cmp(&b),
-            _ => self.to_decimal().cmp(&rhs.to_decimal()),
+            _ => {
+                if let (Some((a, sa)), Some((b, sb))) = (small(self), small(rhs)) {
+                    let sc = sa.max(sb);
+                    let a = i128::from(a) * i128::from(pow10(sc - sa));
+                    let b = i128::from(b) * i128::from(pow10(sc - sb));
+                    return a.cmp(&b);
+                }
+                self.to_decimal().cmp(&rhs.to_decimal())
+            }
         }
     }
+}
+
+/// Largest scale of the fixed-point fast paths (10^18 fits `i64`).
+const MAX_SMALL_SCALE: u32 = 18;
+
+const POW10: [i64; 19] = {
+    let mut t = [1i64; 19];
+    let mut i = 1;
+    while i < 19 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// 10^s for s <= 18 (callers guarantee the range; larger values saturate).
+#[inline]
+fn pow10(s: u32) -> i64 {
+    POW10.get(s as usize).copied().unwrap_or(i64::MAX)
+}
+
+/// The number as an `i64` mantissa and a decimal scale <= 18, when it fits.
+#[inline]
+fn small(n: Number) -> Option<(i64, u32)> {
+    match n {
+        Number::Int(i) => Some((i, 0)),
+        Number::Dec(d) => {
+            let sc = d.scale();
+            if sc > MAX_SMALL_SCALE {
+                return None;
+            }
+            i64::try_from(d.mantissa()).ok().map(|m| (m, sc))
+        }
+    }
+}
+
+/// `m / 10^sc` as a number (integers become [`Number::Int`]).
+#[inline]
+fn make_small(m: i64, sc: u32) -> Number {
+    if sc == 0 {
+        return Number::Int(m);
+    }
+    let p = pow10(sc);
+    if m % p == 0 {
+        Number::Int(m / p)
+    } else {
+        Number::Dec(Decimal::new(m, sc))
+    }
+}
+
+#[inline]
+fn small_add(a: Number, b: Number) -> Option<Number> {
+    let ((x, sx), (y, sy)) = (small(a)?, small(b)?);
+    let sc = sx.max(sy);
+    let x = x.checked_mul(pow10(sc - sx))?;
+    let y = y.checked_mul(pow10(sc - sy))?;
+    let m = x.checked_add(y)?;
+    if (sx == 0) != (sy == 0) {
+        // A whole number plus a fraction is a fraction: no need to test for a whole result.
+        return Some(Number::Dec(Decimal::new(m, sc)));
+    }
+    Some(make_small(m, sc))
+}
+
+/// Division by a constant whole divisor, with the decimal factor worked out once.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ConstDivisor {
+    divisor: i64,
+    terminating: Option<(u32, i64)>,
+}
+
+impl ConstDivisor {
+    /// `None` for zero or a divisor that is not a whole `i64`.
+    pub(crate) fn new(n: Number) -> Option<ConstDivisor> {
+        match n {
+            Number::Int(b) if b != 0 && b != -1 => Some(ConstDivisor {
+                divisor: b,
+                terminating: terminating(b),
+            }),
+            _ => None,
+        }
+    }
+
+    /// `x / divisor`, exactly as [`Number::checked_div`].
+    #[inline]
+    pub(crate) fn divide(self, x: Number) -> NumResult {
+        if let Number::Int(a) = x {
+            let b = self.divisor;
+            let (q, r) = (a / b, a % b);
+            if r == 0 {
+                return Ok(Number::Int(q));
+            }
+            if let Some((k, factor)) = self.terminating {
+                if let Some(m) = a.checked_mul(factor) {
+                    return Ok(Number::Dec(Decimal::new(m, k)));
+                }
+            }
+        }
+        x.checked_div(Number::Int(self.divisor))
+    }
+}
+
+/// For a divisor made only of factors 2 and 5: `(k, 10^k / b)` with k <= 18.
+#[inline]
+fn terminating(b: i64) -> Option<(u32, i64)> {
+    let mut r = b.unsigned_abs();
+    let twos = r.trailing_zeros();
+    r >>= twos;
+    let mut fives = 0;
+    while r % 5 == 0 && r > 0 {
+        r /= 5;
+        fives += 1;
+    }
+    if r != 1 {
+        return None;
+    }
+    let k = twos.max(fives);
+    if k > MAX_SMALL_SCALE {
+        return None;
+    }
+    let factor = pow10(k) / b;
+    Some((k, factor))
+}
+
+/// `a / b` for integers that do not divide: a terminating decimal when `b` is made of 2s
+/// and 5s (no decimal division), else a decimal quotient rounded to 28 digits.
+#[inline(never)]
+fn int_fraction(a: i64, b: i64) -> Number {
+    if let Some((k, factor)) = terminating(b) {
+        if let Some(m) = a.checked_mul(factor) {
+            return Number::Dec(Decimal::new(m, k));
+        }
+    }
+    // b != 0 here, and the quotient of two i64 always fits a decimal.
+    Decimal::from(a)
+        .checked_div(Decimal::from(b))
+        .map_or(Number::ZERO, Number::from_decimal)
+}
+
+/// For `base ^ (n/d)` with a small denominator `d`: the short decimal near `approx` whose
+/// `d`-th power is exactly `base ^ n`, if there is one.
+fn exact_root(base: Number, exp: Number, approx: Decimal) -> Option<Number> {
+    let (m, sc) = small(exp)?;
+    let (mut n, mut d) = (m, pow10(sc));
+    let g = gcd(n.unsigned_abs(), d.unsigned_abs());
+    let g = i64::try_from(g).ok()?;
+    if g > 1 {
+        n /= g;
+        d /= g;
+    }
+    if !(2..=1000).contains(&d) {
+        return None;
+    }
+    let target = base.pow_i64(n).ok()?;
+    for places in [0u32, 6, 12] {
+        let candidate = Number::from_decimal(approx.round_dp(places));
+        if candidate.pow_i64(d).ok()? == target {
+            return Some(candidate);
+        }
+    }
+    None
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 fn dec(d: Option<Decimal>) -> NumResult {
@@ -477,6 +758,9 @@ mod tests {
         assert_eq!(n("0").pow(n("-1")), Err(ArithmeticError::DivisionByZero));
         assert_eq!(n("2").pow(n("1024")), Err(ArithmeticError::Overflow));
         assert_eq!(n("-8").pow(n("0.5")), Err(ArithmeticError::NotReal));
+        assert_eq!(n("4").pow(n("0.5")).unwrap(), n("2"));
+        assert_eq!(n("100").pow(n("1.5")).unwrap(), n("1000"));
+        assert_eq!(n("6.25").pow(n("0.5")).unwrap().to_string(), "2.5");
         let r = n("2").pow(n("0.5")).unwrap().to_decimal();
         assert!((r - Decimal::new(1414213562373095, 15)).abs() < Decimal::new(1, 12));
         let big = Number::Int(1 << 40);

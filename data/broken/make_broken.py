@@ -4,7 +4,7 @@
 Each case folder holds `case.pcc`, the files it lists, and `expect.txt` with one line
 `CODE FILE LINE COLUMN` naming where that diagnostic must be reported (FILE relative to
 data/). The position is found here from a marker text in the file, independently of the
-checker. Run from the repository root: `python3 tools/make_broken.py`.
+checker. Run from the repository root: `python3 data/broken/make_broken.py`.
 """
 import os, shutil
 

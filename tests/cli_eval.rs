@@ -1,0 +1,66 @@
+//! `rulebook eval …` end to end: values, exit codes and rendered reports.
+
+use std::process::Command;
+
+fn rulebook(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn prints_the_value() {
+    let (code, out, _) = rulebook(&["eval", "floor((Score-10)/2)", "--var", "Score:NUMBER=15"]);
+    assert_eq!((code, out.as_str()), (0, "2\n"));
+    let (code, out, _) = rulebook(&["eval", "7/2"]);
+    assert_eq!((code, out.as_str()), (0, "3.5\n"));
+    let (code, out, _) = rulebook(&["eval", "max(value()-1,1)", "--input", "NUMBER=5"]);
+    assert_eq!((code, out.as_str()), (0, "4\n"));
+    let (code, out, _) = rulebook(&[
+        "eval",
+        "if(Long,s+\"!\",\"no\")",
+        "--as",
+        "STRING",
+        "--var",
+        "Long:BOOLEAN=true",
+        "--var",
+        "s:STRING=Hi",
+    ]);
+    assert_eq!((code, out.as_str()), (0, "Hi!\n"));
+}
+
+#[test]
+fn reports_problems_with_exit_code_1() {
+    let (code, out, err) = rulebook(&["eval", "Scroe+flor(1)", "--var", "Score:NUMBER=15"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.contains("[F0101]") && err.contains("did you mean `Score`?"),
+        "{err}"
+    );
+    assert!(
+        err.contains("[F0102]") && err.contains("did you mean `floor`?"),
+        "{err}"
+    );
+    let (code, _, err) = rulebook(&["eval", "1/0"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("[E0101]"), "{err}");
+    let (code, _, err) = rulebook(&["eval", "1+"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("[P"), "{err}");
+}
+
+#[test]
+fn bad_command_lines_exit_with_2() {
+    let (code, _, err) = rulebook(&["eval", "x", "--var", "x=1"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = rulebook(&["eval", "x", "--var", "x:NUMBER=abc"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = rulebook(&["eval", "1", "--as", "ARRAY[NUMBER"]);
+    assert_eq!(code, 2, "{err}");
+}
