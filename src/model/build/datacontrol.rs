@@ -18,7 +18,7 @@ impl<'a> Builder<'a> {
             );
             return;
         };
-        self.ds.tokens_checked += 1;
+        self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
         if value.text.trim().is_empty() {
             self.malformed(
                 value.span,
@@ -246,7 +246,7 @@ impl<'a> Builder<'a> {
                         format!("table `{}` has no ENDTABLE", o.name.value),
                     );
                 }
-                self.ds.tokens_checked += 1;
+                self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
                 open = Some(Open {
                     name: At {
                         value: name.trim().to_owned(),
