@@ -104,3 +104,54 @@ fn handsworld_example_checks_without_errors() {
     assert!(!ds.objects.iter().any(|o| o.key.is("Rusty Dagger")));
     assert!(ds.objects.iter().any(|o| o.key.is("Fine Longsword")));
 }
+
+/// The real disk, except that reading one file fails (as an unreadable or vanished file would).
+struct FailingRead {
+    fails: PathBuf,
+}
+
+impl rulebook::load::FileSystem for FailingRead {
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        if path.ends_with(&self.fails) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                "permission denied",
+            ));
+        }
+        DiskFs.read(path)
+    }
+    fn is_file(&self, path: &Path) -> bool {
+        DiskFs.is_file(path)
+    }
+    fn is_dir(&self, path: &Path) -> bool {
+        DiskFs.is_dir(path)
+    }
+    fn files_below(&self, dir: &Path) -> Vec<PathBuf> {
+        DiskFs.files_below(dir)
+    }
+}
+
+/// L0103 cannot be produced by files in a repository (the loader reads as whoever runs it, and
+/// CI runs as root), so its example is a file system whose read of one listed file fails.
+#[test]
+fn l0103_read_failure_is_reported_at_the_pcc_line_naming_the_file() {
+    let fs = FailingRead {
+        fails: PathBuf::from("hw_skills.lst"),
+    };
+    let root = PcgenRoot::at(&fs, &data());
+    let set = check_load_set(&fs, &root, &[data().join("handsworld/handsworld.pcc")]);
+    let failures: Vec<_> = set
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.id == "L0103")
+        .collect();
+    assert_eq!(failures.len(), 1, "{:?}", set.diagnostics);
+    let j = to_json(failures[0], &set.load.sources);
+    assert_eq!(
+        (j.file.as_str(), j.line, j.column),
+        ("handsworld/handsworld.pcc", 21, 7)
+    );
+    assert_eq!(j.severity, Severity::Error);
+    let report = render(&[failures[0].clone()], &set.load.sources, false);
+    insta::assert_snapshot!("L0103-read-failed", report);
+}

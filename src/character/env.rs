@@ -1,39 +1,66 @@
-//! Name resolution for a character's formulas: variables by scope instance, user functions,
-//! and the `input(channel)` host function.
+//! Name resolution and host functions for a character's formulas.
+//!
+//! Names are resolved by the model's own [`ScopeEnv`] (one resolver for the loader and the
+//! character: variables by scope, user functions, `input()` channels, `lookup()` tables and
+//! columns, `getFact()` facts, `get()`); this layer only maps the model's variables to the
+//! solver variables of one scope instance, and evaluates the host functions:
+//!
+//! * `input(channel)` reads the channel of the instance (or its nearest ancestor);
+//! * `lookup(table, key, column[, type])` reads a DATATABLE cell: the row whose first cell
+//!   equals `key` (`type` `"EXACT"`, the default), the last row whose first cell is ≤ `key`
+//!   (`"LASTLTEQ"`) or the first row whose first cell is ≥ `key` (`"NEXTGTEQ"`), converted
+//!   to the column's format;
+//! * `getFact(type, key, fact)` reads a FACT of a data object, in its FACTDEF's format (an
+//!   object without that FACT reads the format's DEFAULTVARIABLEVALUE);
+//! * `get(type, key)` is the object itself (its key, as a value of the object format).
 
 use super::{Character, InstanceId};
 use crate::diagnostic::Diagnostic;
 use crate::formula::eval::{EvalError, HOST_FUNCTION_FAILED};
 use crate::formula::{
-    CheckEnv, Format, FunctionRef, FunctionRegistry, HostCall, HostFnRef, HostParam, HostSignature,
-    Value, VarRef,
+    CheckEnv, Format, FunctionRef, HostCall, HostFnRef, HostSignature, Value, VarRef,
 };
+use crate::model::{Dataset, ScopeEnv, VarId};
 use crate::name::Name;
 use crate::solve::formula_source::{HostFunctions, var_ref};
 use crate::solve::{VarReader, VariableId};
 use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::sync::Arc;
 
-/// `input(channel)`.
-const INPUT: HostFnRef = HostFnRef(0);
+/// `input(channel)` (the numbering of [`ScopeEnv`]'s host functions).
+pub(super) const INPUT: HostFnRef = HostFnRef(0);
+/// `lookup(table, key, column[, type])`.
+pub(super) const LOOKUP: HostFnRef = HostFnRef(1);
+/// `getFact(type, key, fact)`.
+pub(super) const GET_FACT: HostFnRef = HostFnRef(2);
+/// `get(type, key)`.
+pub(super) const GET: HostFnRef = HostFnRef(3);
 
-/// The names a formula sees from one instance.
+/// The names a formula sees from one instance: the model's [`ScopeEnv`] of the instance's
+/// scope, with model variables mapped to the instance's solver variables.
 pub(super) struct InstanceEnv<'a> {
     character: RefCell<&'a mut Character>,
     inst: InstanceId,
-    functions: &'a FunctionRegistry,
+    names: ScopeEnv<'a>,
     channels: RefCell<Vec<(Name, VariableId)>>,
 }
 
 impl<'a> InstanceEnv<'a> {
+    /// The environment of `inst`; `dataset` is the character's dataset.
     pub(super) fn new(
         character: &'a mut Character,
         inst: InstanceId,
-        functions: &'a FunctionRegistry,
+        dataset: &'a Dataset,
     ) -> Self {
+        let scope = character
+            .instances
+            .get(inst.0 as usize)
+            .map_or(crate::model::ScopeId::GLOBAL, |i| i.scope);
         InstanceEnv {
             character: RefCell::new(character),
             inst,
-            functions,
+            names: ScopeEnv::new(dataset, scope),
             channels: RefCell::new(Vec::new()),
         }
     }
@@ -43,30 +70,23 @@ impl<'a> InstanceEnv<'a> {
         self.channels.into_inner()
     }
 
-    fn scope(&self) -> Option<crate::model::ScopeId> {
-        let c = self.character.borrow();
-        c.instances.get(self.inst.0 as usize).map(|i| i.scope)
+    /// The solver variable of model variable `r` seen from this instance.
+    fn solver_var(&self, r: VarRef) -> Option<VariableId> {
+        self.character
+            .borrow_mut()
+            .instance_var(self.inst, VarId(r.0))
     }
 }
 
 impl CheckEnv for InstanceEnv<'_> {
     fn variable(&self, name: &Name) -> Option<(VarRef, Format)> {
-        let scope = self.scope()?;
-        let mut c = self.character.borrow_mut();
-        let var = c.dataset.resolve_variable(scope, name.as_str())?;
-        let format = c.dataset.variable(var)?.format.clone();
-        let sv = c.instance_var(self.inst, var)?;
+        let (r, format) = self.names.variable(name)?;
+        let sv = self.solver_var(r)?;
         Some((var_ref(sv), format))
     }
 
     fn function(&self, name: &Name) -> Option<FunctionRef<'_>> {
-        if let Some(f) = self.functions.get(name) {
-            return Some(FunctionRef::User(f));
-        }
-        if name.is("input") {
-            return Some(FunctionRef::Host(INPUT));
-        }
-        None
+        self.names.function(name)
     }
 
     fn host_signature(
@@ -74,74 +94,194 @@ impl CheckEnv for InstanceEnv<'_> {
         f: HostFnRef,
         call: &HostCall<'_>,
     ) -> Result<HostSignature, Vec<Diagnostic>> {
-        let unknown = |msg: String| {
-            vec![
-                Diagnostic::error(super::UNKNOWN_VARIABLE, call.span, msg)
-                    .with_help("channels are declared with CHANNEL: in a VARIABLE file"),
-            ]
-        };
-        if f != INPUT {
-            return Err(unknown(format!(
-                "function `{}` is not available",
-                call.name
-            )));
+        let mut sig = self.names.host_signature(f, call)?;
+        let mut deps = Vec::with_capacity(sig.dependencies.len());
+        for r in &sig.dependencies {
+            let Some(sv) = self.solver_var(*r) else {
+                return Err(vec![
+                    Diagnostic::error(
+                        super::UNKNOWN_VARIABLE,
+                        call.span,
+                        format!("`{}` reads a variable that has no instance here", call.name),
+                    )
+                    .with_label("no instance")
+                    .with_help("grant the object that owns the channel first"),
+                ]);
+            };
+            deps.push(sv);
         }
-        let Some(channel) = call.literal(0) else {
-            return Err(unknown("input(...) needs a channel name".into()));
-        };
-        let scope = self.scope().ok_or_else(|| unknown("no scope".into()))?;
-        let mut c = self.character.borrow_mut();
-        let Some(var) = c.dataset.channel(scope, channel) else {
-            return Err(unknown(format!(
-                "there is no channel `{channel}` visible from {}",
-                c.dataset.scopes.name(scope)
-            )));
-        };
-        let format = c
-            .dataset
-            .variable(var)
-            .map(|v| v.format.clone())
-            .unwrap_or(Format::Number);
-        let Some(sv) = c.instance_var(self.inst, var) else {
-            return Err(unknown(format!("channel `{channel}` has no value here")));
-        };
-        self.channels.borrow_mut().push((Name::new(channel), sv));
-        Ok(HostSignature {
-            params: vec![HostParam::Name],
-            result: format,
-            dependencies: vec![var_ref(sv)],
-        })
+        if f == INPUT {
+            if let (Some(channel), Some(&sv)) = (call.literal(0), deps.first()) {
+                self.channels.borrow_mut().push((Name::new(channel), sv));
+            }
+        }
+        sig.dependencies = deps.into_iter().map(var_ref).collect();
+        Ok(sig)
     }
 
     fn variable_names(&self) -> Vec<Name> {
-        let c = self.character.borrow();
-        let Some(scope) = c.instances.get(self.inst.0 as usize).map(|i| i.scope) else {
-            return Vec::new();
-        };
-        let lineage: Vec<_> = c.dataset.scopes.ancestors(scope).collect();
-        c.dataset
-            .variables
-            .iter()
-            .filter(|v| lineage.contains(&v.scope) && !v.origin.is_channel())
-            .map(|v| v.name.clone())
-            .collect()
+        self.names.variable_names()
     }
 
     fn function_names(&self) -> Vec<Name> {
-        let mut names: Vec<Name> = self.functions.names().map(Name::new).collect();
-        names.push(Name::new("input"));
-        names
+        self.names.function_names()
     }
 }
 
-/// Evaluates `input(channel)` calls of one compiled formula.
+/// Evaluates the host calls of one compiled formula.
 pub(super) struct Host {
+    dataset: Arc<Dataset>,
     channels: Vec<(Name, VariableId)>,
 }
 
 impl Host {
-    pub(super) fn new(channels: Vec<(Name, VariableId)>) -> Self {
-        Host { channels }
+    pub(super) fn new(dataset: Arc<Dataset>, channels: Vec<(Name, VariableId)>) -> Self {
+        Host { dataset, channels }
+    }
+
+    fn input(&self, args: &[Value], vars: &dyn VarReader<Value>) -> Result<Value, EvalError> {
+        let name = Name::new(&text_arg(args, 0, "input", "a channel name")?);
+        let var = self
+            .channels
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| fail(format!("channel `{name}` is not known here")))?;
+        vars.get(var)
+            .cloned()
+            .ok_or_else(|| fail(format!("channel `{name}` has no value")))
+    }
+
+    fn lookup(&self, args: &[Value]) -> Result<Value, EvalError> {
+        let table_name = text_arg(args, 0, "lookup", "a table name")?;
+        let key = args
+            .get(1)
+            .ok_or_else(|| fail("lookup(...) needs a key".into()))?;
+        let column = text_arg(args, 2, "lookup", "a column name")?;
+        let kind = match args.get(3) {
+            Some(_) => text_arg(args, 3, "lookup", "a lookup type")?,
+            None => "EXACT".to_owned(),
+        };
+        let table = self
+            .dataset
+            .table(&table_name)
+            .ok_or_else(|| fail(format!("there is no table `{table_name}`")))?;
+        let col = table
+            .columns
+            .iter()
+            .position(|(n, _)| n.is(&column))
+            .ok_or_else(|| fail(format!("table `{table_name}` has no column `{column}`")))?;
+        let key_format = table
+            .columns
+            .first()
+            .map_or(Format::Number, |(_, f)| f.clone());
+        let mut keyed = Vec::with_capacity(table.rows.len());
+        for row in &table.rows {
+            let cell = row.first().map_or("", String::as_str);
+            let k = key_format
+                .parse_value(cell)
+                .map_err(|e| fail(format!("table `{table_name}`: key `{cell}`: {e}")))?;
+            keyed.push((k, row));
+        }
+        let row = match kind.to_ascii_uppercase().as_str() {
+            "EXACT" => keyed.iter().find(|(k, _)| k == key),
+            "LASTLTEQ" => keyed
+                .iter()
+                .rfind(|(k, _)| compare(k, key).is_some_and(Ordering::is_le)),
+            "NEXTGTEQ" => keyed
+                .iter()
+                .find(|(k, _)| compare(k, key).is_some_and(Ordering::is_ge)),
+            other => {
+                return Err(fail(format!(
+                    "lookup type `{other}` is not known (use EXACT, LASTLTEQ or NEXTGTEQ)"
+                )));
+            }
+        };
+        let Some((_, row)) = row else {
+            return Err(fail(format!(
+                "table `{table_name}` has no row for {key} ({kind})"
+            )));
+        };
+        let (_, format) = table
+            .columns
+            .get(col)
+            .ok_or_else(|| fail(format!("table `{table_name}` has no column `{column}`")))?;
+        let cell = row.get(col).map_or("", String::as_str);
+        format
+            .parse_value(cell)
+            .map_err(|e| fail(format!("table `{table_name}`, column `{column}`: {e}")))
+    }
+
+    fn object(&self, kind: &str, key: &str) -> Option<&crate::model::Object> {
+        let id = super::find_object_in(&self.dataset, kind, key)?;
+        self.dataset.object_by_id(id)
+    }
+
+    fn get_fact(&self, args: &[Value]) -> Result<Value, EvalError> {
+        let kind = text_arg(args, 0, "getFact", "an object type")?;
+        let key = text_arg(args, 1, "getFact", "an object key")?;
+        let fact = text_arg(args, 2, "getFact", "a fact name")?;
+        let object = self
+            .object(&kind, &key)
+            .ok_or_else(|| fail(format!("there is no {kind} `{key}`")))?;
+        let format = self
+            .dataset
+            .fact_defs
+            .iter()
+            .find(|d| !d.set && d.location.is(&kind) && d.name.is(&fact))
+            .and_then(|d| d.format.clone())
+            .unwrap_or(Format::String);
+        let Some(value) = object
+            .facts
+            .iter()
+            .rev()
+            .find(|f| !f.set && f.name.is(&fact))
+        else {
+            // An object without the (optional) FACT reads the format's default.
+            return self
+                .dataset
+                .default_for(&format)
+                .map(|d| d.value.clone())
+                .ok_or_else(|| {
+                    fail(format!(
+                        "{kind} `{key}` has no FACT `{fact}` and {format} has no default value"
+                    ))
+                });
+        };
+        format
+            .parse_value(&value.value)
+            .map_err(|e| fail(format!("FACT `{fact}` of {kind} `{key}`: {e}")))
+    }
+
+    fn get(&self, args: &[Value]) -> Result<Value, EvalError> {
+        let kind = text_arg(args, 0, "get", "an object type")?;
+        let key = text_arg(args, 1, "get", "an object key")?;
+        let object = self
+            .object(&kind, &key)
+            .ok_or_else(|| fail(format!("there is no {kind} `{key}`")))?;
+        Ok(Value::Object(object.key.clone()))
+    }
+}
+
+fn fail(message: String) -> EvalError {
+    EvalError::new(HOST_FUNCTION_FAILED, message)
+}
+
+/// Argument `i` of a host call as text (names arrive as STRING values).
+fn text_arg(args: &[Value], i: usize, function: &str, what: &str) -> Result<String, EvalError> {
+    match args.get(i) {
+        Some(Value::String(s)) => Ok(s.to_string()),
+        Some(Value::Object(n)) => Ok(n.to_string()),
+        _ => Err(fail(format!("{function}(...) needs {what}"))),
+    }
+}
+
+/// Orders two table keys of the same format (NUMBER numerically, STRING by text).
+fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.partial_cmp(y),
+        (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
+        _ => (a == b).then_some(Ordering::Equal),
     }
 }
 
@@ -152,22 +292,35 @@ impl HostFunctions for Host {
         args: &[Value],
         vars: &dyn VarReader<Value>,
     ) -> Result<Value, EvalError> {
-        let fail = |m: String| EvalError::new(HOST_FUNCTION_FAILED, m);
-        if f != INPUT {
-            return Err(fail(format!("host function #{} is not available", f.0)));
+        match f {
+            INPUT => self.input(args, vars),
+            LOOKUP => self.lookup(args),
+            GET_FACT => self.get_fact(args),
+            GET => self.get(args),
+            _ => Err(fail(format!("host function #{} is not available", f.0))),
         }
-        let name = match args.first() {
-            Some(Value::String(s)) => Name::new(s),
-            _ => return Err(fail("input(...) needs a channel name".into())),
-        };
-        let var = self
-            .channels
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| *v)
-            .ok_or_else(|| fail(format!("channel `{name}` is not known here")))?;
-        vars.get(var)
-            .cloned()
-            .ok_or_else(|| fail(format!("channel `{name}` has no value")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The numbering here is the model's: a drift would call the wrong function.
+    #[test]
+    fn host_numbers_are_the_models() {
+        let ds = Dataset::default();
+        let env = ScopeEnv::new(&ds, crate::model::ScopeId::GLOBAL);
+        for (name, f) in [
+            ("input", INPUT),
+            ("lookup", LOOKUP),
+            ("getFact", GET_FACT),
+            ("get", GET),
+        ] {
+            match env.function(&Name::new(name)) {
+                Some(FunctionRef::Host(h)) => assert_eq!(h, f, "{name}"),
+                _ => panic!("{name} is not a host function of the model"),
+            }
+        }
     }
 }

@@ -3,7 +3,10 @@
 //! ```toml
 //! # Objects are granted in this order, as KIND:KEY (a file kind such as RACE, STAT,
 //! # SIZE, EQUIPMENT, ABILITY, or a DYNAMIC category such as MOVEMENT).
-//! grant = ["STAT:STR", "SIZE:M", "MOVEMENT:Walk", "EQUIPMENT:Club"]
+//! grant = ["STAT:STR", "SIZE:M", "MOVEMENT:Walk", "EQUIPMENT:Club", "EQUIPMENT:Club"]
+//! # Objects removed again (the latest instance of each), after grants and equipmods.
+//! # (Top-level keys go before the first [[table]].)
+//! remove = ["EQUIPMENT:Club"]
 //!
 //! # Channel inputs: the channel of an instance (omit `object` for a global channel).
 //! [[input]]
@@ -17,6 +20,10 @@
 //! part = 1
 //! key = "Armor (Infrared sensors)"
 //! ```
+//!
+//! The steps run in this order — grants, equipment modifiers, removals, inputs (each list in
+//! file order; a later input to the same channel wins) — and the character is solved once
+//! at the end.
 //!
 //! The JSON Schema of this file is `schemas/character.schema.json`.
 
@@ -40,6 +47,11 @@ pub struct CharacterFile {
     /// Equipment modifiers put onto a part of a granted equipment.
     #[serde(default)]
     pub equipmod: Vec<EquipModEntry>,
+    /// Objects removed again, in order, after the grants and equipment modifiers (spelled
+    /// as in `grant`; each entry removes the latest instance still granted, with everything
+    /// it applied and granted). Inputs come after removals.
+    #[serde(default)]
+    pub remove: Vec<String>,
 }
 
 /// One equipment modifier on a part of a granted equipment.
@@ -84,8 +96,9 @@ pub fn split_object(text: &str) -> Option<(&str, &str)> {
     (!kind.is_empty() && !key.is_empty()).then_some((kind, key))
 }
 
-/// Builds the character a file describes. Problems (unknown objects, bad inputs) are
-/// returned beside it; everything that could be applied is.
+/// Builds the character a file describes — grants, equipment modifiers, removals and inputs,
+/// each in file order, then one solve. Problems (unknown objects, bad inputs) are returned beside it;
+/// everything that could be applied is.
 pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Diagnostic>) {
     let mut c = Character::new(dataset);
     let mut problems = Vec::new();
@@ -102,9 +115,12 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
             );
             continue;
         };
-        match c.grant_key(kind, key) {
-            Ok(inst) => granted.push((g.to_ascii_lowercase(), inst)),
-            Err(d) => problems.push(*d),
+        match c.find_object(kind, key) {
+            Some(object) => {
+                let inst = c.grant_inner(object, None, 0);
+                granted.push((g.to_ascii_lowercase(), inst));
+            }
+            None => problems.push(super::unknown_object(kind, key)),
         }
     }
     let find = |granted: &[(String, InstanceId)], o: &str| {
@@ -139,8 +155,25 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
             );
             continue;
         };
-        let part = c.ensure_part(host, e.part);
-        c.grant_to(part, object);
+        let part = c.ensure_part_inner(host, e.part);
+        c.grant_inner(object, Some(part), 0);
+    }
+    for r in &file.remove {
+        let key = r.to_ascii_lowercase();
+        match granted.iter().rposition(|(g, _)| *g == key) {
+            Some(at) => {
+                let (_, inst) = granted.remove(at);
+                c.remove_inner(inst);
+            }
+            None => problems.push(
+                Diagnostic::error(
+                    super::UNKNOWN_OBJECT,
+                    Default::default(),
+                    format!("`{r}` is removed but not granted"),
+                )
+                .with_help("add the object to `grant` (spelled the same way), or drop the removal"),
+            ),
+        }
     }
     for i in &file.input {
         let inst = match &i.object {
@@ -160,10 +193,13 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
                 }
             },
         };
-        if let Err(d) = c.set_input(inst, &i.channel, &i.value) {
+        if let Err(d) = c.set_input_inner(inst, &i.channel, &i.value) {
             problems.push(*d);
         }
     }
+    // One solve once everything is granted and entered: no problem of a half-built
+    // character (a lookup before its input is set) is reported.
+    c.solve();
     (c, problems)
 }
 
@@ -218,6 +254,9 @@ value = "15"
             Some(("EQUIPMENT", "Ceremonial Plate (Troop)"))
         );
         assert_eq!(split_object("STR"), None);
+        assert!(f.remove.is_empty());
+        let f = parse("grant = [\"STAT:STR\"]\nremove = [\"STAT:STR\"]").unwrap();
+        assert_eq!(f.remove, vec!["STAT:STR".to_owned()]);
     }
 
     /// The committed schemas are the generated ones (`UPDATE_SCHEMAS=1` rewrites them).

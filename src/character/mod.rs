@@ -19,7 +19,7 @@ mod env;
 pub mod file;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::formula::{Format, FunctionRegistry, Number, Value};
+use crate::formula::{Format, Number, Value};
 use crate::load::FileKind;
 use crate::model::{
     Applies, Dataset, ModId, ModifierValue, ObjectId, ObjectKind, ScopeId, Selector, VarId,
@@ -27,8 +27,8 @@ use crate::model::{
 use crate::name::Name;
 use crate::solve::formula_source::FormulaSource;
 use crate::solve::{
-    Constant, Explanation, Modifier, ModifierId, ModifierKind, Origin, SolveReport, Solver,
-    ValueSource, VariableId,
+    Constant, Explanation, Modifier, ModifierId, Origin, SolveReport, Solver, ValueSource,
+    VarReader, VariableId,
 };
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -99,7 +99,6 @@ struct ActiveOther {
 #[derive(Clone)]
 pub struct Character {
     dataset: Arc<Dataset>,
-    functions: Arc<FunctionRegistry>,
     solver: Solver<Value>,
     instances: Vec<Instance>,
     vars: HashMap<(InstanceId, VarId), VariableId>,
@@ -114,18 +113,40 @@ pub fn literal_value(lit: &Value) -> Option<Value> {
     Some(lit.clone())
 }
 
-/// The user functions of a dataset, parsed (functions whose body does not parse are left
-/// out; the model reports them at load).
-pub fn function_registry(dataset: &Dataset) -> FunctionRegistry {
-    let mut reg = FunctionRegistry::new();
-    for f in &dataset.functions {
-        let parsed =
-            crate::formula::parse_formula(&f.body.text, f.body.span.file, f.body.span.start);
-        if let Some(body) = parsed.formula {
-            let _ = reg.define(f.name.clone(), f.span, body);
+/// The object of `kind` (a file kind token such as `RACE`, `STAT`, `EQUIPMENT`, or a
+/// DYNAMIC category such as `MOVEMENT`) with `key` in `dataset`.
+pub fn find_object_in(dataset: &Dataset, kind: &str, key: &str) -> Option<ObjectId> {
+    if let Some(k) = FileKind::from_token(&kind.to_ascii_uppercase()) {
+        if let Some(o) = dataset.object(&ObjectKind::File(k), key) {
+            return Some(o);
+        }
+        // Feats and abilities share one namespace in practice.
+        if k == FileKind::Ability {
+            if let Some(o) = dataset.object(&ObjectKind::File(FileKind::Feat), key) {
+                return Some(o);
+            }
         }
     }
-    reg
+    dataset.object(&ObjectKind::Dynamic(Name::new(kind)), key)
+}
+
+/// "There is no {kind} `{key}`" ([`UNKNOWN_OBJECT`]).
+fn unknown_object(kind: &str, key: &str) -> Diagnostic {
+    Diagnostic::error(
+        UNKNOWN_OBJECT,
+        Default::default(),
+        format!("there is no {kind} `{key}` in the dataset"),
+    )
+    .with_help("check the kind (RACE, STAT, EQUIPMENT, …) and the object's KEY")
+}
+
+/// Reads the solver's current values.
+struct SolverReader<'a>(&'a Solver<Value>);
+
+impl VarReader<Value> for SolverReader<'_> {
+    fn get(&self, var: VariableId) -> Option<&Value> {
+        self.0.value(var)
+    }
 }
 
 /// What [`Character::grant`] and friends did.
@@ -134,10 +155,8 @@ pub type Changes = SolveReport;
 impl Character {
     /// A character with nothing granted but the global modifiers.
     pub fn new(dataset: Arc<Dataset>) -> Character {
-        let functions = Arc::new(function_registry(&dataset));
         let mut c = Character {
             dataset,
-            functions,
             solver: Solver::new(),
             instances: vec![Instance {
                 object: None,
@@ -199,33 +218,14 @@ impl Character {
     /// The object of `kind` (a file kind token such as `RACE`, `STAT`, `EQUIPMENT`, or a
     /// DYNAMIC category such as `MOVEMENT`) with `key`.
     pub fn find_object(&self, kind: &str, key: &str) -> Option<ObjectId> {
-        if let Some(k) = FileKind::from_token(&kind.to_ascii_uppercase()) {
-            if let Some(o) = self.dataset.object(&ObjectKind::File(k), key) {
-                return Some(o);
-            }
-            // Feats and abilities share one namespace in practice.
-            if k == FileKind::Ability {
-                if let Some(o) = self.dataset.object(&ObjectKind::File(FileKind::Feat), key) {
-                    return Some(o);
-                }
-            }
-        }
-        self.dataset
-            .object(&ObjectKind::Dynamic(Name::new(kind)), key)
+        find_object_in(&self.dataset, kind, key)
     }
 
     /// Grants the object of `kind` with `key` (see [`Character::find_object`]).
     pub fn grant_key(&mut self, kind: &str, key: &str) -> Result<InstanceId, Box<Diagnostic>> {
-        let id = self.find_object(kind, key).ok_or_else(|| {
-            Box::new(
-                Diagnostic::error(
-                    UNKNOWN_OBJECT,
-                    Default::default(),
-                    format!("there is no {kind} `{key}` in the dataset"),
-                )
-                .with_help("check the kind (RACE, STAT, EQUIPMENT, …) and the object's KEY"),
-            )
-        })?;
+        let id = self
+            .find_object(kind, key)
+            .ok_or_else(|| Box::new(unknown_object(kind, key)))?;
         Ok(self.grant(id))
     }
 
@@ -518,14 +518,7 @@ impl Character {
                 .map(|o| o.key.clone()),
             span: Some(m.span),
         };
-        let kind = match m.kind {
-            crate::model::ModifierKind::Set => ModifierKind::Set,
-            crate::model::ModifierKind::Multiply => ModifierKind::Multiply,
-            crate::model::ModifierKind::Divide => ModifierKind::Divide,
-            crate::model::ModifierKind::Add => ModifierKind::Add,
-            crate::model::ModifierKind::Max => ModifierKind::Max,
-            crate::model::ModifierKind::Min => ModifierKind::Min,
-        };
+        let kind = m.kind;
         let Some(id) = self.solver.add_modifier(Modifier {
             var,
             kind,
@@ -560,14 +553,14 @@ impl Character {
         let Some(formula) = parsed.formula else {
             return Err(parsed.diagnostics);
         };
-        let functions = Arc::clone(&self.functions);
+        let ds = Arc::clone(&self.dataset);
         let (result, channels) = {
-            let env = env::InstanceEnv::new(self, inst, &functions);
+            let env = env::InstanceEnv::new(self, inst, &ds);
             let r = crate::formula::check(&formula, &env, format, Some(format));
             (r, env.into_channels())
         };
         let compiled = result?;
-        Ok(FormulaSource::new(compiled, text).with_host(Arc::new(env::Host::new(channels))))
+        Ok(FormulaSource::new(compiled, text).with_host(Arc::new(env::Host::new(ds, channels))))
     }
 
     /// Removes a granted instance: its modifiers (including every MODIFYOTHER it applied to
@@ -615,6 +608,17 @@ impl Character {
         channel: &str,
         text: &str,
     ) -> Result<Changes, Box<Diagnostic>> {
+        self.set_input_inner(inst, channel, text)?;
+        Ok(self.solve())
+    }
+
+    /// [`Character::set_input`] without solving.
+    fn set_input_inner(
+        &mut self,
+        inst: InstanceId,
+        channel: &str,
+        text: &str,
+    ) -> Result<(), Box<Diagnostic>> {
         let scope = self
             .instances
             .get(inst.0 as usize)
@@ -656,7 +660,7 @@ impl Character {
             ))
         })?;
         self.solver.set_start(sv, value);
-        Ok(self.solve())
+        Ok(())
     }
 
     fn solve(&mut self) -> Changes {
@@ -723,6 +727,27 @@ impl Character {
         self.solver.explain(self.lookup(inst, name)?)
     }
 
+    /// Evaluates `text`, a formula whose result has format `format`, as seen from instance
+    /// `inst` — its variables, channels (`input`), tables (`lookup`), facts (`getFact`),
+    /// objects (`get`) and user functions — against the character's current values. The
+    /// formula is checked like a MODIFY's (problems are returned, with spans into `text`).
+    pub fn evaluate(
+        &mut self,
+        inst: InstanceId,
+        text: &str,
+        format: &Format,
+    ) -> Result<Value, Vec<Diagnostic>> {
+        let source = self.compile(text, crate::source::Span::default(), inst, format)?;
+        // Variables first read by this formula start at their defaults.
+        self.solve();
+        let running = self
+            .dataset
+            .default_for(format)
+            .map_or(Value::Number(Number::ZERO), |d| d.value.clone());
+        let reader = SolverReader(&self.solver);
+        source.eval(&reader, &running).map_err(|d| vec![*d])
+    }
+
     /// The live instance of the object of `kind`/`key` (the first, if granted twice).
     pub fn instance_of(&self, kind: &str, key: &str) -> Option<InstanceId> {
         let object = self.find_object(kind, key)?;
@@ -735,6 +760,13 @@ impl Character {
     /// Part `n` of an equipment instance, created if no modifier created it yet (to grant
     /// equipment modifiers onto it with [`Character::grant_to`]).
     pub fn ensure_part(&mut self, inst: InstanceId, n: u32) -> InstanceId {
+        let p = self.ensure_part_inner(inst, n);
+        self.solve();
+        p
+    }
+
+    /// [`Character::ensure_part`] without solving.
+    fn ensure_part_inner(&mut self, inst: InstanceId, n: u32) -> InstanceId {
         if let Some(p) = self.part(inst, n) {
             return p;
         }
@@ -744,7 +776,6 @@ impl Character {
         for a in active {
             self.apply_other_to_part(a.source, a.modifier, inst, p);
         }
-        self.solve();
         p
     }
 
@@ -799,6 +830,16 @@ impl Character {
                 continue;
             };
             if !inst.alive || (inst.scope == ScopeId::GLOBAL && id != InstanceId::GLOBAL) {
+                continue;
+            }
+            // An object granted onto a host of its own scope (an EQUIPMOD on a part)
+            // modifies the host's variables and has none of its own.
+            let hosted = inst
+                .parent
+                .filter(|&p| p != InstanceId::GLOBAL)
+                .and_then(|p| self.instances.get(p.0 as usize))
+                .is_some_and(|p| p.scope == inst.scope);
+            if hosted && inst.object.is_some() {
                 continue;
             }
             for v in self

@@ -120,6 +120,16 @@ pub(crate) fn report(loaded: &Loaded) -> bool {
         .any(|d| d.severity == Severity::Error)
 }
 
+/// Every value as an aligned `name  value` table, one line each.
+pub(crate) fn table(values: &[(String, rulebook::formula::Value)]) -> String {
+    let width = values.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (name, value) in values {
+        let _ = writeln!(out, "{name:<width$}  {value}");
+    }
+    out
+}
+
 /// Runs `rulebook calc`.
 pub fn run(args: CalcArgs) -> ExitCode {
     let loaded = match load(&args.pcc, args.pcgen_root.as_deref(), Some(&args.character)) {
@@ -130,10 +140,7 @@ pub fn run(args: CalcArgs) -> ExitCode {
     let mut out = String::new();
     let failed = match args.format {
         OutputFormat::Table => {
-            let width = values.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
-            for (name, value) in &values {
-                let _ = writeln!(out, "{name:<width$}  {value}");
-            }
+            out.push_str(&table(&values));
             report(&loaded)
         }
         OutputFormat::Json => {

@@ -139,7 +139,9 @@ fn check_sets(fs: &dyn FileSystem, root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> V
     out
 }
 
-/// `rulebook` with no arguments: check the example dataset in `data/` and summarise it.
+/// `rulebook` with no arguments: check the example dataset in `data/`, summarise it, then
+/// compute `data/sample-character.toml` on it and print its values (as `rulebook calc`).
+/// Exit 1 when the dataset or the character has errors.
 pub fn run_example(data: &Path) -> ExitCode {
     let fs = DiskFs;
     let pcc = data.join("handsworld").join("handsworld.pcc");
@@ -163,9 +165,54 @@ pub fn run_example(data: &Path) -> ExitCode {
             ds.tables.len()
         );
     }
-    if summary(&checked).errors > 0 {
+    let mut failed = summary(&checked).errors > 0;
+    if let Some(set) = checked.first() {
+        failed |= sample_character(set, &data.join("sample-character.toml"));
+    }
+    if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Computes the sample character file against the checked example dataset and prints its
+/// values (the table `rulebook calc` prints); problems go to stderr. True on errors.
+fn sample_character(set: &CheckedSet, path: &Path) -> bool {
+    use rulebook::character::file;
+    use rulebook::diagnostic::{self, Severity};
+    let parsed = std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|text| file::parse(&text));
+    let character_file = match parsed {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("rulebook: {}: {e}", path.display());
+            return true;
+        }
+    };
+    let (mut character, mut problems) =
+        file::build(std::sync::Arc::new(set.dataset.clone()), &character_file);
+    problems.extend(character.take_problems());
+    diagnostic::sort(&mut problems, &set.load.sources);
+    println!(
+        "\nsample character ({}, {} objects granted):",
+        path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned()
+        ),
+        character_file.grant.len()
+    );
+    super::calc::emit(&super::calc::table(&character.values()));
+    if !problems.is_empty() {
+        eprint!(
+            "{}",
+            diagnostic::render(
+                &problems,
+                &set.load.sources,
+                std::io::stderr().is_terminal()
+            )
+        );
+    }
+    problems.iter().any(|d| d.severity == Severity::Error)
 }

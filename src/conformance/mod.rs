@@ -8,6 +8,7 @@ pub mod deviations;
 pub mod dialects;
 pub mod pcgen_expr;
 pub mod pcgen_solver;
+pub mod scope;
 
 use serde_json::Value as Json;
 use std::path::Path;

@@ -18,7 +18,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::formula::{CheckEnv, Format, Number, Value, ValueEnv, VarRef, check};
 use crate::name::Name;
 use crate::solve::formula_source::{FormulaSource, var_ref, variable_of};
-use crate::solve::scope::{ScopeId, Scopes, VariableDefs};
+use super::scope::{ScopeId, Scopes, VariableDefs};
 use crate::solve::{Constant, Modifier, ModifierId, ModifierKind, Origin, Solver, VariableId};
 use crate::source::FileId;
 use rust_decimal::Decimal;

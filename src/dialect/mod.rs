@@ -10,7 +10,7 @@
 //! - [`untermud`]: [`untermud::Lock`] compiled (validated and rewritten) against a
 //!   [`untermud::World`], evaluated for an actor.
 //!
-//! Error codes are `D01xx` (see `docs/errors/dialects.md`).
+//! Error codes are `D01xx` (see `docs/errors.md`).
 
 pub mod core;
 pub mod fics;

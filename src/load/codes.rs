@@ -1,5 +1,5 @@
 //! Diagnostic codes of the loader: `L01xx` for finding and reading files, `T01xx` for token
-//! syntax. Every code is documented with an example and its fix in `docs/errors/loader.md`.
+//! syntax. Every code is documented with an example and its fix in `docs/errors.md`.
 
 use crate::diagnostic::Code;
 

@@ -1,5 +1,5 @@
 //! Diagnostic codes of the data model (`M01xx`). Each is documented with an example and its
-//! fix in `docs/errors/loader.md`.
+//! fix in `docs/errors.md`.
 
 use crate::diagnostic::Code;
 

@@ -119,8 +119,9 @@ pub struct DefaultValue {
     pub span: Span,
 }
 
-/// Modifier types with PCGen's inherent priorities.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Modifier types with PCGen's inherent priorities. The solver uses this same type
+/// (`crate::solve::ModifierKind` is a re-export).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ModifierKind {
     /// SET (0).
     Set,
@@ -137,7 +138,17 @@ pub enum ModifierKind {
 }
 
 impl ModifierKind {
-    /// From the name as written (case-sensitive, as PCGen).
+    /// Every kind, in inherent-priority order.
+    pub const ALL: [ModifierKind; 6] = [
+        ModifierKind::Set,
+        ModifierKind::Multiply,
+        ModifierKind::Divide,
+        ModifierKind::Add,
+        ModifierKind::Max,
+        ModifierKind::Min,
+    ];
+
+    /// From the name as written (case-sensitive, as PCGen). There is no SUBTRACT.
     pub fn from_name(name: &str) -> Option<Self> {
         Some(match name {
             "SET" => ModifierKind::Set,
@@ -172,6 +183,12 @@ impl ModifierKind {
             ModifierKind::Max => 4,
             ModifierKind::Min => 5,
         }
+    }
+}
+
+impl std::fmt::Display for ModifierKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -1,4 +1,4 @@
-//! Diagnostic codes of the solver (`S01xx`). Documented in `docs/errors/solver.md`.
+//! Diagnostic codes of the solver (`S01xx`). Documented in `docs/errors.md`.
 
 use crate::diagnostic::Code;
 

@@ -9,7 +9,6 @@ pub mod explain;
 pub mod formula_source;
 pub mod modifier;
 mod scc;
-pub mod scope;
 pub mod solver;
 
 pub use explain::{AppliedModifier, Explanation, ReadVariable};

@@ -27,71 +27,11 @@ impl VariableId {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ModifierId(pub u32);
 
-/// What a modifier does with the running value `p` and its argument `a`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ModifierKind {
-    /// `a` (inherent priority 0).
-    Set,
-    /// `p × a` (1).
-    Multiply,
-    /// `p ÷ a` (2).
-    Divide,
-    /// `p + a` (3).
-    Add,
-    /// `max(p, a)` (4): raises the value to at least `a`.
-    Max,
-    /// `min(p, a)` (5): caps the value at `a`.
-    Min,
-}
-
-impl ModifierKind {
-    /// Every kind, in inherent-priority order.
-    pub const ALL: [ModifierKind; 6] = [
-        ModifierKind::Set,
-        ModifierKind::Multiply,
-        ModifierKind::Divide,
-        ModifierKind::Add,
-        ModifierKind::Max,
-        ModifierKind::Min,
-    ];
-
-    /// The inherent priority: SET 0 < MULTIPLY 1 < DIVIDE 2 < ADD 3 < MAX 4 < MIN 5.
-    pub fn inherent(self) -> u32 {
-        match self {
-            ModifierKind::Set => 0,
-            ModifierKind::Multiply => 1,
-            ModifierKind::Divide => 2,
-            ModifierKind::Add => 3,
-            ModifierKind::Max => 4,
-            ModifierKind::Min => 5,
-        }
-    }
-
-    /// The kind as data writes it (`SET`, `ADD`, …).
-    pub fn name(self) -> &'static str {
-        match self {
-            ModifierKind::Set => "SET",
-            ModifierKind::Multiply => "MULTIPLY",
-            ModifierKind::Divide => "DIVIDE",
-            ModifierKind::Add => "ADD",
-            ModifierKind::Max => "MAX",
-            ModifierKind::Min => "MIN",
-        }
-    }
-
-    /// Parses a kind name, case-insensitively. There is no SUBTRACT.
-    pub fn from_name(text: &str) -> Option<ModifierKind> {
-        ModifierKind::ALL
-            .into_iter()
-            .find(|k| k.name().eq_ignore_ascii_case(text.trim()))
-    }
-}
-
-impl fmt::Display for ModifierKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// What a modifier does with the running value `p` and its argument `a`: SET `a` (inherent
+/// priority 0), MULTIPLY `p × a` (1), DIVIDE `p ÷ a` (2), ADD `p + a` (3), MAX `max(p, a)` (4,
+/// raises the value to at least `a`), MIN `min(p, a)` (5, caps it at `a`). One type for the
+/// data model and the solver.
+pub use crate::model::ModifierKind;
 
 /// The values the solver works with. The solver only needs to copy, compare and combine
 /// them; the formula core's `Value` implements this with exact NUMBER arithmetic.
@@ -171,7 +111,7 @@ impl<V> Modifier<V> {
     /// `(PRIORITY << 32) + inherent`: the solver applies modifiers in ascending order of
     /// this key, insertion order breaking ties.
     pub fn order_key(&self) -> u64 {
-        (u64::from(self.priority) << 32) + u64::from(self.kind.inherent())
+        (u64::from(self.priority) << 32) + u64::from(self.kind.inherent_priority())
     }
 }
 
@@ -193,14 +133,18 @@ mod tests {
 
     #[test]
     fn inherent_priorities_follow_the_reference() {
-        let got: Vec<u32> = ModifierKind::ALL.iter().map(|k| k.inherent()).collect();
+        let got: Vec<u32> = ModifierKind::ALL
+            .iter()
+            .map(|k| k.inherent_priority())
+            .collect();
         assert_eq!(got, vec![0, 1, 2, 3, 4, 5]);
     }
 
     #[test]
     fn kind_names_round_trip_and_subtract_is_unknown() {
         for k in ModifierKind::ALL {
-            assert_eq!(ModifierKind::from_name(&k.name().to_lowercase()), Some(k));
+            assert_eq!(ModifierKind::from_name(k.name()), Some(k));
+            assert_eq!(k.to_string(), k.name());
         }
         assert_eq!(ModifierKind::from_name("SUBTRACT"), None);
     }

@@ -1,5 +1,5 @@
 //! The stable codes of formula syntax diagnostics (`P01xx`), documented in
-//! `docs/errors/parse.md`.
+//! `docs/errors.md`.
 
 use crate::diagnostic::Code;
 

@@ -1,4 +1,8 @@
-//! Scopes and variable definitions, the way the reference resolves them.
+//! Scopes and variable definitions, the way the reference's generic scope manager resolves
+//! them, for the `scopes` vectors (which name arbitrary scope trees). The product's own scope
+//! model is `crate::model::ScopeTree` (PCGen's fixed `PC.*` scopes plus DYNAMICSCOPEs, with the
+//! same no-overlap rule applied by the loader); this harness version exists only to replay
+//! the reference's vectors.
 //!
 //! Scopes form a tree; each scope draws from its ancestors. A variable is defined in one
 //! scope; the same name may be reused only in unrelated (sibling) scopes, never in an
