@@ -1,11 +1,12 @@
 //! Untrusted input never panics, on the same entry points as the cargo-fuzz targets
 //! (`fuzz/fuzz_targets/check_lst.rs`, `dialect_fics.rs`, `dialect_untermud.rs`): random bytes
 //! and random token-ish lines as one LST file of any kind through load, model, formula checks
-//! and both renderings; any text as FICS formulas and f-variables and as UnterMUD locks.
+//! and both renderings; any text as FICS formulas and f-variables, ICC formulas and UnterMUD
+//! locks.
 
 use proptest::prelude::*;
 use rulebook::diagnostic::render;
-use rulebook::dialect::{fics, untermud};
+use rulebook::dialect::{fics, icc, untermud};
 use rulebook::load::{FileKind, MemoryFs, PcgenRoot};
 use rulebook::model::check::{CheckedSet, check_load_set, json_output, render_human};
 use rulebook::source::{FileId, SourceFile, SourceMap, TextEncoding};
@@ -143,6 +144,21 @@ proptest! {
                     Ok(ev) => prop_assert_eq!(f.accepts(&req), ev.value != 0),
                     Err(_) => prop_assert!(!f.accepts(&req)),
                 }
+            }
+            Err(ds) => {
+                prop_assert!(ds.iter().any(|d| d.is_error()));
+                let _ = render(&ds, &sources, false);
+            }
+        }
+    }
+
+    #[test]
+    fn any_text_as_icc_never_panics(text in "\\PC{0,40}") {
+        let mut sources = SourceMap::new();
+        sources.add(SourceFile::new("formula", text.clone(), TextEncoding::Utf8));
+        match icc::IccFormula::compile(&text, FileId(0)) {
+            Ok(f) => {
+                let _ = f.evaluate(&icc::Challenge::default());
             }
             Err(ds) => {
                 prop_assert!(ds.iter().any(|d| d.is_error()));
