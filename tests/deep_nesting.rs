@@ -230,3 +230,25 @@ fn token_grammars_survive_deep_brackets() {
         let _ = syntax::address(s);
     }
 }
+
+#[test]
+fn fics_fvariables_at_the_limit_each_evaluate() {
+    // Every clause just inside the depth limit, each ending in the previous f-variable: the
+    // evaluation nests ten clauses of MAX_DEPTH levels (the deepest FICS allows).
+    let deep = MAX_DEPTH as usize - 1;
+    let mut fvars = fics::FVars::new();
+    fvars
+        .set(fics::FVar::new(1).unwrap(), &chain("1", "+", deep), FileId(1))
+        .unwrap();
+    for n in 2..=9u8 {
+        let text = format!("{}+f{}", chain("1", "+", deep - 1), n - 1);
+        fvars
+            .set(fics::FVar::new(n).unwrap(), &text, FileId(u32::from(n)))
+            .unwrap();
+    }
+    let text = format!("{}+f9", chain("1", "+", deep - 1));
+    let f = fics::MatchFormula::compile(&text, FileId(0), &fvars).unwrap();
+    let value = f.evaluate(&fics::MatchRequest::default()).unwrap().value;
+    // f1 is MAX_DEPTH ones; each later clause and the formula add MAX_DEPTH - 1 more.
+    assert_eq!(value, MAX_DEPTH as i32 + 9 * (MAX_DEPTH as i32 - 1));
+}
