@@ -238,7 +238,11 @@ fn fics_fvariables_at_the_limit_each_evaluate() {
     let deep = MAX_DEPTH as usize - 1;
     let mut fvars = fics::FVars::new();
     fvars
-        .set(fics::FVar::new(1).unwrap(), &chain("1", "+", deep), FileId(1))
+        .set(
+            fics::FVar::new(1).unwrap(),
+            &chain("1", "+", deep),
+            FileId(1),
+        )
         .unwrap();
     for n in 2..=9u8 {
         let text = format!("{}+f{}", chain("1", "+", deep - 1), n - 1);
