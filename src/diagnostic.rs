@@ -163,19 +163,24 @@ pub fn render(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> S
         .iter()
         .flat_map(|d| std::iter::once(d.span.file).chain(d.labels.iter().map(|l| l.span.file)))
         .collect();
+    // Keyed by file id, shown as the path: two files may share a display path (two
+    // formulas typed on the command line), and each span must be read in its own text.
     let mut cache = ariadne::sources(
         sources
             .iter()
             .filter(|(id, _)| used.contains(id))
-            .map(|(_, f)| (f.path.clone(), f.text.clone())),
+            .map(|(id, f)| (SourceKey(id, f.path.clone()), f.text.clone())),
     );
     let mut out = Vec::new();
     for d in diagnostics {
         let path = |span: Span| {
-            sources
-                .get(span.file)
-                .map(|f| f.path.clone())
-                .unwrap_or_default()
+            SourceKey(
+                span.file,
+                sources
+                    .get(span.file)
+                    .map(|f| f.path.clone())
+                    .unwrap_or_default(),
+            )
         };
         let clamp = |span: Span| {
             let text = sources.get(span.file).map_or("", |f| f.text.as_str());
@@ -227,6 +232,16 @@ pub fn render(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> S
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// An ariadne source id: unique per file, displayed as the file's path.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct SourceKey(crate::source::FileId, String);
+
+impl std::fmt::Display for SourceKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.1)
+    }
 }
 
 fn kind_word(s: Severity) -> &'static str {
@@ -359,5 +374,29 @@ mod tests {
         assert!(text.contains("do better"), "{text}");
         let j = to_json(&d, &map);
         assert_eq!((j.line, j.column, j.end_column), (1, 8, 11));
+    }
+
+    #[test]
+    fn files_sharing_a_path_render_their_own_text() {
+        // Two sources with one display path (e.g. two formulas typed on the command line):
+        // each diagnostic must be shown against its own file, whatever the other holds.
+        let mut map = SourceMap::new();
+        let long = map.add(SourceFile::new(
+            "formula",
+            "0123456789 é\nline two",
+            TextEncoding::Utf8,
+        ));
+        let short = map.add(SourceFile::new("formula", "ab", TextEncoding::Utf8));
+        let ds = [
+            Diagnostic::error(TEST, Span::new(long, 14..22), "far").with_label("second line"),
+            Diagnostic::error(TEST, Span::new(short, 1..2), "near").with_label("b"),
+            Diagnostic::error(TEST, Span::new(long, 12..13), "inside é")
+                .with_secondary(Span::new(short, 0..1), "a"),
+        ];
+        let text = render(&ds, &map, false);
+        assert!(text.contains(" 2 │ line two"), "{text}");
+        assert!(text.contains(" 1 │ ab"), "{text}");
+        assert!(text.contains("formula:1:12"), "{text}");
+        assert!(!text.contains('?'), "{text}");
     }
 }

@@ -82,13 +82,24 @@ impl From<&str> for Name {
     }
 }
 
+/// Names longer than this (in characters) get no suggestion: the edit distance is quadratic
+/// and the names are data.
+const MAX_SUGGEST_CHARS: usize = 1000;
+
 /// The closest of `candidates` to `wanted` (case-insensitive edit distance at most a third of
-/// the length rounded up, at least 1), for "did you mean" help lines.
+/// the length rounded up, at least 1), for "did you mean" help lines. No suggestion for names
+/// over 1,000 characters.
 pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let wanted_l = wanted.to_ascii_lowercase();
-    let limit = wanted.chars().count().div_ceil(3).max(1);
+    let chars = wanted.chars().count();
+    if chars > MAX_SUGGEST_CHARS {
+        return None;
+    }
+    let limit = chars.div_ceil(3).max(1);
     candidates
         .into_iter()
+        // The distance is at least the difference in length: skip the hopeless cheaply.
+        .filter(|c| c.chars().count().abs_diff(chars) <= limit)
         .map(|c| (edit_distance(&wanted_l, &c.to_ascii_lowercase()), c))
         .filter(|(d, _)| *d <= limit)
         .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
@@ -100,6 +111,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
+    // Indexing is in bounds: `prev` and `cur` have `b.len() + 1` entries and `j < b.len()`.
     for (i, ca) in a.chars().enumerate() {
         cur[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {

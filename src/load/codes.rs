@@ -63,6 +63,12 @@ pub const NO_GAME_MODE: Code = Code {
     id: "L0112",
     name: "no-game-mode",
 };
+/// A chain of `PCC:` includes deeper than [`crate::load::loadset::MAX_INCLUDE_DEPTH`]
+/// (the include that crosses the limit is not loaded).
+pub const INCLUDE_TOO_DEEP: Code = Code {
+    id: "L0113",
+    name: "include-too-deep",
+};
 
 /// A token has the wrong shape (missing `|`, `=` or value).
 pub const MALFORMED: Code = Code {

@@ -141,7 +141,9 @@ impl Loader<'_> {
         }
     }
 
-    /// Parses a PCC and (recursively) its includes; returns its index.
+    /// Parses a PCC and (recursively) its includes; returns its index. The recursion depth
+    /// is the include chain's length, which the data controls: it stops at
+    /// [`MAX_INCLUDE_DEPTH`] with [`codes::INCLUDE_TOO_DEEP`].
     fn campaign(
         &mut self,
         path: &Path,
@@ -149,6 +151,26 @@ impl Loader<'_> {
         stack: &mut Vec<PathBuf>,
     ) -> Option<usize> {
         let path = normalize(path);
+        if stack.len() >= MAX_INCLUDE_DEPTH {
+            if let Some(span) = at {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        codes::INCLUDE_TOO_DEEP,
+                        span,
+                        format!("`PCC:` includes are nested more than {MAX_INCLUDE_DEPTH} deep"),
+                    )
+                    .with_label("this include is not loaded")
+                    .with_help(
+                        "include the campaigns side by side from one PCC instead of chaining them",
+                    )
+                    .with_note(format!(
+                        "the chain started at {}",
+                        self.root.display(stack.first().map_or(&path, |p| p))
+                    )),
+                );
+            }
+            return None;
+        }
         if stack.contains(&path) {
             if let Some(span) = at {
                 self.diagnostics.push(
@@ -180,19 +202,25 @@ impl Loader<'_> {
         Some(index)
     }
 
-    /// Every campaign reachable from `i` (itself first, then includes depth-first).
+    /// Every campaign reachable from `i` (itself first, then includes depth-first). An
+    /// explicit stack, not recursion: include graphs are data (pushing the includes in
+    /// reverse and marking at pop gives the recursive pre-order).
     fn reachable(&self, i: usize, seen: &mut HashSet<usize>, out: &mut Vec<usize>) {
-        if !seen.insert(i) {
-            return;
-        }
-        out.push(i);
-        let Some(c) = self.campaigns.get(i) else {
-            return;
-        };
-        for (p, _) in &c.includes {
-            if let Some(j) = self.by_path.get(p) {
-                self.reachable(*j, seen, out);
+        let mut todo = vec![i];
+        while let Some(i) = todo.pop() {
+            if !seen.insert(i) {
+                continue;
             }
+            out.push(i);
+            let Some(c) = self.campaigns.get(i) else {
+                continue;
+            };
+            todo.extend(
+                c.includes
+                    .iter()
+                    .rev()
+                    .filter_map(|(p, _)| self.by_path.get(p).copied()),
+            );
         }
     }
 }
@@ -211,6 +239,9 @@ fn find_campaign(fs: &dyn FileSystem, root: &PcgenRoot, name: &str) -> Option<Pa
             })
     })
 }
+
+/// The longest chain of `PCC:` includes that is followed (real data nests two or three).
+pub const MAX_INCLUDE_DEPTH: usize = 100;
 
 /// Loads the campaigns `pccs` (selected together) from `root`.
 pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet {

@@ -4,7 +4,32 @@
 //! serves them all. What differs between dialects is only the leaves (variables, terms,
 //! object tests), supplied as the type parameter `L`.
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::source::Span;
+
+/// The deepest expression tree (and the deepest parser nesting of parentheses and unary
+/// operators) a dialect accepts. Formulas and locks are user input and the tree is walked
+/// recursively (type check, evaluation, printing, drop), so the depth must be bounded; real
+/// formulas are a few levels deep.
+pub const MAX_DEPTH: u32 = 256;
+
+/// A formula or lock nested deeper than [`MAX_DEPTH`].
+pub const TOO_DEEP: Code = Code {
+    id: "D0192",
+    name: "dialect-too-deep",
+};
+
+/// The [`TOO_DEEP`] error at `span` (where the limit was crossed).
+pub fn too_deep(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        TOO_DEEP,
+        span,
+        format!("the expression is nested more than {MAX_DEPTH} levels deep"),
+    )
+    .with_label("the nesting limit is crossed here")
+    .with_help("simplify the expression: remove redundant parentheses or split it up")
+    .with_note("chains of binary operators count one level per operator")
+}
 
 /// A unary operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -94,6 +119,8 @@ pub struct Expr<L> {
     pub kind: ExprKind<L>,
     /// The text it was parsed from.
     pub span: Span,
+    /// Height of the tree below and including this node (a leaf is 1).
+    depth: u32,
 }
 
 /// The kinds of node.
@@ -123,7 +150,22 @@ pub enum ExprKind<L> {
 impl<L> Expr<L> {
     /// A node of `kind` at `span`.
     pub fn new(kind: ExprKind<L>, span: Span) -> Self {
-        Expr { kind, span }
+        let below = match &kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Leaf(_) => 0,
+            ExprKind::Unary(_, x) => x.depth,
+            ExprKind::Binary { lhs, rhs, .. } => lhs.depth.max(rhs.depth),
+        };
+        Expr {
+            kind,
+            span,
+            depth: below.saturating_add(1),
+        }
+    }
+
+    /// Height of the tree (a leaf is 1). Parsers reject trees higher than [`MAX_DEPTH`], so
+    /// the recursive walks over a parsed tree are bounded.
+    pub fn depth(&self) -> u32 {
+        self.depth
     }
 
     /// A unary node spanning from `op_span` to the operand.

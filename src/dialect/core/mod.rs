@@ -13,4 +13,4 @@ pub mod expr;
 pub use check::check;
 pub use cursor::Cursor;
 pub use eval::{Env, EvalError, eval};
-pub use expr::{BinaryOp, Expr, ExprKind, Leaf, Ty, UnaryOp};
+pub use expr::{BinaryOp, Expr, ExprKind, Leaf, MAX_DEPTH, TOO_DEEP, Ty, UnaryOp, too_deep};

@@ -45,7 +45,8 @@ pub const DIVISION_BY_ZERO: Code = Code {
 };
 
 /// The error classes of the original `formula.c` (`ERR_BADCHAR` never reaches the user and
-/// `ERR_DIVBYZERO` is never raised), plus rulebook's own [`ErrorClass::NumberTooLarge`].
+/// `ERR_DIVBYZERO` is never raised), plus rulebook's own [`ErrorClass::NumberTooLarge`] and
+/// [`ErrorClass::TooDeep`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorClass {
     /// `ERR_EOF`.
@@ -62,11 +63,14 @@ pub enum ErrorClass {
     Paren,
     /// A literal beyond 32 bits (no class in the original, which wraps).
     NumberTooLarge,
+    /// Nested deeper than [`crate::dialect::core::MAX_DEPTH`] (no class in the original,
+    /// whose recursive scanner has no limit).
+    TooDeep,
 }
 
 impl ErrorClass {
     /// All classes.
-    pub const ALL: [ErrorClass; 7] = [
+    pub const ALL: [ErrorClass; 8] = [
         ErrorClass::Eof,
         ErrorClass::Unary,
         ErrorClass::BadVar,
@@ -74,6 +78,7 @@ impl ErrorClass {
         ErrorClass::Nonsense,
         ErrorClass::Paren,
         ErrorClass::NumberTooLarge,
+        ErrorClass::TooDeep,
     ];
 
     /// The original's name for the class (`ERR_BADOP`, …).
@@ -86,6 +91,7 @@ impl ErrorClass {
             ErrorClass::Nonsense => "ERR_NONESENSE",
             ErrorClass::Paren => "ERR_PAREN",
             ErrorClass::NumberTooLarge => "ERR_NUMBER",
+            ErrorClass::TooDeep => "ERR_NESTING",
         }
     }
 
@@ -99,6 +105,7 @@ impl ErrorClass {
             ErrorClass::Nonsense => NOT_AN_OPERAND,
             ErrorClass::Paren => PARENTHESIS,
             ErrorClass::NumberTooLarge => NUMBER_TOO_LARGE,
+            ErrorClass::TooDeep => crate::dialect::core::TOO_DEEP,
         }
     }
 
@@ -171,7 +178,7 @@ impl SyntaxError {
         for n in self.notes {
             d = d.with_note(n);
         }
-        if self.class != ErrorClass::NumberTooLarge {
+        if !matches!(self.class, ErrorClass::NumberTooLarge | ErrorClass::TooDeep) {
             d = d.with_note(format!(
                 "FICS reports this as {} and rejects the setting",
                 self.class.reference_name()

@@ -10,7 +10,7 @@
 
 use super::error::{ErrorClass, SyntaxError};
 use super::{FVar, FicsLeaf, Players, Var};
-use crate::dialect::core::{BinaryOp, Cursor, Expr, ExprKind, UnaryOp};
+use crate::dialect::core::{BinaryOp, Cursor, Expr, ExprKind, MAX_DEPTH, UnaryOp};
 use crate::source::{FileId, Span};
 
 /// Binding levels of the original (higher binds tighter).
@@ -101,6 +101,7 @@ pub(super) fn parse(
         limit,
         last_op: None,
         opens: Vec::new(),
+        nesting: 0,
     };
     p.check_formula(LEVEL_NONE)
 }
@@ -112,6 +113,31 @@ struct Parser<'a> {
     last_op: Option<Span>,
     /// Open parentheses not yet closed.
     opens: Vec<Span>,
+    /// How deep `operand` currently recurses (parentheses and unary operators).
+    nesting: u32,
+}
+
+/// The [`ErrorClass::TooDeep`] error at `span`.
+fn too_deep(span: Span) -> Box<SyntaxError> {
+    let d = crate::dialect::core::too_deep(span);
+    let mut e = SyntaxError::new(
+        ErrorClass::TooDeep,
+        span,
+        d.message,
+        d.primary_label,
+        d.help.unwrap_or_default(),
+    );
+    e.notes = d.notes;
+    Box::new(e)
+}
+
+/// `e` unless its tree is deeper than [`MAX_DEPTH`] (then the error is at `span`).
+fn bounded(e: Expr<FicsLeaf>, span: Span) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
+    if e.depth() > MAX_DEPTH {
+        Err(too_deep(span))
+    } else {
+        Ok(e)
+    }
 }
 
 impl Parser<'_> {
@@ -132,7 +158,7 @@ impl Parser<'_> {
                     if level(op) > lvl {
                         self.last_op = Some(span);
                         let rhs = self.check_formula(level(op))?;
-                        lhs = Expr::binary(op, span, lhs, rhs);
+                        lhs = bounded(Expr::binary(op, span, lhs, rhs), span)?;
                     } else {
                         self.c.pos = last;
                         return Ok(lhs);
@@ -158,7 +184,21 @@ impl Parser<'_> {
         Scanned::Bad
     }
 
+    /// One operand; parentheses and unary operators recurse through here, so the nesting is
+    /// counted and bounded by [`MAX_DEPTH`].
     fn operand(&mut self, lvl: u8) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
+        if self.nesting >= MAX_DEPTH {
+            self.c.skip_space();
+            let at = self.c.pos;
+            return Err(too_deep(self.c.span(at, at.saturating_add(1))));
+        }
+        self.nesting = self.nesting.saturating_add(1);
+        let out = self.operand_inner(lvl);
+        self.nesting = self.nesting.saturating_sub(1);
+        out
+    }
+
+    fn operand_inner(&mut self, lvl: u8) -> Result<Expr<FicsLeaf>, Box<SyntaxError>> {
         self.c.skip_space();
         let start = self.c.pos;
         match self.c.peek() {
@@ -188,7 +228,7 @@ impl Parser<'_> {
                 } else {
                     UnaryOp::Not
                 };
-                Ok(Expr::unary(op, op_span, operand))
+                bounded(Expr::unary(op, op_span, operand), op_span)
             }
             Some(d) if d.is_ascii_digit() => self.number(),
             Some(a) if a.is_ascii_alphabetic() => self.variable(),
@@ -282,6 +322,7 @@ impl Parser<'_> {
                     "the f-variables are f1 to f9",
                 )));
             }
+            // `d` is an ASCII digit other than `0` here, so this is 0..=8.
             let index = d - b'1';
             if index >= self.limit {
                 let owner = if self.limit >= 9 {

@@ -4,7 +4,7 @@
 
 use super::{NOT_ICC, NUMBER_TOO_LARGE, SYNTAX, TERMS, Term, UNKNOWN_TERM};
 use crate::diagnostic::Diagnostic;
-use crate::dialect::core::{BinaryOp, Cursor, Expr, ExprKind, UnaryOp};
+use crate::dialect::core::{BinaryOp, Cursor, Expr, ExprKind, MAX_DEPTH, UnaryOp, too_deep};
 use crate::source::{FileId, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,6 +165,7 @@ pub(super) fn parse(text: &str, file: FileId) -> Result<Expr<Term>, Vec<Diagnost
         pos: 0,
         end,
         diags: Vec::new(),
+        nesting: 0,
     };
     let result = if tokens.is_empty() && diags.is_empty() {
         Err(Box::new(Diagnostic::error(SYNTAX, end, "empty formula")
@@ -197,6 +198,17 @@ struct Parser<'a> {
     pos: usize,
     end: Span,
     diags: Vec<Diagnostic>,
+    /// How deep `unary` currently recurses (parentheses and unary operators).
+    nesting: u32,
+}
+
+/// `e` unless its tree is deeper than [`MAX_DEPTH`] (then the error is at `span`).
+fn bounded(e: Expr<Term>, span: Span) -> Result<Expr<Term>, Box<Diagnostic>> {
+    if e.depth() > MAX_DEPTH {
+        Err(Box::new(too_deep(span)))
+    } else {
+        Ok(e)
+    }
 }
 
 fn level(op: BinaryOp) -> u8 {
@@ -234,12 +246,25 @@ impl Parser<'_> {
             }
             self.pos += 1;
             let rhs = self.expr(level(op))?;
-            lhs = Expr::binary(op, span, lhs, rhs);
+            lhs = bounded(Expr::binary(op, span, lhs, rhs), span)?;
         }
         Ok(lhs)
     }
 
+    /// A unary expression; parentheses and unary operators recurse through here, so the
+    /// nesting is counted and bounded by [`MAX_DEPTH`].
     fn unary(&mut self) -> Result<Expr<Term>, Box<Diagnostic>> {
+        if self.nesting >= MAX_DEPTH {
+            let span = self.tokens.get(self.pos).map_or(self.end, |t| t.span);
+            return Err(Box::new(too_deep(span)));
+        }
+        self.nesting = self.nesting.saturating_add(1);
+        let out = self.unary_inner();
+        self.nesting = self.nesting.saturating_sub(1);
+        out
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr<Term>, Box<Diagnostic>> {
         let Some(t) = self.tokens.get(self.pos) else {
             return Err(Box::new(self.missing_operand()));
         };
@@ -250,7 +275,7 @@ impl Parser<'_> {
         };
         self.pos += 1;
         let operand = self.unary()?;
-        Ok(Expr::unary(op, t.span, operand))
+        bounded(Expr::unary(op, t.span, operand), t.span)
     }
 
     fn primary(&mut self) -> Result<Expr<Term>, Box<Diagnostic>> {

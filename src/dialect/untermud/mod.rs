@@ -139,6 +139,7 @@ impl Lock {
             tokens: &tokens,
             pos: 0,
             end: Span::new(file, text.len()..text.len()),
+            nesting: 0,
         };
         let mut tree = match parser.lock() {
             Ok(t) => Some(t),

@@ -8,7 +8,7 @@ use super::{
     UNBALANCED_PARENTHESIS, UNKNOWN_OBJECT, World,
 };
 use crate::diagnostic::Diagnostic;
-use crate::dialect::core::{BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::dialect::core::{BinaryOp, Expr, ExprKind, MAX_DEPTH, UnaryOp, too_deep};
 use crate::source::Span;
 
 /// A node of the lock as written.
@@ -29,12 +29,41 @@ pub(super) enum Node {
 pub(super) struct Syntax {
     pub node: Node,
     pub span: Span,
+    /// Height of the tree below and including this node (a leaf is 1).
+    depth: u32,
+}
+
+impl Syntax {
+    fn new(node: Node, span: Span) -> Self {
+        let below = match &node {
+            Node::Const(_) | Node::Object(_) => 0,
+            Node::Not(x) | Node::With(x) | Node::Paren(x) => x.depth,
+            Node::And(a, _, b) | Node::Or(a, _, b) => a.depth.max(b.depth),
+        };
+        Syntax {
+            node,
+            span,
+            depth: below.saturating_add(1),
+        }
+    }
+
+    /// `self` unless its tree is deeper than [`MAX_DEPTH`] (then the error is at `at`). The
+    /// tree is walked recursively (resolution, printing, lowering), so its height is bounded.
+    fn bounded(self, at: Span) -> Result<Syntax, Box<Diagnostic>> {
+        if self.depth > MAX_DEPTH {
+            Err(Box::new(too_deep(at)))
+        } else {
+            Ok(self)
+        }
+    }
 }
 
 pub(super) struct Parser<'a> {
     pub tokens: &'a [Token],
     pub pos: usize,
     pub end: Span,
+    /// How deep `unary` currently recurses (parentheses, `!` and `with`).
+    pub nesting: u32,
 }
 
 impl Parser<'_> {
@@ -57,10 +86,8 @@ impl Parser<'_> {
             self.pos += 1;
             let rhs = self.and_after(t)?;
             let span = lhs.span.join(rhs.span);
-            lhs = Syntax {
-                node: Node::Or(Box::new(lhs), t.span, Box::new(rhs)),
-                span,
-            };
+            lhs = Syntax::new(Node::Or(Box::new(lhs), t.span, Box::new(rhs)), span)
+                .bounded(t.span)?;
         }
         Ok(lhs)
     }
@@ -77,10 +104,8 @@ impl Parser<'_> {
             self.require_operand(t)?;
             let rhs = self.unary()?;
             let span = lhs.span.join(rhs.span);
-            lhs = Syntax {
-                node: Node::And(Box::new(lhs), t.span, Box::new(rhs)),
-                span,
-            };
+            lhs = Syntax::new(Node::And(Box::new(lhs), t.span, Box::new(rhs)), span)
+                .bounded(t.span)?;
         }
         Ok(lhs)
     }
@@ -112,7 +137,20 @@ impl Parser<'_> {
         d
     }
 
+    /// A unary expression; parentheses, `!` and `with` recurse through here, so the nesting
+    /// is counted and bounded by [`MAX_DEPTH`].
     fn unary(&mut self) -> Result<Syntax, Box<Diagnostic>> {
+        if self.nesting >= MAX_DEPTH {
+            let span = self.tokens.get(self.pos).map_or(self.end, |t| t.span);
+            return Err(Box::new(too_deep(span)));
+        }
+        self.nesting = self.nesting.saturating_add(1);
+        let out = self.unary_inner();
+        self.nesting = self.nesting.saturating_sub(1);
+        out
+    }
+
+    fn unary_inner(&mut self) -> Result<Syntax, Box<Diagnostic>> {
         let Some(t) = self.tokens.get(self.pos) else {
             return Err(Box::new(self.missing_at_end()));
         };
@@ -127,7 +165,7 @@ impl Parser<'_> {
                 } else {
                     Node::With(Box::new(operand))
                 };
-                Ok(Syntax { node, span })
+                Syntax::new(node, span).bounded(t.span)
             }
             _ => self.primary(),
         }
@@ -139,14 +177,8 @@ impl Parser<'_> {
         };
         self.pos += 1;
         match &t.tok {
-            Tok::Const(b) => Ok(Syntax {
-                node: Node::Const(*b),
-                span: t.span,
-            }),
-            Tok::Value(v) => Ok(Syntax {
-                node: Node::Object(v.clone()),
-                span: t.span,
-            }),
+            Tok::Const(b) => Ok(Syntax::new(Node::Const(*b), t.span)),
+            Tok::Value(v) => Ok(Syntax::new(Node::Object(v.clone()), t.span)),
             Tok::Open => {
                 if let Some(close) = self.tokens.get(self.pos).filter(|c| c.tok == Tok::Close) {
                     return Err(Box::new(
@@ -163,10 +195,8 @@ impl Parser<'_> {
                 match self.tokens.get(self.pos) {
                     Some(c) if c.tok == Tok::Close => {
                         self.pos += 1;
-                        Ok(Syntax {
-                            node: Node::Paren(Box::new(inner)),
-                            span: t.span.join(c.span),
-                        })
+                        Syntax::new(Node::Paren(Box::new(inner)), t.span.join(c.span))
+                            .bounded(t.span)
                     }
                     Some(other) => Err(Box::new(self.missing_operator(&inner, other))),
                     None => Err(Box::new(

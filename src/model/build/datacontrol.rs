@@ -18,7 +18,7 @@ impl<'a> Builder<'a> {
             );
             return;
         };
-        self.ds.tokens_checked += 1;
+        self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
         if value.text.trim().is_empty() {
             self.malformed(
                 value.span,
@@ -131,7 +131,7 @@ impl<'a> Builder<'a> {
             .iter()
             .skip(1)
             .find_map(|t| self.text(*t).strip_prefix("DATAFORMAT:"))
-            .and_then(Format::from_name)
+            .and_then(super::format_from_name)
             .filter(|f| self.known_format(f));
         self.fact_index
             .insert((set, Name::new(loc.text), Name::new(name.text)));
@@ -246,7 +246,7 @@ impl<'a> Builder<'a> {
                         format!("table `{}` has no ENDTABLE", o.name.value),
                     );
                 }
-                self.ds.tokens_checked += 1;
+                self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
                 open = Some(Open {
                     name: At {
                         value: name.trim().to_owned(),

@@ -19,6 +19,19 @@ mod objects;
 mod variables;
 
 /// Object formats PCGen registers besides the built-in value formats (and DYNAMICSCOPEs).
+/// The deepest `ARRAY[…]`/`OPTIONAL[…]` nesting of a format name that is parsed. Format names
+/// are data and their parsing, checking and dropping recurse once per level.
+const MAX_FORMAT_NESTING: usize = 16;
+
+/// [`Format::from_name`], except that names nested deeper than [`MAX_FORMAT_NESTING`] are
+/// not formats (the caller reports them as unknown).
+pub(super) fn format_from_name(text: &str) -> Option<Format> {
+    if text.matches('[').count() > MAX_FORMAT_NESTING {
+        return None;
+    }
+    Format::from_name(text)
+}
+
 const OBJECT_FORMATS: &[&str] = &[
     "ALIGNMENT",
     "CHECK",
@@ -318,6 +331,8 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Whether every object format inside `f` is known. Recursive over `ARRAY[…]`, whose
+    /// nesting [`format_from_name`] bounds.
     pub(super) fn known_format(&self, f: &Format) -> bool {
         match f {
             Format::Array(x) | Format::Optional(x) => self.known_format(x),
@@ -334,7 +349,7 @@ impl<'a> Builder<'a> {
     }
 
     pub(super) fn format(&mut self, at: &At<String>) -> Option<Format> {
-        let f = Format::from_name(&at.value).filter(|f| self.known_format(f));
+        let f = format_from_name(&at.value).filter(|f| self.known_format(f));
         if f.is_none() {
             let mut names: Vec<String> = ["NUMBER", "BOOLEAN", "STRING", "ORDEREDPAIR", "DICE"]
                 .iter()

@@ -17,7 +17,7 @@ impl<'a> Builder<'a> {
                 "write e.g. `MOVEMENT:Walk`",
             );
         };
-        self.ds.tokens_checked += 1;
+        self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
         let Some(scope) = self.dynamic_scope(cat) else {
             return;
         };
@@ -83,7 +83,7 @@ impl<'a> Builder<'a> {
         let text = self.text(first);
         match token_parts(text, first) {
             Some((k, v)) if k.text == "MODIFY" => {
-                self.ds.tokens_checked += 1;
+                self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
                 match syntax::modify(v) {
                     Ok(item) => {
                         self.modifier(&item, ScopeId::GLOBAL, Applies::Global, None);
@@ -92,7 +92,7 @@ impl<'a> Builder<'a> {
                 }
             }
             Some((k, v)) if k.text == "MODIFYOTHER" => {
-                self.ds.tokens_checked += 1;
+                self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
                 self.modify_other(v, None);
             }
             _ => self.unexpected(first, "GLOBALMODIFIER", "MODIFY: or MODIFYOTHER:"),
@@ -297,7 +297,7 @@ impl<'a> Builder<'a> {
             .map_or(ScopeId::GLOBAL, |o| o.scope);
         match key.text {
             "MODIFY" => {
-                self.ds.tokens_checked += 1;
+                self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
                 match syntax::modify(value) {
                     Ok(item) => {
                         self.modifier(&item, scope, Applies::Own, Some(id));
@@ -306,11 +306,11 @@ impl<'a> Builder<'a> {
                 }
             }
             "MODIFYOTHER" => {
-                self.ds.tokens_checked += 1;
+                self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
                 self.modify_other(value, Some(id));
             }
             "PART" if kind == FileKind::Equipment => {
-                self.ds.tokens_checked += 1;
+                self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
                 self.part(id, value);
             }
             "GROUP" => {
@@ -321,15 +321,15 @@ impl<'a> Builder<'a> {
                 }
             }
             "GRANT" => {
-                self.ds.tokens_checked += 1;
+                self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
                 self.grant(id, value);
             }
             "FACT" | "FACTSET" => {
-                self.ds.tokens_checked += 1;
+                self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
                 self.fact(id, kind, value, key.text == "FACTSET");
             }
             "FACE" if matches!(kind, FileKind::Race | FileKind::Template) => {
-                self.ds.tokens_checked += 1;
+                self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
                 self.face(id, key, value);
             }
             _ => {}

@@ -22,7 +22,7 @@ impl<'a> Builder<'a> {
                 ),
             }
         }
-        self.ds.tokens_checked += 1;
+        self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
         let (kind, value) = match token_parts(text, first) {
             Some((k, v)) => (k.text, v),
             None => ("GLOBAL", Slice::new(text, first)),
