@@ -63,6 +63,11 @@ case("L0107", "include-cycle", {"inner.pcc": "CAMPAIGN:Inner\nPCC:case.pcc\n"}, 
 case("L0108", "mixed-game-modes", {"other.pcc": "CAMPAIGN:Otherworld Book\nGAMEMODE:Otherworld\n"},
      ["PRECAMPAIGN:1,INCLUDES=Otherworld Book"], ("other.pcc", "Otherworld\n"))
 case("L0109", "suffix-not-allowed", {"vars.lst": "GLOBAL:NUMBER=Arms\n"}, ["VARIABLE:vars.lst|(INCLUDE:Arms)"], ("case.pcc", "(INCLUDE:Arms)"))
+# 101 PCC files deep: case.pcc -> chain/c001.pcc -> ... -> chain/c100.pcc; c099's include of c100 is refused.
+case("L0113", "include-too-deep",
+     {**{f"chain/c{i:03d}.pcc": f"CAMPAIGN:Chain {i:03d}\nPCC:c{i + 1:03d}.pcc\n" for i in range(1, 100)},
+      "chain/c100.pcc": "CAMPAIGN:Chain 100\n"},
+     ["PCC:chain/c001.pcc"], ("chain/c099.pcc", "c100.pcc"))
 case("L0110", "campaign-conflict", {}, ["PRECAMPAIGN:1,INCLUDES=Handsworld Core", "!PRECAMPAIGN:1,BOOKTYPE=Core Rules"],
      ("case.pcc", "!PRECAMPAIGN:1,BOOKTYPE=Core Rules"))
 case("L0111", "bad-path", {}, ["EQUIPMENT:http://example.com/equipment.lst"], ("case.pcc", "http://example.com/equipment.lst"))
@@ -122,7 +127,10 @@ def position(text, marker):
     col = i - (text.rfind("\n", 0, i) + 1) + 1
     return line, col
 
-shutil.rmtree(ROOT, ignore_errors=True)
+# Remove the generated case folders (this script lives in ROOT too and stays).
+for entry in os.listdir(ROOT) if os.path.isdir(ROOT) else []:
+    if os.path.isdir(f"{ROOT}/{entry}"):
+        shutil.rmtree(f"{ROOT}/{entry}")
 os.makedirs(f"{ROOT}/_base")
 for f, t in [("base__datacontrols.lst", BASE_DC), ("base__variables.lst", BASE_VAR), ("base__datatables.lst", BASE_TABLE),
              ("base__dynamic.lst", "MOVEMENT:Walk\n"), ("base__globalmodifiers.lst", "MODIFY:Hands|SET|2\nMODIFY:Face|SET|5,5\nMODIFYOTHER:PC.EQUIPMENT|ALL|HandsRequired|SET|1\n")]:
@@ -137,6 +145,7 @@ for code, (name, files, lines, (efile, marker), opt) in CASES:
     text_pcc = pcc(name, lines, mode=opt.get("mode", "Handsworld"), base=opt.get("base", True))
     open(f"{d}/case.pcc", "w").write(text_pcc)
     for f, t in files.items():
+        os.makedirs(os.path.dirname(f"{d}/{f}"), exist_ok=True)
         open(f"{d}/{f}", "wb" if isinstance(t, bytes) else "w").write(t)
     if efile == "case.pcc":
         text = text_pcc
