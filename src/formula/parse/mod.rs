@@ -1,10 +1,11 @@
 //! Parsing formula text into a [`Formula`] tree, with every syntax problem as a diagnostic.
 //!
-//! The one entry point is [`parse_formula`]. Inside: a hand-written [`lexer`] (the reference's
+//! The one entry point is [`parse_formula`]. Inside: a hand-written `lexer` (the reference's
 //! token rules, including names with spaces and operators that absorb the spaces around
-//! them), a chumsky [`grammar`] over the tokens, and [`explain`], which turns each grammar
-//! failure into a precise diagnostic by looking at the tokens around it. chumsky never leaks
-//! out of this module.
+//! them), a chumsky `grammar` over the tokens (the reference grammar, with error recovery),
+//! a recursive-descent `fast` path tried first on well-formed text (a proptest keeps it
+//! identical to the grammar), and `explain`, which turns each grammar failure into a precise
+//! diagnostic by looking at the tokens around it. chumsky never leaks out of this module.
 
 mod explain;
 mod fast;
