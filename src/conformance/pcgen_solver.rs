@@ -27,6 +27,15 @@ use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::Arc;
 
+/// The array at `key` of a vector, or no items.
+fn items<'a>(vector: &'a Json, key: &str) -> &'a [Json] {
+    vector
+        .get(key)
+        .and_then(Json::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+}
+
 /// Runs one scope or solver vector.
 pub fn run(vector: &Json) -> Result<(), String> {
     match vector.get("topic").and_then(Json::as_str) {
@@ -229,12 +238,7 @@ fn run_solver(vector: &Json) -> Result<(), String> {
         by_name: HashMap::new(),
     };
     let mut declared: Vec<(String, VariableId)> = Vec::new();
-    for v in vector
-        .get("vars")
-        .and_then(Json::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
-    {
+    for v in items(vector, "vars") {
         let name = v.get("name").and_then(Json::as_str).unwrap_or("");
         let format = parse_format(v.get("format").and_then(Json::as_str).unwrap_or(""))?;
         let start = defaults
@@ -246,11 +250,7 @@ fn run_solver(vector: &Json) -> Result<(), String> {
         declared.push((name.to_owned(), id));
     }
     let mut labels: HashMap<String, ModifierId> = HashMap::new();
-    let steps = vector
-        .get("steps")
-        .and_then(Json::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[]);
+    let steps = items(vector, "steps");
     let mut failures = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         let op = step.get("op").and_then(Json::as_str).unwrap_or("");
@@ -478,14 +478,7 @@ fn run_scopes(vector: &Json) -> Result<(), String> {
     let mut failures = Vec::new();
     // Definitions.
     let def_results = vector.get("def_results").and_then(Json::as_array);
-    for (i, d) in vector
-        .get("defs")
-        .and_then(Json::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
-        .iter()
-        .enumerate()
-    {
+    for (i, d) in items(vector, "defs").iter().enumerate() {
         let scope_name = d.get("scope").and_then(Json::as_str).unwrap_or("");
         let name = d.get("name").and_then(Json::as_str).unwrap_or("");
         let format = parse_format(d.get("format").and_then(Json::as_str).unwrap_or(""))?;
@@ -508,12 +501,7 @@ fn run_scopes(vector: &Json) -> Result<(), String> {
         }
     }
     // Objects.
-    for o in vector
-        .get("objects")
-        .and_then(Json::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
-    {
+    for o in items(vector, "objects") {
         let name = o.get("name").and_then(Json::as_str).unwrap_or("");
         let scope_name = o.get("scope").and_then(Json::as_str).unwrap_or("");
         let scope = world
@@ -532,14 +520,7 @@ fn run_scopes(vector: &Json) -> Result<(), String> {
     }
     // Values: a SET modifier on the instance's variable.
     let value_results = vector.get("value_results").and_then(Json::as_array);
-    for (i, v) in vector
-        .get("values")
-        .and_then(Json::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
-        .iter()
-        .enumerate()
-    {
+    for (i, v) in items(vector, "values").iter().enumerate() {
         let object = v.get("object").and_then(Json::as_str).unwrap_or("");
         let name = v.get("name").and_then(Json::as_str).unwrap_or("");
         let text = v.get("value").and_then(Json::as_str).unwrap_or("");
