@@ -573,6 +573,19 @@ impl ConstDivisor {
         }
     }
 
+    /// `a / divisor` for a whole `a` as a mantissa and scale, exactly as
+    /// [`ConstDivisor::divide`] (`None`: use `divide`).
+    #[inline(always)]
+    pub(crate) fn divide_int(self, a: i64) -> Option<(i64, u32)> {
+        let b = self.divisor;
+        let (q, r) = (a / b, a % b);
+        if r == 0 {
+            return Some((q, 0));
+        }
+        let (k, factor) = self.terminating?;
+        Some((a.checked_mul(factor)?, k))
+    }
+
     /// `x / divisor`, exactly as [`Number::checked_div`].
     #[inline]
     pub(crate) fn divide(self, x: Number) -> NumResult {

@@ -27,8 +27,8 @@ enum Src {
     R(u8),
     /// A NUMBER variable.
     V(VarRef),
-    /// A constant.
-    C(Number),
+    /// A constant: mantissa and decimal scale (0 = whole).
+    C(i64, u32),
     /// `value()`.
     In,
 }
@@ -94,7 +94,7 @@ impl Builder {
     /// into register `d`.
     fn src(&mut self, n: &Num, d: u8) -> Option<Src> {
         Some(match n {
-            Num::Const(c) => Src::C(*c),
+            Num::Const(c) => konst(*c)?,
             Num::Var(v, _) => Src::V(*v),
             Num::Input(_) => Src::In,
             other => {
@@ -111,15 +111,15 @@ impl Builder {
                 let b = self.src(b, d.checked_add(1)?)?;
                 Some((a, b))
             }
-            Num::BinVC(NumOp::Div, v, _, c, _) => Some((Src::V(*v), Src::C(*c))),
+            Num::BinVC(NumOp::Div, v, _, c, _) => Some((Src::V(*v), konst(*c)?)),
             Num::BinVV(NumOp::Div, v, _, w, _, _) => Some((Src::V(*v), Src::V(*w))),
             _ => None,
         })
     }
 
     fn bin(&mut self, op: NumOp, d: u8, a: Src, b: Src) -> Option<()> {
-        if let (NumOp::Div, Src::C(c)) = (op, b) {
-            if let Some(c) = ConstDivisor::new(c) {
+        if let (NumOp::Div, Src::C(c, 0)) = (op, b) {
+            if let Some(c) = ConstDivisor::new(Number::Int(c)) {
                 self.push(Op::DivC { d, a, c })?;
                 return Some(());
             }
@@ -135,7 +135,7 @@ impl Builder {
         }
         let next = d + 1;
         match n {
-            Num::Const(c) => self.push(Op::Mov { d, a: Src::C(*c) }).map(drop),
+            Num::Const(c) => self.push(Op::Mov { d, a: konst(*c)? }).map(drop),
             Num::Var(v, _) => self.push(Op::Mov { d, a: Src::V(*v) }).map(drop),
             Num::Input(_) => self.push(Op::Mov { d, a: Src::In }).map(drop),
             Num::Neg(x, _) => {
@@ -147,7 +147,7 @@ impl Builder {
                 let b = self.src(b, next)?;
                 self.bin(*op, d, a, b)
             }
-            Num::BinVC(op, v, _, c, _) => self.bin(*op, d, Src::V(*v), Src::C(*c)),
+            Num::BinVC(op, v, _, c, _) => self.bin(*op, d, Src::V(*v), konst(*c)?),
             Num::BinVV(op, v, _, w, _, _) => self.bin(*op, d, Src::V(*v), Src::V(*w)),
             Num::Chain(first, rest) => {
                 self.num(first, d)?;
@@ -183,7 +183,7 @@ impl Builder {
                     return self
                         .push(Op::Mov {
                             d,
-                            a: Src::C(Number::ZERO),
+                            a: Src::C(0, 0),
                         })
                         .map(drop);
                 };
@@ -251,7 +251,7 @@ impl Builder {
                     op: *op,
                     d,
                     a: Src::V(*v),
-                    b: Src::C(*c),
+                    b: konst(*c)?,
                 })
                 .map(drop),
             Bool::NumEq(negate, x, y) => {
@@ -285,10 +285,45 @@ impl Builder {
 /// A NUMBER read without computing (a variable, a constant, `value()`).
 fn simple(n: &Num) -> Option<Src> {
     match n {
-        Num::Const(c) => Some(Src::C(*c)),
+        Num::Const(c) => konst(*c),
         Num::Var(v, _) => Some(Src::V(*v)),
         Num::Input(_) => Some(Src::In),
         _ => None,
+    }
+}
+
+/// A constant operand (`None` for a decimal that does not fit the registers).
+fn konst(c: Number) -> Option<Src> {
+    let (m, sc) = split(c)?;
+    Some(Src::C(m, sc))
+}
+
+/// A number as a register value: mantissa and scale, scale 0 for [`Number::Int`] only.
+#[inline(always)]
+fn split(n: Number) -> Option<(i64, u32)> {
+    match n {
+        Number::Int(i) => Some((i, 0)),
+        Number::Dec(d) => split_dec(d),
+    }
+}
+
+#[inline(never)]
+fn split_dec(d: rust_decimal::Decimal) -> Option<(i64, u32)> {
+    let sc = d.scale();
+    // A decimal of scale 0 or a negative zero would not survive the round trip.
+    if sc == 0 || sc > 18 || (d.is_zero() && d.is_sign_negative()) {
+        return None;
+    }
+    i64::try_from(d.mantissa()).ok().map(|m| (m, sc))
+}
+
+/// The number of a register value (the inverse of [`split`]).
+#[inline(always)]
+fn join(m: i64, sc: u32) -> Number {
+    if sc == 0 {
+        Number::Int(m)
+    } else {
+        Number::Dec(rust_decimal::Decimal::new(m, sc))
     }
 }
 
@@ -318,12 +353,9 @@ impl Program {
         env: &E,
         input: Option<Number>,
     ) -> Option<Number> {
-        let mut m = Machine {
-            nums: [Number::ZERO; REGS as usize],
-            bools: [false; REGS as usize],
-        };
-        m.run(&self.ops, env, input)?;
-        Some(m.nums[0])
+        let mut m = Machine::new(input);
+        m.run(&self.ops, env)?;
+        Some(join(m.m[0], m.s[0]))
     }
 
     /// Runs a BOOLEAN program.
@@ -333,95 +365,168 @@ impl Program {
         env: &E,
         input: Option<Number>,
     ) -> Option<bool> {
-        let mut m = Machine {
-            nums: [Number::ZERO; REGS as usize],
-            bools: [false; REGS as usize],
-        };
-        m.run(&self.ops, env, input)?;
-        Some(m.bools[0])
+        let mut m = Machine::new(input);
+        m.run(&self.ops, env)?;
+        Some(m.b[0])
     }
 }
 
+/// Registers: NUMBERs as mantissa `m` and scale `s` (whole numbers have scale 0, so
+/// integer arithmetic is plain checked `i64` arithmetic), BOOLEANs in `b`.
 struct Machine {
-    nums: [Number; REGS as usize],
-    bools: [bool; REGS as usize],
+    m: [i64; REGS as usize],
+    s: [u32; REGS as usize],
+    b: [bool; REGS as usize],
+    input: Option<(i64, u32)>,
+}
+
+type V = (i64, u32);
+
+/// The general case of a binary operator: exact [`Number`] arithmetic.
+#[inline(never)]
+fn slow_bin(op: NumOp, x: V, y: V) -> Option<V> {
+    split(apply(op, join(x.0, x.1), join(y.0, y.1)).ok()?)
+}
+
+#[inline(never)]
+fn slow_cmp(x: V, y: V) -> Ordering {
+    join(x.0, x.1).cmp_num(join(y.0, y.1))
+}
+
+#[inline(never)]
+fn slow_fn1(f: NumFn, x: V) -> Option<V> {
+    let x = join(x.0, x.1);
+    split(match f {
+        NumFn::Floor => x.floor(),
+        NumFn::Ceil => x.ceil(),
+        NumFn::Abs => x.abs().ok()?,
+        NumFn::Round => x.round().ok()?,
+    })
+}
+
+#[inline(always)]
+fn cmp(x: V, y: V) -> Ordering {
+    if x.1 == 0 && y.1 == 0 {
+        x.0.cmp(&y.0)
+    } else {
+        slow_cmp(x, y)
+    }
 }
 
 impl Machine {
     #[inline(always)]
-    fn get<E: ValueEnv + ?Sized>(&self, s: Src, env: &E, input: Option<Number>) -> Option<Number> {
-        match s {
-            Src::R(r) => Some(self.nums[ix(r)]),
-            Src::V(v) => env.number(v).ok(),
-            Src::C(c) => Some(c),
-            Src::In => input,
+    fn new(input: Option<Number>) -> Machine {
+        Machine {
+            m: [0; REGS as usize],
+            s: [0; REGS as usize],
+            b: [false; REGS as usize],
+            input: input.and_then(split),
         }
     }
 
     #[inline(always)]
-    fn set(&mut self, d: u8, v: Number) {
-        self.nums[ix(d)] = v;
+    fn get<E: ValueEnv + ?Sized>(&self, s: Src, env: &E) -> Option<V> {
+        match s {
+            Src::R(r) => Some((self.m[ix(r)], self.s[ix(r)])),
+            Src::V(v) => split(env.number(v).ok()?),
+            Src::C(m, sc) => Some((m, sc)),
+            Src::In => self.input,
+        }
     }
 
-    fn run<E: ValueEnv + ?Sized>(
-        &mut self,
-        ops: &[Op],
-        env: &E,
-        input: Option<Number>,
-    ) -> Option<()> {
+    #[inline(always)]
+    fn set(&mut self, d: u8, v: V) {
+        self.m[ix(d)] = v.0;
+        self.s[ix(d)] = v.1;
+    }
+
+    #[inline(always)]
+    fn bin(op: NumOp, x: V, y: V) -> Option<V> {
+        if x.1 == 0 && y.1 == 0 {
+            let (a, b) = (x.0, y.0);
+            let r = match op {
+                NumOp::Add => a.checked_add(b),
+                NumOp::Sub => a.checked_sub(b),
+                NumOp::Mul => a.checked_mul(b),
+                NumOp::Div => match a.checked_rem(b) {
+                    Some(0) => a.checked_div(b),
+                    _ => None,
+                },
+                NumOp::Rem => None,
+                NumOp::Pow => None,
+            };
+            if let Some(r) = r {
+                return Some((r, 0));
+            }
+        }
+        slow_bin(op, x, y)
+    }
+
+    fn run<E: ValueEnv + ?Sized>(&mut self, ops: &[Op], env: &E) -> Option<()> {
         let mut pc = 0usize;
         while let Some(op) = ops.get(pc) {
             pc += 1;
             match *op {
                 Op::Mov { d, a } => {
-                    let x = self.get(a, env, input)?;
+                    let x = self.get(a, env)?;
                     self.set(d, x);
                 }
                 Op::Bin { op, d, a, b } => {
-                    let x = self.get(a, env, input)?;
-                    let y = self.get(b, env, input)?;
-                    self.set(d, apply(op, x, y).ok()?);
+                    let x = self.get(a, env)?;
+                    let y = self.get(b, env)?;
+                    self.set(d, Self::bin(op, x, y)?);
                 }
                 Op::DivC { d, a, c } => {
-                    let x = self.get(a, env, input)?;
-                    self.set(d, c.divide(x).ok()?);
+                    let x = self.get(a, env)?;
+                    let r = match (x.1, c.divide_int(x.0)) {
+                        (0, Some(r)) => r,
+                        _ => split(c.divide(join(x.0, x.1)).ok()?)?,
+                    };
+                    self.set(d, r);
                 }
                 Op::DivRound { ceil, d, a, b } => {
-                    let x = self.get(a, env, input)?;
-                    let y = self.get(b, env, input)?;
-                    let r = if ceil { x.div_ceil(y) } else { x.div_floor(y) };
-                    self.set(d, r.ok()?);
+                    let x = self.get(a, env)?;
+                    let y = self.get(b, env)?;
+                    let r = if ceil {
+                        join(x.0, x.1).div_ceil(join(y.0, y.1))
+                    } else {
+                        join(x.0, x.1).div_floor(join(y.0, y.1))
+                    };
+                    self.set(d, split(r.ok()?)?);
                 }
                 Op::Neg { d, a } => {
-                    let x = self.get(a, env, input)?;
-                    self.set(d, x.checked_neg().ok()?);
+                    let x = self.get(a, env)?;
+                    let r = match x.0.checked_neg() {
+                        Some(r) if x.1 == 0 => (r, 0),
+                        _ => split(join(x.0, x.1).checked_neg().ok()?)?,
+                    };
+                    self.set(d, r);
                 }
                 Op::Fn1 { f, d, a } => {
-                    let x = self.get(a, env, input)?;
+                    let x = self.get(a, env)?;
                     let r = match f {
-                        NumFn::Floor => x.floor(),
-                        NumFn::Ceil => x.ceil(),
-                        NumFn::Abs => x.abs().ok()?,
-                        NumFn::Round => x.round().ok()?,
+                        NumFn::Floor | NumFn::Ceil | NumFn::Round if x.1 == 0 => x,
+                        NumFn::Abs if x.1 == 0 && x.0 != i64::MIN => (x.0.abs(), 0),
+                        _ => slow_fn1(f, x)?,
                     };
                     self.set(d, r);
                 }
                 Op::MaxMin { max, d, a, b } => {
-                    let x = self.get(a, env, input)?;
-                    let y = self.get(b, env, input)?;
-                    let greater = x.cmp_num(y) == Ordering::Greater;
+                    let x = self.get(a, env)?;
+                    let y = self.get(b, env)?;
+                    let greater = cmp(x, y) == Ordering::Greater;
                     self.set(d, if greater == max { x } else { y });
                 }
                 Op::Select { d, c, a, b } => {
-                    let s = if self.bools[ix(c)] { a } else { b };
-                    let x = self.get(s, env, input)?;
+                    let s = if self.b[ix(c)] { a } else { b };
+                    let x = self.get(s, env)?;
                     self.set(d, x);
                 }
                 Op::Cmp { op, d, a, b } => {
-                    let x = self.get(a, env, input)?;
-                    let y = self.get(b, env, input)?;
-                    let o = x.cmp_num(y);
-                    self.bools[ix(d)] = match op {
+                    let x = self.get(a, env)?;
+                    let y = self.get(b, env)?;
+                    let o = cmp(x, y);
+                    self.b[ix(d)] = match op {
                         CmpOp::Lt => o == Ordering::Less,
                         CmpOp::Gt => o == Ordering::Greater,
                         CmpOp::Le => o != Ordering::Greater,
@@ -429,17 +534,17 @@ impl Machine {
                     };
                 }
                 Op::NumEq { negate, d, a, b } => {
-                    let x = self.get(a, env, input)?;
-                    let y = self.get(b, env, input)?;
-                    self.bools[ix(d)] = (x.cmp_num(y) == Ordering::Equal) != negate;
+                    let x = self.get(a, env)?;
+                    let y = self.get(b, env)?;
+                    self.b[ix(d)] = (cmp(x, y) == Ordering::Equal) != negate;
                 }
-                Op::BConst { d, v } => self.bools[ix(d)] = v,
-                Op::BVar { d, v } => self.bools[ix(d)] = env.boolean(v).ok()?,
-                Op::Not { d } => self.bools[ix(d)] = !self.bools[ix(d)],
-                Op::And { d, b } => self.bools[ix(d)] = self.bools[ix(d)] && self.bools[ix(b)],
-                Op::Or { d, b } => self.bools[ix(d)] = self.bools[ix(d)] || self.bools[ix(b)],
+                Op::BConst { d, v } => self.b[ix(d)] = v,
+                Op::BVar { d, v } => self.b[ix(d)] = env.boolean(v).ok()?,
+                Op::Not { d } => self.b[ix(d)] = !self.b[ix(d)],
+                Op::And { d, b } => self.b[ix(d)] = self.b[ix(d)] && self.b[ix(b)],
+                Op::Or { d, b } => self.b[ix(d)] = self.b[ix(d)] || self.b[ix(b)],
                 Op::JumpIfNot { c, to } => {
-                    if !self.bools[ix(c)] {
+                    if !self.b[ix(c)] {
                         pc = usize::from(to);
                     }
                 }
