@@ -14,7 +14,7 @@
 use super::{Bool, CmpOp, Num, NumFn, NumOp, apply};
 use crate::formula::check::VarRef;
 use crate::formula::eval::ValueEnv;
-use crate::formula::number::{ConstDivisor, Number};
+use crate::formula::number::{ConstDivisor, Number, fixed_add, fixed_cmp, fixed_mul};
 use std::cmp::Ordering;
 
 /// Registers per file; deeper formulas are not compiled to a program.
@@ -41,6 +41,8 @@ enum Op {
     DivC { d: u8, a: Src, c: ConstDivisor },
     /// `floor(a/b)` (or `ceil`) in one step.
     DivRound { ceil: bool, d: u8, a: Src, b: Src },
+    /// `floor(a/c)` (or `ceil`) for a constant whole divisor.
+    DivRoundC { ceil: bool, d: u8, a: Src, c: ConstDivisor },
     Neg { d: u8, a: Src },
     Fn1 { f: NumFn, d: u8, a: Src },
     /// `max`/`min` of two: ties give `b`/`a` like the closure tree.
@@ -159,6 +161,16 @@ impl Builder {
             }
             Num::Fn1(f @ (NumFn::Floor | NumFn::Ceil), inner, _) => {
                 match self.div_parts(inner, d)? {
+                    Some((a, Src::C(c, 0))) if ConstDivisor::new(Number::Int(c)).is_some() => {
+                        let c = ConstDivisor::new(Number::Int(c))?;
+                        self.push(Op::DivRoundC {
+                            ceil: *f == NumFn::Ceil,
+                            d,
+                            a,
+                            c,
+                        })
+                        .map(drop)
+                    }
                     Some((a, b)) => self
                         .push(Op::DivRound {
                             ceil: *f == NumFn::Ceil,
@@ -377,7 +389,10 @@ struct Machine {
     m: [i64; REGS as usize],
     s: [u32; REGS as usize],
     b: [bool; REGS as usize],
-    input: Option<(i64, u32)>,
+    /// `value()` as mantissa and scale, if `has_input`.
+    input_m: i64,
+    input_s: u32,
+    has_input: bool,
 }
 
 type V = (i64, u32);
@@ -390,7 +405,8 @@ fn slow_bin(op: NumOp, x: V, y: V) -> Option<V> {
 
 #[inline(never)]
 fn slow_cmp(x: V, y: V) -> Ordering {
-    join(x.0, x.1).cmp_num(join(y.0, y.1))
+    // Registers always fit the fixed-point form, where `Number::cmp_num` compares so too.
+    fixed_cmp(x, y)
 }
 
 #[inline(never)]
@@ -416,11 +432,21 @@ fn cmp(x: V, y: V) -> Ordering {
 impl Machine {
     #[inline(always)]
     fn new(input: Option<Number>) -> Machine {
+        let (input_m, input_s, has_input) = match input {
+            Some(Number::Int(i)) => (i, 0, true),
+            Some(Number::Dec(d)) => match split_dec(d) {
+                Some((m, s)) => (m, s, true),
+                None => (0, 0, false),
+            },
+            None => (0, 0, false),
+        };
         Machine {
             m: [0; REGS as usize],
             s: [0; REGS as usize],
             b: [false; REGS as usize],
-            input: input.and_then(split),
+            input_m,
+            input_s,
+            has_input,
         }
     }
 
@@ -430,7 +456,7 @@ impl Machine {
             Src::R(r) => Some((self.m[ix(r)], self.s[ix(r)])),
             Src::V(v) => split(env.number(v).ok()?),
             Src::C(m, sc) => Some((m, sc)),
-            Src::In => self.input,
+            Src::In => self.has_input.then_some((self.input_m, self.input_s)),
         }
     }
 
@@ -457,6 +483,16 @@ impl Machine {
             };
             if let Some(r) = r {
                 return Some((r, 0));
+            }
+        } else {
+            // Fixed-point sums and products exactly as `Number` computes them.
+            let r = match op {
+                NumOp::Add => fixed_add(x, y),
+                NumOp::Mul => fixed_mul(x, y),
+                _ => None,
+            };
+            if r.is_some() {
+                return r;
             }
         }
         slow_bin(op, x, y)
@@ -493,6 +529,16 @@ impl Machine {
                         join(x.0, x.1).div_floor(join(y.0, y.1))
                     };
                     self.set(d, split(r.ok()?)?);
+                }
+                Op::DivRoundC { ceil, d, a, c } => {
+                    let x = self.get(a, env)?;
+                    let r = if x.1 == 0 {
+                        (if ceil { c.ceil_int(x.0) } else { c.floor_int(x.0) }, 0)
+                    } else {
+                        let (x, y) = (join(x.0, x.1), Number::Int(c.get()));
+                        split(if ceil { x.div_ceil(y) } else { x.div_floor(y) }.ok()?)?
+                    };
+                    self.set(d, r);
                 }
                 Op::Neg { d, a } => {
                     let x = self.get(a, env)?;
