@@ -1,9 +1,14 @@
 //! Flat register programs for NUMBER and BOOLEAN formulas: the first thing evaluation tries.
 //!
-//! A program is a short list of [`Op`]s over eight NUMBER and eight BOOLEAN registers, run
-//! by an interpreter that is generic over the caller's [`ValueEnv`], so variable reads are
-//! inlined (no `dyn` call, no `Value` clone) and no node returns a `Result` through memory.
-//! Arithmetic is the same exact, checked [`Number`] arithmetic as everywhere else.
+//! A program is a short list of [`Op`]s over sixteen NUMBER and sixteen BOOLEAN registers,
+//! run by an interpreter that is generic over the caller's [`ValueEnv`], so variable reads
+//! are inlined (no `dyn` call, no `Value` clone) and no node returns a `Result` through
+//! memory. Every operand is a register: constants (and `value()`) sit in registers filled
+//! before the run, variables are loaded by an op, so each op costs exactly one dispatch.
+//! NUMBERs are held as an `i64` mantissa and a decimal scale: whole numbers (scale 0) use
+//! plain checked `i64` arithmetic; fractions use the same fixed-point helpers as
+//! [`Number`], and anything else calls [`Number`]'s own exact arithmetic, so the results
+//! are the closure tree's results.
 //!
 //! A program never reports an error: on any failure (a variable without a number, an
 //! overflow, a division by zero, a missing `value()`) it gives up and the caller evaluates
@@ -17,42 +22,36 @@ use crate::formula::eval::ValueEnv;
 use crate::formula::number::{ConstDivisor, Number, fixed_add, fixed_cmp, fixed_mul};
 use std::cmp::Ordering;
 
-/// Registers per file; deeper formulas are not compiled to a program.
-const REGS: u8 = 8;
+/// Registers per file; formulas needing more are not compiled to a program.
+const REGS: usize = 16;
 
-/// Where an operand comes from.
-#[derive(Clone, Copy, Debug)]
-enum Src {
-    /// A NUMBER register.
-    R(u8),
-    /// A NUMBER variable.
-    V(VarRef),
-    /// A constant: mantissa and decimal scale (0 = whole).
-    C(i64, u32),
-    /// `value()`.
-    In,
-}
-
-/// One instruction. `d` is the destination register.
+/// One instruction; `d` is the destination register, `a`, `b` source registers.
 #[derive(Clone, Copy, Debug)]
 enum Op {
-    Mov { d: u8, a: Src },
-    Bin { op: NumOp, d: u8, a: Src, b: Src },
-    DivC { d: u8, a: Src, c: ConstDivisor },
+    Load { d: u8, v: VarRef },
+    Add { d: u8, a: u8, b: u8 },
+    Sub { d: u8, a: u8, b: u8 },
+    Mul { d: u8, a: u8, b: u8 },
+    /// Division, remainder, power: the general [`Number`] arithmetic.
+    Bin { op: NumOp, d: u8, a: u8, b: u8 },
+    DivC { d: u8, a: u8, c: ConstDivisor },
     /// `floor(a/b)` (or `ceil`) in one step.
-    DivRound { ceil: bool, d: u8, a: Src, b: Src },
+    DivRound { ceil: bool, d: u8, a: u8, b: u8 },
     /// `floor(a/c)` (or `ceil`) for a constant whole divisor.
-    DivRoundC { ceil: bool, d: u8, a: Src, c: ConstDivisor },
-    Neg { d: u8, a: Src },
-    Fn1 { f: NumFn, d: u8, a: Src },
-    /// `max`/`min` of two: ties give `b`/`a` like the closure tree.
-    MaxMin { max: bool, d: u8, a: Src, b: Src },
-    /// `d := if(c, a, b)` reading only the operand taken.
-    Select { d: u8, c: u8, a: Src, b: Src },
-    Cmp { op: CmpOp, d: u8, a: Src, b: Src },
-    NumEq { negate: bool, d: u8, a: Src, b: Src },
+    DivRoundC { ceil: bool, d: u8, a: u8, c: ConstDivisor },
+    Neg { d: u8, a: u8 },
+    Fn1 { f: NumFn, d: u8, a: u8 },
+    /// Ties give `b`, like the closure tree.
+    Max { d: u8, a: u8, b: u8 },
+    /// Ties give `a`.
+    Min { d: u8, a: u8, b: u8 },
+    Mov { d: u8, a: u8 },
+    /// NUMBER `d := if(bool c, a, b)`.
+    Select { d: u8, c: u8, a: u8, b: u8 },
+    Cmp { op: CmpOp, d: u8, a: u8, b: u8 },
+    NumEq { negate: bool, d: u8, a: u8, b: u8 },
     BConst { d: u8, v: bool },
-    BVar { d: u8, v: VarRef },
+    BLoad { d: u8, v: VarRef },
     Not { d: u8 },
     And { d: u8, b: u8 },
     Or { d: u8, b: u8 },
@@ -64,160 +63,223 @@ enum Op {
 #[derive(Clone, Debug)]
 pub(crate) struct Program {
     ops: Box<[Op]>,
+    /// Initial NUMBER registers: the constants in their slots.
+    init_m: [i64; REGS],
+    init_s: [u32; REGS],
+    /// The register `value()` is loaded into before the run.
+    input: Option<u8>,
 }
 
 #[inline(always)]
 fn ix(r: u8) -> usize {
-    usize::from(r & (REGS - 1))
+    usize::from(r) & (REGS - 1)
 }
 
 struct Builder {
     ops: Vec<Op>,
+    /// Constant slots (`None` = `value()`), allocated from the top register down.
+    consts: Vec<Option<(i64, u32)>>,
+    input: Option<u8>,
+    /// The highest temporary register used so far.
+    high: usize,
 }
 
 impl Builder {
-    fn push(&mut self, op: Op) -> Option<usize> {
+    /// The lowest register taken by a constant or `value()` (temporaries stay below).
+    fn limit(&self) -> usize {
+        REGS - self.consts.len()
+    }
+
+    /// Reserves temporaries `d` and `d + 1` (below every constant slot).
+    fn check(&mut self, d: u8) -> Option<()> {
+        let top = usize::from(d) + 1;
+        self.high = self.high.max(top);
+        (top < self.limit()).then_some(())
+    }
+
+    /// The next free slot from the top, above every temporary used so far.
+    fn slot(&self) -> Option<u8> {
+        let r = self.limit().checked_sub(1)?;
+        if r <= self.high {
+            return None;
+        }
+        u8::try_from(r).ok()
+    }
+
+    fn push(&mut self, op: Op) -> Option<()> {
+        (self.ops.len() < usize::from(u16::MAX)).then_some(())?;
         self.ops.push(op);
-        (self.ops.len() < usize::from(u16::MAX)).then(|| self.ops.len() - 1)
+        Some(())
     }
 
     fn here(&self) -> Option<u16> {
         u16::try_from(self.ops.len()).ok()
     }
 
-    fn patch(&mut self, at: usize, to: u16) {
-        match self.ops.get_mut(at) {
-            Some(Op::JumpIfNot { to: t, .. } | Op::Jump { to: t }) => *t = to,
-            _ => {}
+    fn patch(&mut self, at: u16, to: u16) {
+        if let Some(Op::JumpIfNot { to: t, .. } | Op::Jump { to: t }) =
+            self.ops.get_mut(usize::from(at))
+        {
+            *t = to;
         }
     }
 
-    /// An operand: variables, constants and `value()` directly, anything else computed
-    /// into register `d`.
-    fn src(&mut self, n: &Num, d: u8) -> Option<Src> {
-        Some(match n {
-            Num::Const(c) => konst(*c)?,
-            Num::Var(v, _) => Src::V(*v),
-            Num::Input(_) => Src::In,
+    /// The register of a constant.
+    fn konst(&mut self, c: Number) -> Option<u8> {
+        let v = split(c)?;
+        self.slot_of(Some(v))
+    }
+
+    /// The register of a constant (or of `value()`), allocating it on first use.
+    fn slot_of(&mut self, v: Option<(i64, u32)>) -> Option<u8> {
+        if let Some(i) = self.consts.iter().position(|k| *k == v) {
+            return self.reg_of_const(i);
+        }
+        self.slot()?;
+        self.consts.push(v);
+        self.reg_of_const(self.consts.len() - 1)
+    }
+
+    fn reg_of_const(&self, i: usize) -> Option<u8> {
+        u8::try_from(REGS.checked_sub(1 + i)?).ok()
+    }
+
+    fn input_reg(&mut self) -> Option<u8> {
+        let r = self.slot_of(None)?;
+        self.input = Some(r);
+        Some(r)
+    }
+
+    /// The register holding `n`: a constant's or `value()`'s slot, or `d` (computed).
+    fn operand(&mut self, n: &Num, d: u8) -> Option<u8> {
+        let r = match n {
+            Num::Const(c) => self.konst(*c)?,
+            Num::Input(_) => self.input_reg()?,
             other => {
                 self.num(other, d)?;
-                Src::R(d)
+                d
             }
-        })
+        };
+        self.check(d)?;
+        Some(r)
     }
 
-    fn div_parts(&mut self, n: &Num, d: u8) -> Option<Option<(Src, Src)>> {
-        Some(match n {
-            Num::Bin(NumOp::Div, a, b, _) => {
-                let a = self.src(a, d)?;
-                let b = self.src(b, d.checked_add(1)?)?;
-                Some((a, b))
-            }
-            Num::BinVC(NumOp::Div, v, _, c, _) => Some((Src::V(*v), konst(*c)?)),
-            Num::BinVV(NumOp::Div, v, _, w, _, _) => Some((Src::V(*v), Src::V(*w))),
-            _ => None,
-        })
-    }
-
-    fn bin(&mut self, op: NumOp, d: u8, a: Src, b: Src) -> Option<()> {
-        if let (NumOp::Div, Src::C(c, 0)) = (op, b) {
-            if let Some(c) = ConstDivisor::new(Number::Int(c)) {
-                self.push(Op::DivC { d, a, c })?;
-                return Some(());
+    fn bin(&mut self, op: NumOp, d: u8, a: u8, b: &Num) -> Option<()> {
+        if let (NumOp::Div, Num::Const(c)) = (op, b) {
+            if let Some(c) = ConstDivisor::new(*c) {
+                return self.push(Op::DivC { d, a, c });
             }
         }
-        self.push(Op::Bin { op, d, a, b })?;
-        Some(())
+        let b = self.operand(b, d.checked_add(1)?)?;
+        self.push(match op {
+            NumOp::Add => Op::Add { d, a, b },
+            NumOp::Sub => Op::Sub { d, a, b },
+            NumOp::Mul => Op::Mul { d, a, b },
+            op => Op::Bin { op, d, a, b },
+        })
     }
 
-    /// Compiles `n` into NUMBER register `d`, using registers >= `d` only.
+    /// Compiles `n` into NUMBER register `d`, using registers >= `d` only as temporaries.
     fn num(&mut self, n: &Num, d: u8) -> Option<()> {
-        if d >= REGS - 1 {
-            return None;
-        }
+        self.check(d)?;
         let next = d + 1;
         match n {
-            Num::Const(c) => self.push(Op::Mov { d, a: konst(*c)? }).map(drop),
-            Num::Var(v, _) => self.push(Op::Mov { d, a: Src::V(*v) }).map(drop),
-            Num::Input(_) => self.push(Op::Mov { d, a: Src::In }).map(drop),
+            Num::Const(_) | Num::Input(_) => {
+                let a = self.operand(n, d)?;
+                self.push(Op::Mov { d, a })
+            }
+            Num::Var(v, _) => self.push(Op::Load { d, v: *v }),
             Num::Neg(x, _) => {
-                let a = self.src(x, d)?;
-                self.push(Op::Neg { d, a }).map(drop)
+                let a = self.operand(x, d)?;
+                self.push(Op::Neg { d, a })
             }
-            Num::Bin(op, a, b, _) => {
-                let a = self.src(a, d)?;
-                let b = self.src(b, next)?;
-                self.bin(*op, d, a, b)
+            Num::Bin(op, x, y, _) => {
+                let a = self.operand(x, d)?;
+                self.bin(*op, d, a, y)
             }
-            Num::BinVC(op, v, _, c, _) => self.bin(*op, d, Src::V(*v), konst(*c)?),
-            Num::BinVV(op, v, _, w, _, _) => self.bin(*op, d, Src::V(*v), Src::V(*w)),
+            Num::BinVC(op, v, _, c, _) => {
+                self.push(Op::Load { d, v: *v })?;
+                self.bin(*op, d, d, &Num::Const(*c))
+            }
+            Num::BinVV(op, v, _, w, ws, _) => {
+                self.push(Op::Load { d, v: *v })?;
+                self.bin(*op, d, d, &Num::Var(*w, *ws))
+            }
             Num::Chain(first, rest) => {
                 self.num(first, d)?;
                 for (op, x, _) in rest {
-                    let b = self.src(x, next)?;
-                    self.bin(*op, d, Src::R(d), b)?;
+                    self.bin(*op, d, d, x)?;
                 }
                 Some(())
             }
             Num::Fn1(f @ (NumFn::Floor | NumFn::Ceil), inner, _) => {
-                match self.div_parts(inner, d)? {
-                    Some((a, Src::C(c, 0))) if ConstDivisor::new(Number::Int(c)).is_some() => {
-                        let c = ConstDivisor::new(Number::Int(c))?;
-                        self.push(Op::DivRoundC {
-                            ceil: *f == NumFn::Ceil,
-                            d,
-                            a,
-                            c,
-                        })
-                        .map(drop)
+                let ceil = *f == NumFn::Ceil;
+                let parts = match &**inner {
+                    Num::Bin(NumOp::Div, x, y, _) => Some(((**x).clone(), (**y).clone())),
+                    Num::BinVC(NumOp::Div, v, vs, c, _) => {
+                        Some((Num::Var(*v, *vs), Num::Const(*c)))
                     }
-                    Some((a, b)) => self
-                        .push(Op::DivRound {
-                            ceil: *f == NumFn::Ceil,
-                            d,
-                            a,
-                            b,
-                        })
-                        .map(drop),
+                    Num::BinVV(NumOp::Div, v, vs, w, ws, _) => {
+                        Some((Num::Var(*v, *vs), Num::Var(*w, *ws)))
+                    }
+                    _ => None,
+                };
+                match parts {
+                    Some((x, y)) => {
+                        let a = self.operand(&x, d)?;
+                        if let Num::Const(c) = y {
+                            if let Some(c) = ConstDivisor::new(c) {
+                                return self.push(Op::DivRoundC { ceil, d, a, c });
+                            }
+                        }
+                        let b = self.operand(&y, next)?;
+                        self.push(Op::DivRound { ceil, d, a, b })
+                    }
                     None => {
-                        let a = self.src(inner, d)?;
-                        self.push(Op::Fn1 { f: *f, d, a }).map(drop)
+                        let a = self.operand(inner, d)?;
+                        self.push(Op::Fn1 { f: *f, d, a })
                     }
                 }
             }
             Num::Fn1(f, x, _) => {
-                let a = self.src(x, d)?;
-                self.push(Op::Fn1 { f: *f, d, a }).map(drop)
+                let a = self.operand(x, d)?;
+                self.push(Op::Fn1 { f: *f, d, a })
             }
             Num::Max(xs) | Num::Min(xs) => {
                 let max = matches!(n, Num::Max(_));
                 let Some((first, rest)) = xs.split_first() else {
-                    return self
-                        .push(Op::Mov {
-                            d,
-                            a: Src::C(0, 0),
-                        })
-                        .map(drop);
+                    let a = self.konst(Number::ZERO)?;
+                    return self.push(Op::Mov { d, a });
                 };
-                let mut a = self.src(first, d)?;
+                let mut a = self.operand(first, d)?;
                 if rest.is_empty() {
-                    return self.push(Op::Mov { d, a }).map(drop);
+                    return self.push(Op::Mov { d, a });
                 }
                 for x in rest {
-                    let b = self.src(x, next)?;
-                    self.push(Op::MaxMin { max, d, a, b })?;
-                    a = Src::R(d);
+                    let b = self.operand(x, next)?;
+                    self.push(if max {
+                        Op::Max { d, a, b }
+                    } else {
+                        Op::Min { d, a, b }
+                    })?;
+                    a = d;
                 }
                 Some(())
             }
             Num::If(c, t, f) => {
                 self.boolean(c, d)?;
-                if let (Some(a), Some(b)) = (simple(t), simple(f)) {
-                    return self.push(Op::Select { d, c: d, a, b }).map(drop);
+                if let (Num::Const(_) | Num::Input(_), Num::Const(_) | Num::Input(_)) =
+                    (&**t, &**f)
+                {
+                    let a = self.operand(t, next)?;
+                    let b = self.operand(f, next)?;
+                    return self.push(Op::Select { d, c: d, a, b });
                 }
-                let jump_false = self.push(Op::JumpIfNot { c: d, to: 0 })?;
+                let jump_false = self.here()?;
+                self.push(Op::JumpIfNot { c: d, to: 0 })?;
                 self.num(t, d)?;
-                let jump_end = self.push(Op::Jump { to: 0 })?;
+                let jump_end = self.here()?;
+                self.push(Op::Jump { to: 0 })?;
                 let else_at = self.here()?;
                 self.patch(jump_false, else_at);
                 self.num(f, d)?;
@@ -231,57 +293,54 @@ impl Builder {
 
     /// Compiles `b` into BOOLEAN register `d` (NUMBER registers >= `d` are free).
     fn boolean(&mut self, b: &Bool, d: u8) -> Option<()> {
-        if d >= REGS - 1 {
-            return None;
-        }
+        self.check(d)?;
         let next = d + 1;
         match b {
-            Bool::Const(v) => self.push(Op::BConst { d, v: *v }).map(drop),
-            Bool::Var(v, _) => self.push(Op::BVar { d, v: *v }).map(drop),
+            Bool::Const(v) => self.push(Op::BConst { d, v: *v }),
+            Bool::Var(v, _) => self.push(Op::BLoad { d, v: *v }),
             Bool::Not(x) => {
                 self.boolean(x, d)?;
-                self.push(Op::Not { d }).map(drop)
+                self.push(Op::Not { d })
             }
             // Both operands are evaluated, like the closure tree and the reference.
             Bool::And(x, y) => {
                 self.boolean(x, d)?;
                 self.boolean(y, next)?;
-                self.push(Op::And { d, b: next }).map(drop)
+                self.push(Op::And { d, b: next })
             }
             Bool::Or(x, y) => {
                 self.boolean(x, d)?;
                 self.boolean(y, next)?;
-                self.push(Op::Or { d, b: next }).map(drop)
+                self.push(Op::Or { d, b: next })
             }
             Bool::Cmp(op, x, y) => {
-                let a = self.src(x, d)?;
-                let b = self.src(y, next)?;
-                self.push(Op::Cmp { op: *op, d, a, b }).map(drop)
+                let a = self.operand(x, d)?;
+                let b = self.operand(y, next)?;
+                self.push(Op::Cmp { op: *op, d, a, b })
             }
-            Bool::CmpVC(op, v, _, c) => self
-                .push(Op::Cmp {
-                    op: *op,
-                    d,
-                    a: Src::V(*v),
-                    b: konst(*c)?,
-                })
-                .map(drop),
+            Bool::CmpVC(op, v, _, c) => {
+                self.push(Op::Load { d, v: *v })?;
+                let b = self.konst(*c)?;
+                self.check(d)?;
+                self.push(Op::Cmp { op: *op, d, a: d, b })
+            }
             Bool::NumEq(negate, x, y) => {
-                let a = self.src(x, d)?;
-                let b = self.src(y, next)?;
+                let a = self.operand(x, d)?;
+                let b = self.operand(y, next)?;
                 self.push(Op::NumEq {
                     negate: *negate,
                     d,
                     a,
                     b,
                 })
-                .map(drop)
             }
             Bool::If(c, t, f) => {
                 self.boolean(c, d)?;
-                let jump_false = self.push(Op::JumpIfNot { c: d, to: 0 })?;
+                let jump_false = self.here()?;
+                self.push(Op::JumpIfNot { c: d, to: 0 })?;
                 self.boolean(t, d)?;
-                let jump_end = self.push(Op::Jump { to: 0 })?;
+                let jump_end = self.here()?;
+                self.push(Op::Jump { to: 0 })?;
                 let else_at = self.here()?;
                 self.patch(jump_false, else_at);
                 self.boolean(f, d)?;
@@ -292,22 +351,27 @@ impl Builder {
             Bool::Eq(..) | Bool::Val(..) => None,
         }
     }
-}
 
-/// A NUMBER read without computing (a variable, a constant, `value()`).
-fn simple(n: &Num) -> Option<Src> {
-    match n {
-        Num::Const(c) => konst(*c),
-        Num::Var(v, _) => Some(Src::V(*v)),
-        Num::Input(_) => Some(Src::In),
-        _ => None,
+    fn finish(self) -> Program {
+        let (mut init_m, mut init_s) = ([0i64; REGS], [0u32; REGS]);
+        for (i, (m, s)) in self
+            .consts
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| Some((i, (*k)?)))
+        {
+            let r = REGS - 1 - i;
+            if let (Some(rm), Some(rs)) = (init_m.get_mut(r), init_s.get_mut(r)) {
+                (*rm, *rs) = (m, s);
+            }
+        }
+        Program {
+            ops: self.ops.into_boxed_slice(),
+            init_m,
+            init_s,
+            input: self.input,
+        }
     }
-}
-
-/// A constant operand (`None` for a decimal that does not fit the registers).
-fn konst(c: Number) -> Option<Src> {
-    let (m, sc) = split(c)?;
-    Some(Src::C(m, sc))
 }
 
 /// A number as a register value: mantissa and scale, scale 0 for [`Number::Int`] only.
@@ -340,22 +404,40 @@ fn join(m: i64, sc: u32) -> Number {
 }
 
 impl Program {
+    fn build(f: impl FnOnce(&mut Builder) -> Option<()>) -> Option<Program> {
+        let mut b = Builder {
+            ops: Vec::new(),
+            consts: Vec::new(),
+            input: None,
+            high: 0,
+        };
+        f(&mut b)?;
+        Some(b.finish())
+    }
+
     /// The program of a NUMBER tree, if it fits the registers and has no generic values.
     pub(crate) fn of_num(n: &Num) -> Option<Program> {
-        let mut b = Builder { ops: Vec::new() };
-        b.num(n, 0)?;
-        Some(Program {
-            ops: b.ops.into_boxed_slice(),
-        })
+        Program::build(|b| b.num(n, 0))
     }
 
     /// The program of a BOOLEAN tree.
     pub(crate) fn of_bool(n: &Bool) -> Option<Program> {
-        let mut b = Builder { ops: Vec::new() };
-        b.boolean(n, 0)?;
-        Some(Program {
-            ops: b.ops.into_boxed_slice(),
-        })
+        Program::build(|b| b.boolean(n, 0))
+    }
+
+    #[inline(always)]
+    fn machine(&self, input: Option<Number>) -> Option<Machine> {
+        let mut m = Machine {
+            m: self.init_m,
+            s: self.init_s,
+            b: [false; REGS],
+        };
+        if let Some(r) = self.input {
+            let (x, s) = split(input?)?;
+            m.m[ix(r)] = x;
+            m.s[ix(r)] = s;
+        }
+        Some(m)
     }
 
     /// Runs a NUMBER program; `None` = give up (evaluate with the closure tree instead).
@@ -365,7 +447,7 @@ impl Program {
         env: &E,
         input: Option<Number>,
     ) -> Option<Number> {
-        let mut m = Machine::new(input);
+        let mut m = self.machine(input)?;
         m.run(&self.ops, env)?;
         Some(join(m.m[0], m.s[0]))
     }
@@ -377,22 +459,17 @@ impl Program {
         env: &E,
         input: Option<Number>,
     ) -> Option<bool> {
-        let mut m = Machine::new(input);
+        let mut m = self.machine(input)?;
         m.run(&self.ops, env)?;
         Some(m.b[0])
     }
 }
 
-/// Registers: NUMBERs as mantissa `m` and scale `s` (whole numbers have scale 0, so
-/// integer arithmetic is plain checked `i64` arithmetic), BOOLEANs in `b`.
+/// Registers: NUMBERs as mantissa `m` and scale `s`, BOOLEANs in `b`.
 struct Machine {
-    m: [i64; REGS as usize],
-    s: [u32; REGS as usize],
-    b: [bool; REGS as usize],
-    /// `value()` as mantissa and scale, if `has_input`.
-    input_m: i64,
-    input_s: u32,
-    has_input: bool,
+    m: [i64; REGS],
+    s: [u32; REGS],
+    b: [bool; REGS],
 }
 
 type V = (i64, u32);
@@ -401,12 +478,6 @@ type V = (i64, u32);
 #[inline(never)]
 fn slow_bin(op: NumOp, x: V, y: V) -> Option<V> {
     split(apply(op, join(x.0, x.1), join(y.0, y.1)).ok()?)
-}
-
-#[inline(never)]
-fn slow_cmp(x: V, y: V) -> Ordering {
-    // Registers always fit the fixed-point form, where `Number::cmp_num` compares so too.
-    fixed_cmp(x, y)
 }
 
 #[inline(never)]
@@ -420,44 +491,21 @@ fn slow_fn1(f: NumFn, x: V) -> Option<V> {
     })
 }
 
+/// Numeric order (registers always fit the fixed-point form, which `Number::cmp_num`
+/// compares the same way).
 #[inline(always)]
 fn cmp(x: V, y: V) -> Ordering {
     if x.1 == 0 && y.1 == 0 {
         x.0.cmp(&y.0)
     } else {
-        slow_cmp(x, y)
+        fixed_cmp(x, y)
     }
 }
 
 impl Machine {
     #[inline(always)]
-    fn new(input: Option<Number>) -> Machine {
-        let (input_m, input_s, has_input) = match input {
-            Some(Number::Int(i)) => (i, 0, true),
-            Some(Number::Dec(d)) => match split_dec(d) {
-                Some((m, s)) => (m, s, true),
-                None => (0, 0, false),
-            },
-            None => (0, 0, false),
-        };
-        Machine {
-            m: [0; REGS as usize],
-            s: [0; REGS as usize],
-            b: [false; REGS as usize],
-            input_m,
-            input_s,
-            has_input,
-        }
-    }
-
-    #[inline(always)]
-    fn get<E: ValueEnv + ?Sized>(&self, s: Src, env: &E) -> Option<V> {
-        match s {
-            Src::R(r) => Some((self.m[ix(r)], self.s[ix(r)])),
-            Src::V(v) => split(env.number(v).ok()?),
-            Src::C(m, sc) => Some((m, sc)),
-            Src::In => self.has_input.then_some((self.input_m, self.input_s)),
-        }
+    fn get(&self, r: u8) -> V {
+        (self.m[ix(r)], self.s[ix(r)])
     }
 
     #[inline(always)]
@@ -467,35 +515,8 @@ impl Machine {
     }
 
     #[inline(always)]
-    fn bin(op: NumOp, x: V, y: V) -> Option<V> {
-        if x.1 == 0 && y.1 == 0 {
-            let (a, b) = (x.0, y.0);
-            let r = match op {
-                NumOp::Add => a.checked_add(b),
-                NumOp::Sub => a.checked_sub(b),
-                NumOp::Mul => a.checked_mul(b),
-                NumOp::Div => match a.checked_rem(b) {
-                    Some(0) => a.checked_div(b),
-                    _ => None,
-                },
-                NumOp::Rem => None,
-                NumOp::Pow => None,
-            };
-            if let Some(r) = r {
-                return Some((r, 0));
-            }
-        } else {
-            // Fixed-point sums and products exactly as `Number` computes them.
-            let r = match op {
-                NumOp::Add => fixed_add(x, y),
-                NumOp::Mul => fixed_mul(x, y),
-                _ => None,
-            };
-            if r.is_some() {
-                return r;
-            }
-        }
-        slow_bin(op, x, y)
+    fn flag(&mut self, d: u8) -> &mut bool {
+        &mut self.b[ix(d)]
     }
 
     fn run<E: ValueEnv + ?Sized>(&mut self, ops: &[Op], env: &E) -> Option<()> {
@@ -503,17 +524,52 @@ impl Machine {
         while let Some(op) = ops.get(pc) {
             pc += 1;
             match *op {
-                Op::Mov { d, a } => {
-                    let x = self.get(a, env)?;
+                Op::Load { d, v } => {
+                    let x = split(env.number(v).ok()?)?;
                     self.set(d, x);
                 }
+                Op::Add { d, a, b } => {
+                    let (x, y) = (self.get(a), self.get(b));
+                    let r = match x.0.checked_add(y.0) {
+                        Some(r) if x.1 == 0 && y.1 == 0 => (r, 0),
+                        _ => match fixed_add(x, y) {
+                            Some(r) if x.1 != 0 || y.1 != 0 => r,
+                            _ => slow_bin(NumOp::Add, x, y)?,
+                        },
+                    };
+                    self.set(d, r);
+                }
+                Op::Sub { d, a, b } => {
+                    let (x, y) = (self.get(a), self.get(b));
+                    let r = match x.0.checked_sub(y.0) {
+                        Some(r) if x.1 == 0 && y.1 == 0 => (r, 0),
+                        _ => slow_bin(NumOp::Sub, x, y)?,
+                    };
+                    self.set(d, r);
+                }
+                Op::Mul { d, a, b } => {
+                    let (x, y) = (self.get(a), self.get(b));
+                    let r = match x.0.checked_mul(y.0) {
+                        Some(r) if x.1 == 0 && y.1 == 0 => (r, 0),
+                        _ => match fixed_mul(x, y) {
+                            Some(r) if x.1 != 0 || y.1 != 0 => r,
+                            _ => slow_bin(NumOp::Mul, x, y)?,
+                        },
+                    };
+                    self.set(d, r);
+                }
                 Op::Bin { op, d, a, b } => {
-                    let x = self.get(a, env)?;
-                    let y = self.get(b, env)?;
-                    self.set(d, Self::bin(op, x, y)?);
+                    let (x, y) = (self.get(a), self.get(b));
+                    let r = match (op, x.1, y.1) {
+                        (NumOp::Div, 0, 0) if y.0 != 0 && x.0.checked_rem(y.0) == Some(0) => {
+                            (x.0.checked_div(y.0)?, 0)
+                        }
+                        _ => slow_bin(op, x, y)?,
+                    };
+                    self.set(d, r);
                 }
                 Op::DivC { d, a, c } => {
-                    let x = self.get(a, env)?;
+                    let x = self.get(a);
                     let r = match (x.1, c.divide_int(x.0)) {
                         (0, Some(r)) => r,
                         _ => split(c.divide(join(x.0, x.1)).ok()?)?,
@@ -521,17 +577,13 @@ impl Machine {
                     self.set(d, r);
                 }
                 Op::DivRound { ceil, d, a, b } => {
-                    let x = self.get(a, env)?;
-                    let y = self.get(b, env)?;
-                    let r = if ceil {
-                        join(x.0, x.1).div_ceil(join(y.0, y.1))
-                    } else {
-                        join(x.0, x.1).div_floor(join(y.0, y.1))
-                    };
+                    let (x, y) = (join(self.get(a).0, self.get(a).1), self.get(b));
+                    let y = join(y.0, y.1);
+                    let r = if ceil { x.div_ceil(y) } else { x.div_floor(y) };
                     self.set(d, split(r.ok()?)?);
                 }
                 Op::DivRoundC { ceil, d, a, c } => {
-                    let x = self.get(a, env)?;
+                    let x = self.get(a);
                     let r = if x.1 == 0 {
                         (if ceil { c.ceil_int(x.0) } else { c.floor_int(x.0) }, 0)
                     } else {
@@ -541,7 +593,7 @@ impl Machine {
                     self.set(d, r);
                 }
                 Op::Neg { d, a } => {
-                    let x = self.get(a, env)?;
+                    let x = self.get(a);
                     let r = match x.0.checked_neg() {
                         Some(r) if x.1 == 0 => (r, 0),
                         _ => split(join(x.0, x.1).checked_neg().ok()?)?,
@@ -549,7 +601,7 @@ impl Machine {
                     self.set(d, r);
                 }
                 Op::Fn1 { f, d, a } => {
-                    let x = self.get(a, env)?;
+                    let x = self.get(a);
                     let r = match f {
                         NumFn::Floor | NumFn::Ceil | NumFn::Round if x.1 == 0 => x,
                         NumFn::Abs if x.1 == 0 && x.0 != i64::MIN => (x.0.abs(), 0),
@@ -557,22 +609,25 @@ impl Machine {
                     };
                     self.set(d, r);
                 }
-                Op::MaxMin { max, d, a, b } => {
-                    let x = self.get(a, env)?;
-                    let y = self.get(b, env)?;
-                    let greater = cmp(x, y) == Ordering::Greater;
-                    self.set(d, if greater == max { x } else { y });
+                Op::Max { d, a, b } => {
+                    let (x, y) = (self.get(a), self.get(b));
+                    self.set(d, if cmp(x, y) == Ordering::Greater { x } else { y });
+                }
+                Op::Min { d, a, b } => {
+                    let (x, y) = (self.get(a), self.get(b));
+                    self.set(d, if cmp(x, y) == Ordering::Greater { y } else { x });
+                }
+                Op::Mov { d, a } => {
+                    let x = self.get(a);
+                    self.set(d, x);
                 }
                 Op::Select { d, c, a, b } => {
-                    let s = if self.b[ix(c)] { a } else { b };
-                    let x = self.get(s, env)?;
+                    let x = self.get(if self.b[ix(c)] { a } else { b });
                     self.set(d, x);
                 }
                 Op::Cmp { op, d, a, b } => {
-                    let x = self.get(a, env)?;
-                    let y = self.get(b, env)?;
-                    let o = cmp(x, y);
-                    self.b[ix(d)] = match op {
+                    let o = cmp(self.get(a), self.get(b));
+                    *self.flag(d) = match op {
                         CmpOp::Lt => o == Ordering::Less,
                         CmpOp::Gt => o == Ordering::Greater,
                         CmpOp::Le => o != Ordering::Greater,
@@ -580,15 +635,14 @@ impl Machine {
                     };
                 }
                 Op::NumEq { negate, d, a, b } => {
-                    let x = self.get(a, env)?;
-                    let y = self.get(b, env)?;
-                    self.b[ix(d)] = (cmp(x, y) == Ordering::Equal) != negate;
+                    let eq = cmp(self.get(a), self.get(b)) == Ordering::Equal;
+                    *self.flag(d) = eq != negate;
                 }
-                Op::BConst { d, v } => self.b[ix(d)] = v,
-                Op::BVar { d, v } => self.b[ix(d)] = env.boolean(v).ok()?,
-                Op::Not { d } => self.b[ix(d)] = !self.b[ix(d)],
-                Op::And { d, b } => self.b[ix(d)] = self.b[ix(d)] && self.b[ix(b)],
-                Op::Or { d, b } => self.b[ix(d)] = self.b[ix(d)] || self.b[ix(b)],
+                Op::BConst { d, v } => *self.flag(d) = v,
+                Op::BLoad { d, v } => *self.flag(d) = env.boolean(v).ok()?,
+                Op::Not { d } => *self.flag(d) = !self.b[ix(d)],
+                Op::And { d, b } => *self.flag(d) = self.b[ix(d)] && self.b[ix(b)],
+                Op::Or { d, b } => *self.flag(d) = self.b[ix(d)] || self.b[ix(b)],
                 Op::JumpIfNot { c, to } => {
                     if !self.b[ix(c)] {
                         pc = usize::from(to);
