@@ -209,12 +209,12 @@ impl CompiledFormula {
     ) -> Result<Value, EvalError> {
         match &self.fast {
             Fast::Num(_, Some(p)) => {
-                if let Some(n) = p.number(env, input_number(input)) {
+                if let Some(n) = p.number(env, input) {
                     return Ok(Value::Number(n));
                 }
             }
             Fast::Bool(_, Some(p)) => {
-                if let Some(b) = p.boolean(env, input_number(input)) {
+                if let Some(b) = p.boolean(env, input) {
                     return Ok(Value::Boolean(b));
                 }
             }
@@ -250,7 +250,7 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
         if let Fast::Num(_, Some(p)) = &self.fast {
-            if let Some(n) = p.number(env, input_number(input)) {
+            if let Some(n) = p.number(env, input) {
                 return Ok(n);
             }
         }
@@ -287,7 +287,7 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<bool, EvalError> {
         if let Fast::Bool(_, Some(p)) = &self.fast {
-            if let Some(b) = p.boolean(env, input_number(input)) {
+            if let Some(b) = p.boolean(env, input) {
                 return Ok(b);
             }
         }
@@ -331,15 +331,6 @@ impl CompiledFormula {
 
     fn finish(&self, e: EvalError) -> EvalError {
         e.at(self.span)
-    }
-}
-
-/// `input` when it is a NUMBER.
-#[inline(always)]
-fn input_number(input: Option<&Value>) -> Option<Number> {
-    match input {
-        Some(Value::Number(n)) => Some(*n),
-        _ => None,
     }
 }
 

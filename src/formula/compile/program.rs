@@ -1,6 +1,6 @@
 //! Flat register programs for NUMBER and BOOLEAN formulas: the first thing evaluation tries.
 //!
-//! A program is a short list of [`Op`]s over sixteen NUMBER and sixteen BOOLEAN registers,
+//! A program is a short list of [`Op`]s over eight NUMBER and eight BOOLEAN registers,
 //! run by an interpreter that is generic over the caller's [`ValueEnv`], so variable reads
 //! are inlined (no `dyn` call, no `Value` clone) and no node returns a `Result` through
 //! memory. Every operand is a register: constants (and `value()`) sit in registers filled
@@ -19,11 +19,12 @@
 use super::{Bool, CmpOp, Num, NumFn, NumOp, apply};
 use crate::formula::check::VarRef;
 use crate::formula::eval::ValueEnv;
+use crate::formula::value::Value;
 use crate::formula::number::{ConstDivisor, Number, fixed_add, fixed_cmp, fixed_mul};
 use std::cmp::Ordering;
 
 /// Registers per file; formulas needing more are not compiled to a program.
-const REGS: usize = 16;
+const REGS: usize = 8;
 
 /// One instruction; `d` is the destination register, `a`, `b` source registers.
 #[derive(Clone, Copy, Debug)]
@@ -65,7 +66,7 @@ pub(crate) struct Program {
     ops: Box<[Op]>,
     /// Initial NUMBER registers: the constants in their slots.
     init_m: [i64; REGS],
-    init_s: [u32; REGS],
+    init_s: [u8; REGS],
     /// The register `value()` is loaded into before the run.
     input: Option<u8>,
 }
@@ -353,7 +354,7 @@ impl Builder {
     }
 
     fn finish(self) -> Program {
-        let (mut init_m, mut init_s) = ([0i64; REGS], [0u32; REGS]);
+        let (mut init_m, mut init_s) = ([0i64; REGS], [0u8; REGS]);
         for (i, (m, s)) in self
             .consts
             .iter()
@@ -362,7 +363,7 @@ impl Builder {
         {
             let r = REGS - 1 - i;
             if let (Some(rm), Some(rs)) = (init_m.get_mut(r), init_s.get_mut(r)) {
-                (*rm, *rs) = (m, s);
+                (*rm, *rs) = (m, u8::try_from(s).unwrap_or(u8::MAX));
             }
         }
         Program {
@@ -425,41 +426,51 @@ impl Program {
         Program::build(|b| b.boolean(n, 0))
     }
 
+    /// Fresh registers: the constants and `value()` in their slots (`None` when the
+    /// program reads `value()` and there is no NUMBER input).
     #[inline(always)]
-    fn machine(&self, input: Option<Number>) -> Option<Machine> {
+    fn start(&self, m: &mut Machine, input: Option<&Value>) -> Option<()> {
+        if let Some(r) = self.input {
+            let (x, sc) = match input {
+                Some(Value::Number(n)) => split(*n)?,
+                _ => return None,
+            };
+            m.m[ix(r)] = x;
+            m.s[ix(r)] = u8::try_from(sc).ok()?;
+        }
+        Some(())
+    }
+
+    /// Runs a NUMBER program; `None` = give up (evaluate with the closure tree instead).
+    #[inline(never)]
+    pub(crate) fn number<E: ValueEnv + ?Sized>(
+        &self,
+        env: &E,
+        input: Option<&Value>,
+    ) -> Option<Number> {
         let mut m = Machine {
             m: self.init_m,
             s: self.init_s,
             b: [false; REGS],
         };
-        if let Some(r) = self.input {
-            let (x, s) = split(input?)?;
-            m.m[ix(r)] = x;
-            m.s[ix(r)] = s;
-        }
-        Some(m)
-    }
-
-    /// Runs a NUMBER program; `None` = give up (evaluate with the closure tree instead).
-    #[inline]
-    pub(crate) fn number<E: ValueEnv + ?Sized>(
-        &self,
-        env: &E,
-        input: Option<Number>,
-    ) -> Option<Number> {
-        let mut m = self.machine(input)?;
+        self.start(&mut m, input)?;
         m.run(&self.ops, env)?;
-        Some(join(m.m[0], m.s[0]))
+        Some(join(m.m[0], u32::from(m.s[0])))
     }
 
     /// Runs a BOOLEAN program.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn boolean<E: ValueEnv + ?Sized>(
         &self,
         env: &E,
-        input: Option<Number>,
+        input: Option<&Value>,
     ) -> Option<bool> {
-        let mut m = self.machine(input)?;
+        let mut m = Machine {
+            m: self.init_m,
+            s: self.init_s,
+            b: [false; REGS],
+        };
+        self.start(&mut m, input)?;
         m.run(&self.ops, env)?;
         Some(m.b[0])
     }
@@ -468,7 +479,8 @@ impl Program {
 /// Registers: NUMBERs as mantissa `m` and scale `s`, BOOLEANs in `b`.
 struct Machine {
     m: [i64; REGS],
-    s: [u32; REGS],
+    /// Scales (<= 18).
+    s: [u8; REGS],
     b: [bool; REGS],
 }
 
@@ -505,13 +517,16 @@ fn cmp(x: V, y: V) -> Ordering {
 impl Machine {
     #[inline(always)]
     fn get(&self, r: u8) -> V {
-        (self.m[ix(r)], self.s[ix(r)])
+        (self.m[ix(r)], u32::from(self.s[ix(r)]))
     }
 
+    /// Stores `v`; `None` for a scale beyond the registers (never produced: scales stay
+    /// <= 18).
     #[inline(always)]
-    fn set(&mut self, d: u8, v: V) {
+    fn set(&mut self, d: u8, v: V) -> Option<()> {
         self.m[ix(d)] = v.0;
-        self.s[ix(d)] = v.1;
+        self.s[ix(d)] = u8::try_from(v.1).ok()?;
+        Some(())
     }
 
     #[inline(always)]
@@ -526,7 +541,7 @@ impl Machine {
             match *op {
                 Op::Load { d, v } => {
                     let x = split(env.number(v).ok()?)?;
-                    self.set(d, x);
+                    self.set(d, x)?;
                 }
                 Op::Add { d, a, b } => {
                     let (x, y) = (self.get(a), self.get(b));
@@ -537,7 +552,7 @@ impl Machine {
                             _ => slow_bin(NumOp::Add, x, y)?,
                         },
                     };
-                    self.set(d, r);
+                    self.set(d, r)?;
                 }
                 Op::Sub { d, a, b } => {
                     let (x, y) = (self.get(a), self.get(b));
@@ -545,7 +560,7 @@ impl Machine {
                         Some(r) if x.1 == 0 && y.1 == 0 => (r, 0),
                         _ => slow_bin(NumOp::Sub, x, y)?,
                     };
-                    self.set(d, r);
+                    self.set(d, r)?;
                 }
                 Op::Mul { d, a, b } => {
                     let (x, y) = (self.get(a), self.get(b));
@@ -556,7 +571,7 @@ impl Machine {
                             _ => slow_bin(NumOp::Mul, x, y)?,
                         },
                     };
-                    self.set(d, r);
+                    self.set(d, r)?;
                 }
                 Op::Bin { op, d, a, b } => {
                     let (x, y) = (self.get(a), self.get(b));
@@ -566,7 +581,7 @@ impl Machine {
                         }
                         _ => slow_bin(op, x, y)?,
                     };
-                    self.set(d, r);
+                    self.set(d, r)?;
                 }
                 Op::DivC { d, a, c } => {
                     let x = self.get(a);
@@ -574,13 +589,13 @@ impl Machine {
                         (0, Some(r)) => r,
                         _ => split(c.divide(join(x.0, x.1)).ok()?)?,
                     };
-                    self.set(d, r);
+                    self.set(d, r)?;
                 }
                 Op::DivRound { ceil, d, a, b } => {
                     let (x, y) = (join(self.get(a).0, self.get(a).1), self.get(b));
                     let y = join(y.0, y.1);
                     let r = if ceil { x.div_ceil(y) } else { x.div_floor(y) };
-                    self.set(d, split(r.ok()?)?);
+                    self.set(d, split(r.ok()?)?)?;
                 }
                 Op::DivRoundC { ceil, d, a, c } => {
                     let x = self.get(a);
@@ -590,7 +605,7 @@ impl Machine {
                         let (x, y) = (join(x.0, x.1), Number::Int(c.get()));
                         split(if ceil { x.div_ceil(y) } else { x.div_floor(y) }.ok()?)?
                     };
-                    self.set(d, r);
+                    self.set(d, r)?;
                 }
                 Op::Neg { d, a } => {
                     let x = self.get(a);
@@ -598,7 +613,7 @@ impl Machine {
                         Some(r) if x.1 == 0 => (r, 0),
                         _ => split(join(x.0, x.1).checked_neg().ok()?)?,
                     };
-                    self.set(d, r);
+                    self.set(d, r)?;
                 }
                 Op::Fn1 { f, d, a } => {
                     let x = self.get(a);
@@ -607,23 +622,23 @@ impl Machine {
                         NumFn::Abs if x.1 == 0 && x.0 != i64::MIN => (x.0.abs(), 0),
                         _ => slow_fn1(f, x)?,
                     };
-                    self.set(d, r);
+                    self.set(d, r)?;
                 }
                 Op::Max { d, a, b } => {
                     let (x, y) = (self.get(a), self.get(b));
-                    self.set(d, if cmp(x, y) == Ordering::Greater { x } else { y });
+                    self.set(d, if cmp(x, y) == Ordering::Greater { x } else { y })?;
                 }
                 Op::Min { d, a, b } => {
                     let (x, y) = (self.get(a), self.get(b));
-                    self.set(d, if cmp(x, y) == Ordering::Greater { y } else { x });
+                    self.set(d, if cmp(x, y) == Ordering::Greater { y } else { x })?;
                 }
                 Op::Mov { d, a } => {
                     let x = self.get(a);
-                    self.set(d, x);
+                    self.set(d, x)?;
                 }
                 Op::Select { d, c, a, b } => {
                     let x = self.get(if self.b[ix(c)] { a } else { b });
-                    self.set(d, x);
+                    self.set(d, x)?;
                 }
                 Op::Cmp { op, d, a, b } => {
                     let o = cmp(self.get(a), self.get(b));
