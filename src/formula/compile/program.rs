@@ -30,6 +30,12 @@ const REGS: usize = 8;
 #[derive(Clone, Copy, Debug)]
 enum Op {
     Load { d: u8, v: VarRef },
+    /// `d := a op var` (a chain step or `x op var`).
+    OpV { op: NumOp, d: u8, a: u8, v: VarRef },
+    /// `d := var op b` (`var op constant`).
+    VOp { op: NumOp, d: u8, v: VarRef, b: u8 },
+    /// `d := var cmp b`.
+    CmpV { op: CmpOp, d: u8, v: VarRef, b: u8 },
     Add { d: u8, a: u8, b: u8 },
     Sub { d: u8, a: u8, b: u8 },
     Mul { d: u8, a: u8, b: u8 },
@@ -171,6 +177,11 @@ impl Builder {
                 return self.push(Op::DivC { d, a, c });
             }
         }
+        if let Num::Var(v, _) = b {
+            if !matches!(op, NumOp::Div) {
+                return self.push(Op::OpV { op, d, a, v: *v });
+            }
+        }
         let b = self.operand(b, d.checked_add(1)?)?;
         self.push(match op {
             NumOp::Add => Op::Add { d, a, b },
@@ -199,8 +210,13 @@ impl Builder {
                 self.bin(*op, d, a, y)
             }
             Num::BinVC(op, v, _, c, _) => {
-                self.push(Op::Load { d, v: *v })?;
-                self.bin(*op, d, d, &Num::Const(*c))
+                if *op == NumOp::Div && ConstDivisor::new(*c).is_some() {
+                    self.push(Op::Load { d, v: *v })?;
+                    return self.bin(*op, d, d, &Num::Const(*c));
+                }
+                let b = self.konst(*c)?;
+                self.check(d)?;
+                self.push(Op::VOp { op: *op, d, v: *v, b })
             }
             Num::BinVV(op, v, _, w, ws, _) => {
                 self.push(Op::Load { d, v: *v })?;
@@ -320,10 +336,9 @@ impl Builder {
                 self.push(Op::Cmp { op: *op, d, a, b })
             }
             Bool::CmpVC(op, v, _, c) => {
-                self.push(Op::Load { d, v: *v })?;
                 let b = self.konst(*c)?;
                 self.check(d)?;
-                self.push(Op::Cmp { op: *op, d, a: d, b })
+                self.push(Op::CmpV { op: *op, d, v: *v, b })
             }
             Bool::NumEq(negate, x, y) => {
                 let a = self.operand(x, d)?;
@@ -514,6 +529,43 @@ fn cmp(x: V, y: V) -> Ordering {
     }
 }
 
+/// `x op y` with the whole-number and fixed-point fast paths.
+#[inline(always)]
+fn arith(op: NumOp, x: V, y: V) -> Option<V> {
+    if x.1 == 0 && y.1 == 0 {
+        let r = match op {
+            NumOp::Add => x.0.checked_add(y.0),
+            NumOp::Sub => x.0.checked_sub(y.0),
+            NumOp::Mul => x.0.checked_mul(y.0),
+            NumOp::Div if y.0 != 0 && x.0.checked_rem(y.0) == Some(0) => x.0.checked_div(y.0),
+            _ => None,
+        };
+        if let Some(r) = r {
+            return Some((r, 0));
+        }
+    } else {
+        let r = match op {
+            NumOp::Add => fixed_add(x, y),
+            NumOp::Mul => fixed_mul(x, y),
+            _ => None,
+        };
+        if r.is_some() {
+            return r;
+        }
+    }
+    slow_bin(op, x, y)
+}
+
+#[inline(always)]
+fn compare(op: CmpOp, o: Ordering) -> bool {
+    match op {
+        CmpOp::Lt => o == Ordering::Less,
+        CmpOp::Gt => o == Ordering::Greater,
+        CmpOp::Le => o != Ordering::Greater,
+        CmpOp::Ge => o != Ordering::Less,
+    }
+}
+
 impl Machine {
     #[inline(always)]
     fn get(&self, r: u8) -> V {
@@ -539,6 +591,19 @@ impl Machine {
         while let Some(op) = ops.get(pc) {
             pc += 1;
             match *op {
+                Op::OpV { op, d, a, v } => {
+                    let y = split(env.number(v).ok()?)?;
+                    self.set(d, arith(op, self.get(a), y)?)?;
+                }
+                Op::VOp { op, d, v, b } => {
+                    let x = split(env.number(v).ok()?)?;
+                    self.set(d, arith(op, x, self.get(b))?)?;
+                }
+                Op::CmpV { op, d, v, b } => {
+                    let x = split(env.number(v).ok()?)?;
+                    let o = cmp(x, self.get(b));
+                    *self.flag(d) = compare(op, o);
+                }
                 Op::Load { d, v } => {
                     let x = split(env.number(v).ok()?)?;
                     self.set(d, x)?;
@@ -642,12 +707,7 @@ impl Machine {
                 }
                 Op::Cmp { op, d, a, b } => {
                     let o = cmp(self.get(a), self.get(b));
-                    *self.flag(d) = match op {
-                        CmpOp::Lt => o == Ordering::Less,
-                        CmpOp::Gt => o == Ordering::Greater,
-                        CmpOp::Le => o != Ordering::Greater,
-                        CmpOp::Ge => o != Ordering::Less,
-                    };
+                    *self.flag(d) = compare(op, o);
                 }
                 Op::NumEq { negate, d, a, b } => {
                     let eq = cmp(self.get(a), self.get(b)) == Ordering::Equal;
