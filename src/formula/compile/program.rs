@@ -457,12 +457,19 @@ impl Program {
     }
 
     /// Runs a NUMBER program; `None` = give up (evaluate with the closure tree instead).
-    #[inline(never)]
+    #[inline(always)]
     pub(crate) fn number<E: ValueEnv + ?Sized>(
         &self,
         env: &E,
         input: Option<&Value>,
     ) -> Option<Number> {
+        let (m, s) = self.number_parts(env, input)?;
+        Some(join(m, s))
+    }
+
+    /// The NUMBER result as mantissa and scale (returned in registers).
+    #[inline(never)]
+    fn number_parts<E: ValueEnv + ?Sized>(&self, env: &E, input: Option<&Value>) -> Option<V> {
         let mut m = Machine {
             m: self.init_m,
             s: self.init_s,
@@ -470,7 +477,7 @@ impl Program {
         };
         self.start(&mut m, input)?;
         m.run(&self.ops, env)?;
-        Some(join(m.m[0], u32::from(m.s[0])))
+        Some((m.m[0], u32::from(m.s[0])))
     }
 
     /// Runs a BOOLEAN program.
@@ -586,6 +593,7 @@ impl Machine {
         &mut self.b[ix(d)]
     }
 
+    #[inline(always)]
     fn run<E: ValueEnv + ?Sized>(&mut self, ops: &[Op], env: &E) -> Option<()> {
         let mut pc = 0usize;
         while let Some(op) = ops.get(pc) {
