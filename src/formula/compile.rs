@@ -128,10 +128,7 @@ impl std::fmt::Debug for Fast {
 impl Fast {
     pub(crate) fn of(root: &Val) -> Fast {
         match root {
-            Val::Num(n) => Fast::Num(
-                super::closure::num(n),
-                Program::of_num(n).map(Arc::new),
-            ),
+            Val::Num(n) => Fast::Num(super::closure::num(n), Program::of_num(n).map(Arc::new)),
             Val::Bool(b) => Fast::Bool(
                 super::closure::boolean(b),
                 Program::of_bool(b).map(Arc::new),

@@ -19,8 +19,8 @@
 use super::{Bool, CmpOp, Num, NumFn, NumOp, apply};
 use crate::formula::check::VarRef;
 use crate::formula::eval::ValueEnv;
-use crate::formula::value::Value;
 use crate::formula::number::{ConstDivisor, Number, fixed_add, fixed_cmp, fixed_mul};
+use crate::formula::value::Value;
 use std::cmp::Ordering;
 
 /// Registers per file; formulas needing more are not compiled to a program.
@@ -29,41 +29,142 @@ const REGS: usize = 8;
 /// One instruction; `d` is the destination register, `a`, `b` source registers.
 #[derive(Clone, Copy, Debug)]
 enum Op {
-    Load { d: u8, v: VarRef },
+    Load {
+        d: u8,
+        v: VarRef,
+    },
     /// `d := a op var` (a chain step or `x op var`).
-    OpV { op: NumOp, d: u8, a: u8, v: VarRef },
+    ArithRV {
+        op: NumOp,
+        d: u8,
+        a: u8,
+        v: VarRef,
+    },
     /// `d := var op b` (`var op constant`).
-    VOp { op: NumOp, d: u8, v: VarRef, b: u8 },
+    ArithVR {
+        op: NumOp,
+        d: u8,
+        v: VarRef,
+        b: u8,
+    },
     /// `d := var cmp b`.
-    CmpV { op: CmpOp, d: u8, v: VarRef, b: u8 },
-    Add { d: u8, a: u8, b: u8 },
-    Sub { d: u8, a: u8, b: u8 },
-    Mul { d: u8, a: u8, b: u8 },
+    CmpV {
+        op: CmpOp,
+        d: u8,
+        v: VarRef,
+        b: u8,
+    },
+    Add {
+        d: u8,
+        a: u8,
+        b: u8,
+    },
+    Sub {
+        d: u8,
+        a: u8,
+        b: u8,
+    },
+    Mul {
+        d: u8,
+        a: u8,
+        b: u8,
+    },
     /// Division, remainder, power: the general [`Number`] arithmetic.
-    Bin { op: NumOp, d: u8, a: u8, b: u8 },
-    DivC { d: u8, a: u8, c: ConstDivisor },
+    Bin {
+        op: NumOp,
+        d: u8,
+        a: u8,
+        b: u8,
+    },
+    DivC {
+        d: u8,
+        a: u8,
+        c: ConstDivisor,
+    },
     /// `floor(a/b)` (or `ceil`) in one step.
-    DivRound { ceil: bool, d: u8, a: u8, b: u8 },
+    DivRound {
+        ceil: bool,
+        d: u8,
+        a: u8,
+        b: u8,
+    },
     /// `floor(a/c)` (or `ceil`) for a constant whole divisor.
-    DivRoundC { ceil: bool, d: u8, a: u8, c: ConstDivisor },
-    Neg { d: u8, a: u8 },
-    Fn1 { f: NumFn, d: u8, a: u8 },
+    DivRoundC {
+        ceil: bool,
+        d: u8,
+        a: u8,
+        c: ConstDivisor,
+    },
+    Neg {
+        d: u8,
+        a: u8,
+    },
+    Fn1 {
+        f: NumFn,
+        d: u8,
+        a: u8,
+    },
     /// Ties give `b`, like the closure tree.
-    Max { d: u8, a: u8, b: u8 },
+    Max {
+        d: u8,
+        a: u8,
+        b: u8,
+    },
     /// Ties give `a`.
-    Min { d: u8, a: u8, b: u8 },
-    Mov { d: u8, a: u8 },
+    Min {
+        d: u8,
+        a: u8,
+        b: u8,
+    },
+    Mov {
+        d: u8,
+        a: u8,
+    },
     /// NUMBER `d := if(bool c, a, b)`.
-    Select { d: u8, c: u8, a: u8, b: u8 },
-    Cmp { op: CmpOp, d: u8, a: u8, b: u8 },
-    NumEq { negate: bool, d: u8, a: u8, b: u8 },
-    BConst { d: u8, v: bool },
-    BLoad { d: u8, v: VarRef },
-    Not { d: u8 },
-    And { d: u8, b: u8 },
-    Or { d: u8, b: u8 },
-    JumpIfNot { c: u8, to: u16 },
-    Jump { to: u16 },
+    Select {
+        d: u8,
+        c: u8,
+        a: u8,
+        b: u8,
+    },
+    Cmp {
+        op: CmpOp,
+        d: u8,
+        a: u8,
+        b: u8,
+    },
+    NumEq {
+        negate: bool,
+        d: u8,
+        a: u8,
+        b: u8,
+    },
+    BConst {
+        d: u8,
+        v: bool,
+    },
+    BLoad {
+        d: u8,
+        v: VarRef,
+    },
+    Not {
+        d: u8,
+    },
+    And {
+        d: u8,
+        b: u8,
+    },
+    Or {
+        d: u8,
+        b: u8,
+    },
+    JumpIfNot {
+        c: u8,
+        to: u16,
+    },
+    Jump {
+        to: u16,
+    },
 }
 
 /// A compiled program; its result is NUMBER register 0 or BOOLEAN register 0.
@@ -179,7 +280,7 @@ impl Builder {
         }
         if let Num::Var(v, _) = b {
             if !matches!(op, NumOp::Div) {
-                return self.push(Op::OpV { op, d, a, v: *v });
+                return self.push(Op::ArithRV { op, d, a, v: *v });
             }
         }
         let b = self.operand(b, d.checked_add(1)?)?;
@@ -216,7 +317,12 @@ impl Builder {
                 }
                 let b = self.konst(*c)?;
                 self.check(d)?;
-                self.push(Op::VOp { op: *op, d, v: *v, b })
+                self.push(Op::ArithVR {
+                    op: *op,
+                    d,
+                    v: *v,
+                    b,
+                })
             }
             Num::BinVV(op, v, _, w, ws, _) => {
                 self.push(Op::Load { d, v: *v })?;
@@ -285,8 +391,7 @@ impl Builder {
             }
             Num::If(c, t, f) => {
                 self.boolean(c, d)?;
-                if let (Num::Const(_) | Num::Input(_), Num::Const(_) | Num::Input(_)) =
-                    (&**t, &**f)
+                if let (Num::Const(_) | Num::Input(_), Num::Const(_) | Num::Input(_)) = (&**t, &**f)
                 {
                     let a = self.operand(t, next)?;
                     let b = self.operand(f, next)?;
@@ -338,7 +443,12 @@ impl Builder {
             Bool::CmpVC(op, v, _, c) => {
                 let b = self.konst(*c)?;
                 self.check(d)?;
-                self.push(Op::CmpV { op: *op, d, v: *v, b })
+                self.push(Op::CmpV {
+                    op: *op,
+                    d,
+                    v: *v,
+                    b,
+                })
             }
             Bool::NumEq(negate, x, y) => {
                 let a = self.operand(x, d)?;
@@ -599,11 +709,11 @@ impl Machine {
         while let Some(op) = ops.get(pc) {
             pc += 1;
             match *op {
-                Op::OpV { op, d, a, v } => {
+                Op::ArithRV { op, d, a, v } => {
                     let y = split(env.number(v).ok()?)?;
                     self.set(d, arith(op, self.get(a), y)?)?;
                 }
-                Op::VOp { op, d, v, b } => {
+                Op::ArithVR { op, d, v, b } => {
                     let x = split(env.number(v).ok()?)?;
                     self.set(d, arith(op, x, self.get(b))?)?;
                 }
@@ -673,7 +783,14 @@ impl Machine {
                 Op::DivRoundC { ceil, d, a, c } => {
                     let x = self.get(a);
                     let r = if x.1 == 0 {
-                        (if ceil { c.ceil_int(x.0) } else { c.floor_int(x.0) }, 0)
+                        (
+                            if ceil {
+                                c.ceil_int(x.0)
+                            } else {
+                                c.floor_int(x.0)
+                            },
+                            0,
+                        )
                     } else {
                         let (x, y) = (join(x.0, x.1), Number::Int(c.get()));
                         split(if ceil { x.div_ceil(y) } else { x.div_floor(y) }.ok()?)?
