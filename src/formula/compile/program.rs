@@ -854,3 +854,115 @@ impl Machine {
         Some(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{CompiledFormula, Fast};
+    use crate::formula::{Format, MapEnv, Number, Value, check, parse_formula};
+    use crate::source::FileId;
+
+    const FORMULAS: &[(&str, bool)] = &[
+        ("floor((x-10)/2)+if(y>3,1,2)*3", false),
+        ("floor((x-10)/2)", false),
+        ("ceil((x-10)/4)+ceil(x/y)+floor(x/y)", false),
+        ("if(b,20,30)", false),
+        ("max(value()-1,1)+min(value(),x)", false),
+        (
+            "x+y*2-x+y/2+x*y-3+x%3+y%x-x/3+x/8+(-x)+abs(x-y)+round(x/4)",
+            false,
+        ),
+        ("if(x>=5,max(floor((y-10)/2),0)+x/2,min(x,3))", false),
+        ("x*y*x*y*x*y", false),
+        ("x^2+y^0.5", false),
+        ("(x>3&&!b)||y>=18", true),
+        ("x==y||x!=2.5||if(b,x<y,x<=y)", true),
+    ];
+
+    fn compiled(text: &str, boolean: bool, env: &MapEnv) -> CompiledFormula {
+        let f = parse_formula(text, FileId(0), 0).formula.unwrap();
+        let format = if boolean {
+            Format::Boolean
+        } else {
+            Format::Number
+        };
+        check(&f, env, &format, Some(&Format::Number)).unwrap()
+    }
+
+    /// Every value pair, including fractions, negatives, zero and numbers near the `i64`
+    /// limits: the program agrees with the closure tree and the tree interpreter (values,
+    /// and errors with their code and span), and it does give an answer of its own for
+    /// ordinary inputs.
+    #[test]
+    fn programs_agree_with_closures_and_tree() {
+        let values = [
+            "0",
+            "1",
+            "-7",
+            "15",
+            "2.5",
+            "-0.125",
+            "1.000000000000000001",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "12345678901234567890.5",
+        ];
+        let n = |t: &str| Number::parse_text(t).unwrap();
+        let mut answered = 0;
+        for (text, boolean) in FORMULAS {
+            for x in values {
+                for y in values {
+                    for input in [None, Some(Value::Number(n(y)))] {
+                        let mut env = MapEnv::with_pcgen_defaults();
+                        env.define("x", Format::Number, Some(Value::Number(n(x))));
+                        env.define("y", Format::Number, Some(Value::Number(n(y))));
+                        env.define("b", Format::Boolean, Some(Value::Boolean(x < y)));
+                        let c = compiled(text, *boolean, &env);
+                        let program = match &c.fast {
+                            Fast::Num(_, p) | Fast::Bool(_, p) => p.clone(),
+                            Fast::Tree => None,
+                        };
+                        let program = program.expect("formula compiles to a program");
+                        let closures = c.eval_closures(&env, input.as_ref());
+                        let tree = c.eval_tree(&env, input.as_ref());
+                        let full = c.eval(&env, input.as_ref());
+                        let show = |r: &Result<Value, crate::formula::EvalError>| match r {
+                            Ok(v) => format!("ok {v}"),
+                            Err(e) => format!("err {} {:?}", e.code.id, e.span),
+                        };
+                        let ctx = format!("{text} x={x} y={y} input={input:?}");
+                        assert_eq!(show(&full), show(&closures), "{ctx}");
+                        assert_eq!(show(&full), show(&tree), "{ctx}");
+                        let own = if *boolean {
+                            program
+                                .boolean(&env, input.as_ref())
+                                .map(|b| Value::Boolean(b).to_string())
+                        } else {
+                            program
+                                .number(&env, input.as_ref())
+                                .map(|n| Value::Number(n).to_string())
+                        };
+                        if let Some(own) = own {
+                            answered += 1;
+                            assert_eq!(Ok(own), closures.map(|v| v.to_string()), "{ctx}");
+                        }
+                    }
+                }
+            }
+        }
+        // Most cases (all but overflows, division by zero and missing input) are answered
+        // by the program itself.
+        let total = FORMULAS.len() * 10 * 10 * 2;
+        assert!(answered * 3 > total, "{answered} of {total}");
+    }
+
+    #[test]
+    fn deep_formulas_fall_back_to_closures() {
+        let mut env = MapEnv::with_pcgen_defaults();
+        env.define("x", Format::Number, Some(Value::Number(Number::Int(6))));
+        // Right-nested: each level needs one more temporary register.
+        let deep = "x+(x+(x+(x+(x+(x+(x+(x+(x+(x+x)))))))))";
+        let c = compiled(deep, false, &env);
+        assert!(matches!(c.fast, Fast::Num(_, None)));
+        assert_eq!(c.eval(&env, None).unwrap().to_string(), "66");
+    }
+}
