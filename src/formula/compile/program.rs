@@ -578,7 +578,7 @@ impl Program {
     }
 
     /// The NUMBER result as mantissa and scale (returned in registers).
-    #[inline(never)]
+    #[inline]
     fn number_parts<E: ValueEnv + ?Sized>(&self, env: &E, input: Option<&Value>) -> Option<V> {
         let mut m = Machine {
             m: self.init_m,
@@ -591,7 +591,7 @@ impl Program {
     }
 
     /// Runs a BOOLEAN program.
-    #[inline(never)]
+    #[inline]
     pub(crate) fn boolean<E: ValueEnv + ?Sized>(
         &self,
         env: &E,
