@@ -341,6 +341,9 @@ impl<E: ValueEnv + ?Sized> ValueEnv for DynEnv<'_, E> {
     fn number(&self, var: VarRef) -> Result<Number, EvalError> {
         self.0.number(var)
     }
+    fn int(&self, var: VarRef) -> Option<i64> {
+        self.0.int(var)
+    }
     fn boolean(&self, var: VarRef) -> Result<bool, EvalError> {
         self.0.boolean(var)
     }

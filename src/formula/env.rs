@@ -137,6 +137,14 @@ impl ValueEnv for MapEnv {
     }
 
     #[inline]
+    fn int(&self, var: VarRef) -> Option<i64> {
+        match self.vars.get_index(var.0 as usize) {
+            Some((_, (_, Some(Value::Number(Number::Int(i)))))) => Some(*i),
+            _ => None,
+        }
+    }
+
+    #[inline]
     fn number(&self, var: VarRef) -> Result<Number, EvalError> {
         if let Some((_, (_, Some(Value::Number(n))))) = self.vars.get_index(var.0 as usize) {
             return Ok(*n);

@@ -519,6 +519,20 @@ fn split_dec(d: rust_decimal::Decimal) -> Option<(i64, u32)> {
     i64::try_from(d.mantissa()).ok().map(|m| (m, sc))
 }
 
+/// A NUMBER variable as a register value: whole numbers without copying a [`Number`].
+#[inline(always)]
+fn load<E: ValueEnv + ?Sized>(env: &E, v: VarRef) -> Option<(i64, u32)> {
+    match env.int(v) {
+        Some(i) => Some((i, 0)),
+        None => load_slow(env, v),
+    }
+}
+
+#[inline(never)]
+fn load_slow<E: ValueEnv + ?Sized>(env: &E, v: VarRef) -> Option<(i64, u32)> {
+    split(env.number(v).ok()?)
+}
+
 /// The number of a register value (the inverse of [`split`]).
 #[inline(always)]
 fn join(m: i64, sc: u32) -> Number {
@@ -710,20 +724,20 @@ impl Machine {
             pc += 1;
             match *op {
                 Op::ArithRV { op, d, a, v } => {
-                    let y = split(env.number(v).ok()?)?;
+                    let y = load(env, v)?;
                     self.set(d, arith(op, self.get(a), y)?)?;
                 }
                 Op::ArithVR { op, d, v, b } => {
-                    let x = split(env.number(v).ok()?)?;
+                    let x = load(env, v)?;
                     self.set(d, arith(op, x, self.get(b))?)?;
                 }
                 Op::CmpV { op, d, v, b } => {
-                    let x = split(env.number(v).ok()?)?;
+                    let x = load(env, v)?;
                     let o = cmp(x, self.get(b));
                     *self.flag(d) = compare(op, o);
                 }
                 Op::Load { d, v } => {
-                    let x = split(env.number(v).ok()?)?;
+                    let x = load(env, v)?;
                     self.set(d, x)?;
                 }
                 Op::Add { d, a, b } => {
