@@ -120,6 +120,13 @@ enum Op {
         d: u8,
         a: u8,
     },
+    /// NUMBER `d := if(var, a, b)` for a BOOLEAN variable.
+    SelectVar {
+        d: u8,
+        v: VarRef,
+        a: u8,
+        b: u8,
+    },
     /// NUMBER `d := if(bool c, a, b)`.
     Select {
         d: u8,
@@ -390,6 +397,16 @@ impl Builder {
                 Some(())
             }
             Num::If(c, t, f) => {
+                if let (
+                    Bool::Var(v, _),
+                    Num::Const(_) | Num::Input(_),
+                    Num::Const(_) | Num::Input(_),
+                ) = (&**c, &**t, &**f)
+                {
+                    let a = self.operand(t, next)?;
+                    let b = self.operand(f, next)?;
+                    return self.push(Op::SelectVar { d, v: *v, a, b });
+                }
                 self.boolean(c, d)?;
                 if let (Num::Const(_) | Num::Input(_), Num::Const(_) | Num::Input(_)) = (&**t, &**f)
                 {
@@ -838,6 +855,10 @@ impl Machine {
                 }
                 Op::Mov { d, a } => {
                     let x = self.get(a);
+                    self.set(d, x)?;
+                }
+                Op::SelectVar { d, v, a, b } => {
+                    let x = self.get(if env.boolean(v).ok()? { a } else { b });
                     self.set(d, x)?;
                 }
                 Op::Select { d, c, a, b } => {
