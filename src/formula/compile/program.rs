@@ -587,7 +587,9 @@ impl Program {
     #[inline(always)]
     fn start(&self, m: &mut Machine, input: Option<&Value>) -> Option<()> {
         if let Some(r) = self.input {
+            // Whole numbers are read in place (no copy of the `Number` through memory).
             let (x, sc) = match input {
+                Some(Value::Number(Number::Int(i))) => (*i, 0),
                 Some(Value::Number(n)) => split(*n)?,
                 _ => return None,
             };
