@@ -1,7 +1,10 @@
 //! The compiled form of a checked formula: a tree specialised by format (NUMBER nodes
 //! produce [`Number`]s, BOOLEAN nodes `bool`s, others [`Value`]s), so the hot paths never
-//! build or match generic values. Chosen over flat bytecode after measuring: see
-//! `docs/performance.md`.
+//! build or match generic values. NUMBER and BOOLEAN trees are evaluated first by a flat
+//! register program (`program.rs`, generic over the caller's environment), falling back to
+//! the closure tree (`closure.rs`) for errors and formulas the program cannot hold; the
+//! tree interpreter here handles other formats and is the reference both are tested
+//! against. Measurements: `docs/performance.md`.
 
 use super::check::{HostFnRef, VarRef};
 use super::eval::{
@@ -14,6 +17,9 @@ use super::value::Value;
 use crate::source::Span;
 use std::cmp::Ordering;
 use std::sync::Arc;
+
+mod program;
+use program::Program;
 
 pub(crate) type R<T> = Result<T, Box<EvalError>>;
 
@@ -107,16 +113,16 @@ pub(crate) enum Val {
 /// BOOLEAN, evaluated by the tree interpreter.
 #[derive(Clone)]
 pub(crate) enum Fast {
-    Num(super::closure::NumF),
-    Bool(super::closure::BoolF),
+    Num(super::closure::NumF, Option<Arc<Program>>),
+    Bool(super::closure::BoolF, Option<Arc<Program>>),
     Tree,
 }
 
 impl std::fmt::Debug for Fast {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Fast::Num(_) => "Fast::Num",
-            Fast::Bool(_) => "Fast::Bool",
+            Fast::Num(..) => "Fast::Num",
+            Fast::Bool(..) => "Fast::Bool",
             Fast::Tree => "Fast::Tree",
         })
     }
@@ -125,8 +131,11 @@ impl std::fmt::Debug for Fast {
 impl Fast {
     pub(crate) fn of(root: &Val) -> Fast {
         match root {
-            Val::Num(n) => Fast::Num(super::closure::num(n)),
-            Val::Bool(b) => Fast::Bool(super::closure::boolean(b)),
+            Val::Num(n) => Fast::Num(super::closure::num(n), Program::of_num(n).map(Arc::new)),
+            Val::Bool(b) => Fast::Bool(
+                super::closure::boolean(b),
+                Program::of_bool(b).map(Arc::new),
+            ),
             _ => Fast::Tree,
         }
     }
@@ -189,11 +198,44 @@ impl CompiledFormula {
     }
 
     /// Evaluates the formula. `input` is the running value read by `value()`.
-    pub fn eval(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<Value, EvalError> {
+    ///
+    /// Generic over the environment so that NUMBER and BOOLEAN formulas read variables
+    /// without a `dyn` call (a `&dyn ValueEnv` works too).
+    #[inline]
+    pub fn eval<E: ValueEnv + ?Sized>(
+        &self,
+        env: &E,
+        input: Option<&Value>,
+    ) -> Result<Value, EvalError> {
+        match &self.fast {
+            Fast::Num(_, Some(p)) => {
+                if let Some(n) = p.number(env, input) {
+                    return Ok(Value::Number(n));
+                }
+            }
+            Fast::Bool(_, Some(p)) => {
+                if let Some(b) = p.boolean(env, input) {
+                    return Ok(Value::Boolean(b));
+                }
+            }
+            _ => {}
+        }
+        self.eval_closures(&DynEnv(env), input)
+    }
+
+    /// Evaluates with the closure tree (no register program): what [`Self::eval`] falls
+    /// back to, and the path that reports errors.
+    #[doc(hidden)]
+    #[inline(never)]
+    pub fn eval_closures(
+        &self,
+        env: &dyn ValueEnv,
+        input: Option<&Value>,
+    ) -> Result<Value, EvalError> {
         let cx = Ctx::new(env, input);
         let r = match &self.fast {
-            Fast::Num(f) => f(&cx).map(Value::Number),
-            Fast::Bool(f) => f(&cx).map(Value::Boolean),
+            Fast::Num(f, _) => f(&cx).map(Value::Number),
+            Fast::Bool(f, _) => f(&cx).map(Value::Boolean),
             Fast::Tree => cx.val(&self.root),
         };
         r.map_err(|e| self.finish(*e))
@@ -201,14 +243,29 @@ impl CompiledFormula {
 
     /// Evaluates a NUMBER formula without building a [`Value`] (errors if the formula is not
     /// a NUMBER formula).
-    pub fn eval_number(
+    #[inline]
+    pub fn eval_number<E: ValueEnv + ?Sized>(
+        &self,
+        env: &E,
+        input: Option<&Value>,
+    ) -> Result<Number, EvalError> {
+        if let Fast::Num(_, Some(p)) = &self.fast {
+            if let Some(n) = p.number(env, input) {
+                return Ok(n);
+            }
+        }
+        self.eval_number_closures(&DynEnv(env), input)
+    }
+
+    #[inline(never)]
+    fn eval_number_closures(
         &self,
         env: &dyn ValueEnv,
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
         let cx = Ctx::new(env, input);
         let r = match (&self.fast, &self.root) {
-            (Fast::Num(f), _) => f(&cx),
+            (Fast::Num(f, _), _) => f(&cx),
             (_, Val::Num(n)) => cx.num(n),
             (_, other) => match cx.val(other) {
                 Ok(Value::Number(n)) => Ok(n),
@@ -223,10 +280,29 @@ impl CompiledFormula {
     }
 
     /// Evaluates a BOOLEAN formula without building a [`Value`].
-    pub fn eval_bool(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<bool, EvalError> {
+    #[inline]
+    pub fn eval_bool<E: ValueEnv + ?Sized>(
+        &self,
+        env: &E,
+        input: Option<&Value>,
+    ) -> Result<bool, EvalError> {
+        if let Fast::Bool(_, Some(p)) = &self.fast {
+            if let Some(b) = p.boolean(env, input) {
+                return Ok(b);
+            }
+        }
+        self.eval_bool_closures(&DynEnv(env), input)
+    }
+
+    #[inline(never)]
+    fn eval_bool_closures(
+        &self,
+        env: &dyn ValueEnv,
+        input: Option<&Value>,
+    ) -> Result<bool, EvalError> {
         let cx = Ctx::new(env, input);
         let r = match (&self.fast, &self.root) {
-            (Fast::Bool(f), _) => f(&cx),
+            (Fast::Bool(f, _), _) => f(&cx),
             (_, Val::Bool(b)) => cx.boolean(b),
             (_, other) => match cx.val(other) {
                 Ok(Value::Boolean(b)) => Ok(b),
@@ -243,13 +319,39 @@ impl CompiledFormula {
     /// Evaluates with the tree interpreter only (no closures): the reference the closure
     /// compilation is tested against.
     #[doc(hidden)]
-    pub fn eval_tree(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<Value, EvalError> {
-        let cx = Ctx::new(env, input);
+    pub fn eval_tree<E: ValueEnv + ?Sized>(
+        &self,
+        env: &E,
+        input: Option<&Value>,
+    ) -> Result<Value, EvalError> {
+        let env = DynEnv(env);
+        let cx = Ctx::new(&env, input);
         cx.val(&self.root).map_err(|e| self.finish(*e))
     }
 
     fn finish(&self, e: EvalError) -> EvalError {
         e.at(self.span)
+    }
+}
+
+/// Any environment (sized or not) as a `dyn ValueEnv`.
+struct DynEnv<'a, E: ?Sized>(&'a E);
+
+impl<E: ValueEnv + ?Sized> ValueEnv for DynEnv<'_, E> {
+    fn value(&self, var: VarRef) -> Result<Value, EvalError> {
+        self.0.value(var)
+    }
+    fn number(&self, var: VarRef) -> Result<Number, EvalError> {
+        self.0.number(var)
+    }
+    fn int(&self, var: VarRef) -> Option<i64> {
+        self.0.int(var)
+    }
+    fn boolean(&self, var: VarRef) -> Result<bool, EvalError> {
+        self.0.boolean(var)
+    }
+    fn call_host(&self, function: HostFnRef, args: &[Value]) -> Result<Value, EvalError> {
+        self.0.call_host(function, args)
     }
 }
 

@@ -128,10 +128,35 @@ impl ValueEnv for MapEnv {
         }
     }
 
+    #[inline]
     fn boolean(&self, var: VarRef) -> Result<bool, EvalError> {
         if let Some((_, (_, Some(Value::Boolean(b))))) = self.vars.get_index(var.0 as usize) {
             return Ok(*b);
         }
+        self.boolean_slow(var)
+    }
+
+    #[inline]
+    fn int(&self, var: VarRef) -> Option<i64> {
+        match self.vars.get_index(var.0 as usize) {
+            Some((_, (_, Some(Value::Number(Number::Int(i)))))) => Some(*i),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn number(&self, var: VarRef) -> Result<Number, EvalError> {
+        if let Some((_, (_, Some(Value::Number(n))))) = self.vars.get_index(var.0 as usize) {
+            return Ok(*n);
+        }
+        self.number_slow(var)
+    }
+}
+
+impl MapEnv {
+    /// [`ValueEnv::boolean`] of a variable without a stored BOOLEAN (default or error).
+    #[inline(never)]
+    fn boolean_slow(&self, var: VarRef) -> Result<bool, EvalError> {
         match self.value(var)? {
             Value::Boolean(b) => Ok(b),
             other => Err(EvalError::new(
@@ -141,10 +166,9 @@ impl ValueEnv for MapEnv {
         }
     }
 
-    fn number(&self, var: VarRef) -> Result<Number, EvalError> {
-        if let Some((_, (_, Some(Value::Number(n))))) = self.vars.get_index(var.0 as usize) {
-            return Ok(*n);
-        }
+    /// [`ValueEnv::number`] of a variable without a stored NUMBER (default or error).
+    #[inline(never)]
+    fn number_slow(&self, var: VarRef) -> Result<Number, EvalError> {
         match self.value(var)? {
             Value::Number(n) => Ok(n),
             other => Err(EvalError::new(

@@ -150,6 +150,18 @@ pub trait ValueEnv {
         }
     }
 
+    /// The value of a NUMBER variable when it is a whole `i64` ([`Number::Int`]); `None`
+    /// otherwise (a decimal, no value, not a NUMBER: the caller then asks
+    /// [`ValueEnv::number`]). Must agree with `number`. Override it to read the integer
+    /// without copying a [`Number`] (the register programs' hot path).
+    #[inline]
+    fn int(&self, var: VarRef) -> Option<i64> {
+        match self.number(var) {
+            Ok(Number::Int(i)) => Some(i),
+            _ => None,
+        }
+    }
+
     /// The value of a BOOLEAN variable. The default calls [`ValueEnv::value`].
     fn boolean(&self, var: VarRef) -> Result<bool, EvalError> {
         match self.value(var)? {

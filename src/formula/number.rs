@@ -267,12 +267,9 @@ impl Number {
         if let (Number::Int(a), Number::Int(b)) = (self, rhs) {
             return Number::from_i128(i128::from(a) * i128::from(b));
         }
-        if let (Some((a, sa)), Some((b, sb))) = (small(self), small(rhs)) {
-            if let Some(m) = a.checked_mul(b) {
-                let sc = sa + sb;
-                if sc <= MAX_SMALL_SCALE {
-                    return Ok(make_small(m, sc));
-                }
+        if let (Some(a), Some(b)) = (small(self), small(rhs)) {
+            if let Some((m, sc)) = fixed_mul(a, b) {
+                return Ok(make_small(m, sc));
             }
         }
         dec(self.to_decimal().checked_mul(rhs.to_decimal()))
@@ -480,11 +477,8 @@ impl Number {
         match (self, rhs) {
             (Number::Int(a), Number::Int(b)) => a.cmp(&b),
             _ => {
-                if let (Some((a, sa)), Some((b, sb))) = (small(self), small(rhs)) {
-                    let sc = sa.max(sb);
-                    let a = i128::from(a) * i128::from(pow10(sc - sa));
-                    let b = i128::from(b) * i128::from(pow10(sc - sb));
-                    return a.cmp(&b);
+                if let (Some(a), Some(b)) = (small(self), small(rhs)) {
+                    return fixed_cmp(a, b);
                 }
                 self.to_decimal().cmp(&rhs.to_decimal())
             }
@@ -529,29 +523,67 @@ fn small(n: Number) -> Option<(i64, u32)> {
 /// `m / 10^sc` as a number (integers become [`Number::Int`]).
 #[inline]
 fn make_small(m: i64, sc: u32) -> Number {
+    let (m, sc) = fixed_norm(m, sc);
     if sc == 0 {
-        return Number::Int(m);
-    }
-    let p = pow10(sc);
-    if m % p == 0 {
-        Number::Int(m / p)
+        Number::Int(m)
     } else {
         Number::Dec(Decimal::new(m, sc))
     }
 }
 
+/// `m / 10^sc` with a whole result as scale 0 (the mantissa/scale form of `make_small`).
+#[inline(always)]
+pub(crate) fn fixed_norm(m: i64, sc: u32) -> (i64, u32) {
+    if sc == 0 {
+        return (m, 0);
+    }
+    let p = pow10(sc);
+    if m % p == 0 { (m / p, 0) } else { (m, sc) }
+}
+
 #[inline]
 fn small_add(a: Number, b: Number) -> Option<Number> {
-    let ((x, sx), (y, sy)) = (small(a)?, small(b)?);
+    let (m, sc) = fixed_add(small(a)?, small(b)?)?;
+    Some(if sc == 0 {
+        Number::Int(m)
+    } else {
+        Number::Dec(Decimal::new(m, sc))
+    })
+}
+
+/// The sum of two fixed-point numbers (mantissa, scale <= 18), `None` when it does not fit.
+#[inline(always)]
+pub(crate) fn fixed_add((x, sx): (i64, u32), (y, sy): (i64, u32)) -> Option<(i64, u32)> {
     let sc = sx.max(sy);
     let x = x.checked_mul(pow10(sc - sx))?;
     let y = y.checked_mul(pow10(sc - sy))?;
     let m = x.checked_add(y)?;
     if (sx == 0) != (sy == 0) {
         // A whole number plus a fraction is a fraction: no need to test for a whole result.
-        return Some(Number::Dec(Decimal::new(m, sc)));
+        return Some((m, sc));
     }
-    Some(make_small(m, sc))
+    Some(fixed_norm(m, sc))
+}
+
+/// The product of two fixed-point numbers, `None` when it does not fit.
+#[inline(always)]
+pub(crate) fn fixed_mul((a, sa): (i64, u32), (b, sb): (i64, u32)) -> Option<(i64, u32)> {
+    let m = a.checked_mul(b)?;
+    let sc = sa + sb;
+    if sc <= MAX_SMALL_SCALE {
+        Some(fixed_norm(m, sc))
+    } else {
+        None
+    }
+}
+
+/// Numeric order of two fixed-point numbers.
+#[inline(always)]
+pub(crate) fn fixed_cmp((a, sa): (i64, u32), (b, sb): (i64, u32)) -> Ordering {
+    let sc = sa.max(sb);
+    let a = i128::from(a) * i128::from(pow10(sc - sa));
+    let b = i128::from(b) * i128::from(pow10(sc - sb));
+    a.cmp(&b)
 }
 
 /// Division by a constant whole divisor, with the decimal factor worked out once.
@@ -559,6 +591,8 @@ fn small_add(a: Number, b: Number) -> Option<Number> {
 pub(crate) struct ConstDivisor {
     divisor: i64,
     terminating: Option<(u32, i64)>,
+    /// `k` when the divisor is `2^k` (k >= 1): divisions become shifts.
+    shift: Option<u32>,
 }
 
 impl ConstDivisor {
@@ -568,9 +602,64 @@ impl ConstDivisor {
             Number::Int(b) if b != 0 && b != -1 => Some(ConstDivisor {
                 divisor: b,
                 terminating: terminating(b),
+                shift: (b > 1 && b.count_ones() == 1).then(|| b.trailing_zeros()),
             }),
             _ => None,
         }
+    }
+
+    /// `a / divisor` for a whole `a` as a mantissa and scale, exactly as
+    /// [`ConstDivisor::divide`] (`None`: use `divide`).
+    #[inline(always)]
+    pub(crate) fn divide_int(self, a: i64) -> Option<(i64, u32)> {
+        if let Some(k) = self.shift {
+            if a & ((1i64 << k) - 1) == 0 {
+                return Some((a >> k, 0));
+            }
+        } else {
+            let b = self.divisor;
+            if a % b == 0 {
+                return Some((a / b, 0));
+            }
+        }
+        let (k, factor) = self.terminating?;
+        Some((a.checked_mul(factor)?, k))
+    }
+
+    /// `floor(a / divisor)`, exactly as [`Number::div_floor`].
+    #[inline(always)]
+    pub(crate) fn floor_int(self, a: i64) -> i64 {
+        if let Some(k) = self.shift {
+            return a >> k;
+        }
+        let b = self.divisor;
+        let (q, r) = (a / b, a % b);
+        if r != 0 && ((r < 0) != (b < 0)) {
+            q.saturating_sub(1)
+        } else {
+            q
+        }
+    }
+
+    /// `ceil(a / divisor)`, exactly as [`Number::div_ceil`].
+    #[inline(always)]
+    pub(crate) fn ceil_int(self, a: i64) -> i64 {
+        if let Some(k) = self.shift {
+            return (a >> k) + i64::from(a & ((1i64 << k) - 1) != 0);
+        }
+        let b = self.divisor;
+        let (q, r) = (a / b, a % b);
+        if r != 0 && ((r < 0) == (b < 0)) {
+            q.saturating_add(1)
+        } else {
+            q
+        }
+    }
+
+    /// The divisor.
+    #[inline(always)]
+    pub(crate) fn get(self) -> i64 {
+        self.divisor
     }
 
     /// `x / divisor`, exactly as [`Number::checked_div`].
