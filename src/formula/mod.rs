@@ -16,8 +16,12 @@
 //!    user function bodies, host dependencies); [`CompiledFormula::uses_input`] tells
 //!    whether `value()` is read. A compiled formula is `Send + Sync` and cheap to clone.
 //!
-//! NUMBER and BOOLEAN formulas compile to closures (`closure.rs`), other formats to a
-//! typed tree (`compile.rs`); `docs/performance.md` has the measurements.
+//! NUMBER and BOOLEAN formulas compile to short register programs (`compile/program.rs`:
+//! `i64` mantissa + decimal scale, fused ops, variable reads inlined through the generic
+//! env) that answer almost every evaluation; when a program cannot (an error, a value
+//! outside its fast paths), the typed closures (`closure.rs`) evaluate again and report the
+//! error with its code and span. Other formats use a typed tree (`compile.rs`).
+//! `docs/performance.md` has the measurements.
 //!
 //! [`MapEnv`] is a ready-made name → value environment (both traits) for tools and tests;
 //! [`check_with_args`] checks a formula with `arg(n)` bound (testing user function bodies).

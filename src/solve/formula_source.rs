@@ -129,6 +129,14 @@ impl ValueEnv for Env<'_> {
         }
     }
 
+    fn int(&self, var: VarRef) -> Option<i64> {
+        // The register programs' hot path: a whole number read in place.
+        match self.vars.get(variable_of(var)) {
+            Some(Value::Number(Number::Int(i))) => Some(*i),
+            _ => None,
+        }
+    }
+
     fn call_host(&self, function: HostFnRef, args: &[Value]) -> Result<Value, EvalError> {
         match self.host {
             Some(h) => h.call(function, args, self.vars),
