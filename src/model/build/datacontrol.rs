@@ -109,8 +109,8 @@ impl<'a> Builder<'a> {
             );
         };
         let loc = loc.trim();
-        if !FACT_LOCATIONS.contains(&loc.text) {
-            let help = match closest(loc.text, FACT_LOCATIONS.iter().copied()) {
+        if !fact_locations().any(|l| l == loc.text) {
+            let help = match closest(loc.text, fact_locations()) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => "use an object kind such as ABILITY, RACE, TEMPLATE or EQUIPMENT".into(),
             };

@@ -32,7 +32,8 @@ pub(super) fn format_from_name(text: &str) -> Option<Format> {
     Format::from_name(text)
 }
 
-const OBJECT_FORMATS: &[&str] = &[
+/// PCGen object kinds that are both object formats and FACTDEF locations.
+const OBJECT_KINDS: &[&str] = &[
     "ALIGNMENT",
     "CHECK",
     "DEITY",
@@ -52,37 +53,23 @@ const OBJECT_FORMATS: &[&str] = &[
     "CLASSSKILLLIST",
     "DOMAINSPELLLIST",
     "WIELDCATEGORY",
-    "HANDED",
 ];
 
+/// Object formats beyond [`OBJECT_KINDS`].
+const OTHER_OBJECT_FORMATS: &[&str] = &["HANDED"];
+
+/// FACTDEF locations beyond `GLOBAL` and [`OBJECT_KINDS`].
+const OTHER_FACT_LOCATIONS: &[&str] = &["COMPANIONMOD", "EQUIPMENT", "EQMOD", "KIT", "ABILITY"];
+
+/// Names of the object formats PCGen defines.
+fn object_formats() -> impl Iterator<Item = &'static str> {
+    OBJECT_KINDS.iter().chain(OTHER_OBJECT_FORMATS).copied()
+}
+
 /// FACTDEF locations PCGen accepts.
-const FACT_LOCATIONS: &[&str] = &[
-    "GLOBAL",
-    "ALIGNMENT",
-    "CHECK",
-    "DEITY",
-    "DOMAIN",
-    "CLASS",
-    "LANGUAGE",
-    "RACE",
-    "SPELL",
-    "SKILL",
-    "STAT",
-    "SIZEADJUSTMENT",
-    "TEMPLATE",
-    "WEAPONPROF",
-    "ARMORPROF",
-    "SHIELDPROF",
-    "CLASSSPELLLIST",
-    "CLASSSKILLLIST",
-    "DOMAINSPELLLIST",
-    "WIELDCATEGORY",
-    "COMPANIONMOD",
-    "EQUIPMENT",
-    "EQMOD",
-    "KIT",
-    "ABILITY",
-];
+pub(super) fn fact_locations() -> impl Iterator<Item = &'static str> {
+    std::iter::once("GLOBAL").chain(OBJECT_KINDS.iter().chain(OTHER_FACT_LOCATIONS).copied())
+}
 
 /// Functions built into the formula language and PCGen's plugins.
 pub(crate) const BUILTIN_FUNCTIONS: &[&str] = &[
@@ -337,7 +324,7 @@ impl<'a> Builder<'a> {
         match f {
             Format::Array(x) | Format::Optional(x) => self.known_format(x),
             Format::Object(n) => {
-                OBJECT_FORMATS.iter().any(|o| n.is(o))
+                object_formats().any(|o| n.is(o))
                     || self
                         .ds
                         .scopes
@@ -352,9 +339,9 @@ impl<'a> Builder<'a> {
         let f = format_from_name(&at.value).filter(|f| self.known_format(f));
         if f.is_none() {
             let mut names: Vec<String> = ["NUMBER", "BOOLEAN", "STRING", "ORDEREDPAIR", "DICE"]
-                .iter()
-                .chain(OBJECT_FORMATS)
-                .map(|s| (*s).to_owned())
+                .into_iter()
+                .chain(object_formats())
+                .map(str::to_owned)
                 .collect();
             names.extend(
                 self.ds
