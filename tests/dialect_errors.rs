@@ -1,5 +1,5 @@
-//! Rendered diagnostics (colour off) for every FICS error class and every UnterMUD
-//! set-time error, under insta snapshots.
+//! Rendered diagnostics (colour off) for every FICS error class, every UnterMUD set-time
+//! error, the ICC errors and the shared dialect errors (overflow, nesting), under insta snapshots.
 
 use rulebook::diagnostic::{Diagnostic, render};
 use rulebook::dialect::{fics, icc, untermud};
@@ -185,4 +185,55 @@ fn constant_comparison_warning() {
     let f = fics::MatchFormula::compile(text, id, &fics::FVars::new()).unwrap();
     assert_eq!(f.warnings().len(), 2);
     insta::assert_snapshot!(render(f.warnings(), &map, false));
+}
+
+/// An ICC formula that fails to compile with exactly `code`, rendered.
+fn icc_rendered(text: &str, code: &str) -> String {
+    let mut map = SourceMap::new();
+    let id = map.add(SourceFile::new("formula", text, TextEncoding::Utf8));
+    let diags = icc::IccFormula::compile(text, id).unwrap_err();
+    assert!(
+        diags.iter().all(|d| d.code.id == code),
+        "{:?}",
+        diags.iter().map(|d| d.code.id).collect::<Vec<_>>()
+    );
+    render(&diags, &map, false)
+}
+
+#[test]
+fn icc_syntax() {
+    insta::assert_snapshot!(icc_rendered("rating > ", "D0120"));
+}
+
+#[test]
+fn icc_unknown_term() {
+    insta::assert_snapshot!(icc_rendered("ratng > 1700", "D0121"));
+}
+
+#[test]
+fn icc_number_too_large() {
+    insta::assert_snapshot!(icc_rendered("lag < 99999999999", "D0123"));
+}
+
+#[test]
+fn dialect_overflow_at_evaluation() {
+    let text = "time * time > 0";
+    let mut map = SourceMap::new();
+    let id = map.add(SourceFile::new("formula", text, TextEncoding::Utf8));
+    let f = fics::MatchFormula::compile(text, id, &fics::FVars::new()).unwrap();
+    let request = fics::MatchRequest {
+        time: 2_000_000,
+        ..fics::MatchRequest::default()
+    };
+    let err = f.evaluate(&request).unwrap_err();
+    assert_eq!(err.code.id, "D0190");
+    insta::assert_snapshot!(render(&[*err], &map, false));
+}
+
+#[test]
+fn dialect_too_deep() {
+    let text = format!("{}1{}", "(".repeat(300), ")".repeat(300));
+    let (diags, map) = fics_error(&text);
+    assert!(diags.iter().any(|d| d.code.id == "D0192"));
+    insta::assert_snapshot!(render(&diags, &map, false));
 }
