@@ -19,7 +19,9 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 mod program;
+mod tiny;
 use program::Program;
+use tiny::Tiny;
 
 pub(crate) type R<T> = Result<T, Box<EvalError>>;
 
@@ -109,10 +111,12 @@ pub(crate) enum Val {
     Host(HostFnRef, Vec<Val>, Span),
 }
 
-/// The closure-compiled root (see `closure.rs`); `Tree` for formats other than NUMBER and
-/// BOOLEAN, evaluated by the tree interpreter.
+/// The closure-compiled root (see `closure.rs`) with its register program; `Tree` for
+/// formats other than NUMBER and BOOLEAN, evaluated by the tree interpreter; `Tiny` for
+/// formulas of at most two operations (`tiny.rs`), with the form to use when it gives up.
 #[derive(Clone)]
 pub(crate) enum Fast {
+    Tiny(Tiny, Box<Fast>),
     Num(super::closure::NumF, Option<Arc<Program>>),
     Bool(super::closure::BoolF, Option<Arc<Program>>),
     Tree,
@@ -121,6 +125,7 @@ pub(crate) enum Fast {
 impl std::fmt::Debug for Fast {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
+            Fast::Tiny(..) => "Fast::Tiny",
             Fast::Num(..) => "Fast::Num",
             Fast::Bool(..) => "Fast::Bool",
             Fast::Tree => "Fast::Tree",
@@ -130,13 +135,32 @@ impl std::fmt::Debug for Fast {
 
 impl Fast {
     pub(crate) fn of(root: &Val) -> Fast {
-        match root {
-            Val::Num(n) => Fast::Num(super::closure::num(n), Program::of_num(n).map(Arc::new)),
-            Val::Bool(b) => Fast::Bool(
-                super::closure::boolean(b),
-                Program::of_bool(b).map(Arc::new),
+        let (tiny, fast) = match root {
+            Val::Num(n) => (
+                Tiny::of_num(n),
+                Fast::Num(super::closure::num(n), Program::of_num(n).map(Arc::new)),
             ),
-            _ => Fast::Tree,
+            Val::Bool(b) => (
+                Tiny::of_bool(b),
+                Fast::Bool(
+                    super::closure::boolean(b),
+                    Program::of_bool(b).map(Arc::new),
+                ),
+            ),
+            _ => (None, Fast::Tree),
+        };
+        match tiny {
+            Some(t) => Fast::Tiny(t, Box::new(fast)),
+            None => fast,
+        }
+    }
+
+    /// The form under a tiny one.
+    #[inline(always)]
+    fn general(&self) -> &Fast {
+        match self {
+            Fast::Tiny(_, f) => f,
+            f => f,
         }
     }
 }
@@ -197,6 +221,18 @@ impl CompiledFormula {
         self.span
     }
 
+    /// How the formula is evaluated first: `"tiny"`, `"program"` (register program),
+    /// `"closures"` or `"tree"`. For measurements (docs/performance.md), not behaviour.
+    #[doc(hidden)]
+    pub fn evaluation_form(&self) -> &'static str {
+        match &self.fast {
+            Fast::Tiny(..) => "tiny",
+            Fast::Num(_, Some(_)) | Fast::Bool(_, Some(_)) => "program",
+            Fast::Num(_, None) | Fast::Bool(_, None) => "closures",
+            Fast::Tree => "tree",
+        }
+    }
+
     /// Evaluates the formula. `input` is the running value read by `value()`.
     ///
     /// Generic over the environment so that NUMBER and BOOLEAN formulas read variables
@@ -207,7 +243,19 @@ impl CompiledFormula {
         env: &E,
         input: Option<&Value>,
     ) -> Result<Value, EvalError> {
-        match &self.fast {
+        let fast = match &self.fast {
+            Fast::Tiny(t, f) => {
+                if let Some(i) = t.number(env, input) {
+                    return Ok(Value::Number(Number::Int(i)));
+                }
+                if let Some(b) = t.boolean(env, input) {
+                    return Ok(Value::Boolean(b));
+                }
+                &**f
+            }
+            f => f,
+        };
+        match fast {
             Fast::Num(_, Some(p)) => {
                 if let Some(n) = p.number(env, input) {
                     return Ok(Value::Number(n));
@@ -233,10 +281,10 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<Value, EvalError> {
         let cx = Ctx::new(env, input);
-        let r = match &self.fast {
+        let r = match self.fast.general() {
             Fast::Num(f, _) => f(&cx).map(Value::Number),
             Fast::Bool(f, _) => f(&cx).map(Value::Boolean),
-            Fast::Tree => cx.val(&self.root),
+            Fast::Tiny(..) | Fast::Tree => cx.val(&self.root),
         };
         r.map_err(|e| self.finish(*e))
     }
@@ -249,7 +297,16 @@ impl CompiledFormula {
         env: &E,
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
-        if let Fast::Num(_, Some(p)) = &self.fast {
+        let fast = match &self.fast {
+            Fast::Tiny(t, f) => {
+                if let Some(i) = t.number(env, input) {
+                    return Ok(Number::Int(i));
+                }
+                &**f
+            }
+            f => f,
+        };
+        if let Fast::Num(_, Some(p)) = fast {
             if let Some(n) = p.number(env, input) {
                 return Ok(n);
             }
@@ -264,7 +321,7 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
         let cx = Ctx::new(env, input);
-        let r = match (&self.fast, &self.root) {
+        let r = match (self.fast.general(), &self.root) {
             (Fast::Num(f, _), _) => f(&cx),
             (_, Val::Num(n)) => cx.num(n),
             (_, other) => match cx.val(other) {
@@ -286,7 +343,16 @@ impl CompiledFormula {
         env: &E,
         input: Option<&Value>,
     ) -> Result<bool, EvalError> {
-        if let Fast::Bool(_, Some(p)) = &self.fast {
+        let fast = match &self.fast {
+            Fast::Tiny(t, f) => {
+                if let Some(b) = t.boolean(env, input) {
+                    return Ok(b);
+                }
+                &**f
+            }
+            f => f,
+        };
+        if let Fast::Bool(_, Some(p)) = fast {
             if let Some(b) = p.boolean(env, input) {
                 return Ok(b);
             }
@@ -301,7 +367,7 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<bool, EvalError> {
         let cx = Ctx::new(env, input);
-        let r = match (&self.fast, &self.root) {
+        let r = match (self.fast.general(), &self.root) {
             (Fast::Bool(f, _), _) => f(&cx),
             (_, Val::Bool(b)) => cx.boolean(b),
             (_, other) => match cx.val(other) {
@@ -368,7 +434,7 @@ fn apply(op: NumOp, a: Number, b: Number) -> super::number::NumResult {
 }
 
 #[inline(always)]
-fn compare(op: CmpOp, o: Ordering) -> bool {
+pub(crate) fn compare(op: CmpOp, o: Ordering) -> bool {
     match op {
         CmpOp::Lt => o == Ordering::Less,
         CmpOp::Gt => o == Ordering::Greater,

@@ -954,9 +954,9 @@ mod tests {
                         env.define("y", Format::Number, Some(Value::Number(n(y))));
                         env.define("b", Format::Boolean, Some(Value::Boolean(x < y)));
                         let c = compiled(text, *boolean, &env);
-                        let program = match &c.fast {
+                        let program = match c.fast.general() {
                             Fast::Num(_, p) | Fast::Bool(_, p) => p.clone(),
-                            Fast::Tree => None,
+                            Fast::Tiny(..) | Fast::Tree => None,
                         };
                         let program = program.expect("formula compiles to a program");
                         let closures = c.eval_closures(&env, input.as_ref());
