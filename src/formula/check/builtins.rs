@@ -1,0 +1,288 @@
+//! Calls of the built-in functions (`abs`, `max`, `if`, `value`, `length`, `slice`, …);
+//! other names go to [`functions`](super::functions).
+
+use super::literals::literal_number;
+use super::{
+    Checker, INVALID_ARGUMENT, NO_INPUT, OPERAND_FORMAT, Typed, WRONG_ARITY, bool_node, num_node,
+    wrap,
+};
+use crate::diagnostic::Diagnostic;
+use crate::formula::ast::Expr;
+use crate::formula::compile::{Bool, Num, NumFn, Val};
+use crate::formula::format::Format;
+use crate::formula::number::Number;
+use crate::name::Name;
+use crate::source::Span;
+
+impl<'a> Checker<'a> {
+    /// Reports a call of `name` with `got` arguments where it takes `expected`.
+    pub(super) fn arity(&mut self, span: Span, name: &Name, expected: &str, got: usize) {
+        self.error(
+            Diagnostic::error(
+                WRONG_ARITY,
+                span,
+                format!("`{name}` takes {expected}, but {got} given"),
+            )
+            .with_label(format!(
+                "{got} argument{} here",
+                if got == 1 { "" } else { "s" }
+            ))
+            .with_help(format!("call `{name}` with {expected}")),
+        );
+    }
+
+    /// Checks each argument as a NUMBER (asserted), returning the nodes.
+    fn number_args(&mut self, name: &Name, args: &'a [Expr]) -> Option<Vec<Num>> {
+        let mut out = Vec::with_capacity(args.len());
+        let mut ok = true;
+        for a in args {
+            match self.expr(a, Some(&Format::Number)) {
+                Some(t) => {
+                    match self.want(t, &Format::Number, a, &format!("an argument of `{name}`")) {
+                        Some(v) => out.push(num_node(v, a.span)),
+                        None => ok = false,
+                    }
+                }
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    /// A call: a built-in function, else one the environment knows.
+    pub(super) fn call(
+        &mut self,
+        e: &'a Expr,
+        name: &Name,
+        name_span: Span,
+        args: &'a [Expr],
+        asserted: Option<&Format>,
+    ) -> Option<Typed> {
+        let lower = name.as_str().to_ascii_lowercase();
+        let n = args.len();
+        let number = |node: Num| Typed {
+            format: Format::Number,
+            node: Val::Num(node),
+        };
+        match lower.as_str() {
+            "abs" | "ceil" | "floor" | "round" => {
+                if n != 1 {
+                    self.arity(e.span, name, "1 argument", n);
+                    return None;
+                }
+                let mut xs = self.number_args(name, args)?;
+                let x = xs.pop()?;
+                let f = match lower.as_str() {
+                    "abs" => NumFn::Abs,
+                    "ceil" => NumFn::Ceil,
+                    "floor" => NumFn::Floor,
+                    _ => NumFn::Round,
+                };
+                Some(number(Num::Fn1(f, Box::new(x), e.span)))
+            }
+            "max" | "min" => {
+                if n < 2 {
+                    self.arity(e.span, name, "at least 2 arguments", n);
+                    return None;
+                }
+                let xs = self.number_args(name, args)?;
+                Some(number(if lower == "max" {
+                    Num::Max(xs)
+                } else {
+                    Num::Min(xs)
+                }))
+            }
+            "if" => {
+                let [c, t, f] = args else {
+                    self.arity(e.span, name, "3 arguments", n);
+                    return None;
+                };
+                let ct = self.expr(c, Some(&Format::Boolean));
+                let ct =
+                    ct.and_then(|x| self.want(x, &Format::Boolean, c, "the condition of `if`"));
+                let tt = self.expr(t, asserted);
+                let ft = self.expr(f, asserted);
+                let (ct, tt, ft) = (ct?, tt?, ft?);
+                if tt.format != ft.format {
+                    self.error(
+                        Diagnostic::error(
+                            OPERAND_FORMAT,
+                            e.span,
+                            format!(
+                                "the branches of `if` differ: {} and {}",
+                                tt.format, ft.format
+                            ),
+                        )
+                        .with_label("branches of different formats")
+                        .with_secondary(t.span, format!("{}", tt.format))
+                        .with_secondary(f.span, format!("{}", ft.format))
+                        .with_help("both branches of `if` must have the same format"),
+                    );
+                    return None;
+                }
+                let cond = Box::new(bool_node(ct, c.span));
+                let node = match tt.format {
+                    Format::Number => Val::Num(Num::If(
+                        cond,
+                        Box::new(num_node(tt.node, t.span)),
+                        Box::new(num_node(ft.node, f.span)),
+                    )),
+                    Format::Boolean => Val::Bool(Bool::If(
+                        cond,
+                        Box::new(bool_node(tt.node, t.span)),
+                        Box::new(bool_node(ft.node, f.span)),
+                    )),
+                    _ => Val::If(cond, Box::new(tt.node), Box::new(ft.node)),
+                };
+                Some(Typed {
+                    format: tt.format,
+                    node,
+                })
+            }
+            "value" => {
+                if n != 0 {
+                    self.arity(e.span, name, "no arguments", n);
+                    return None;
+                }
+                let Some(f) = self.input else {
+                    self.error(
+                        Diagnostic::error(NO_INPUT, e.span, "`value()` has no running value here")
+                            .with_label("no input value")
+                            .with_help("`value()` is the running value of a MODIFY; it cannot be used here"),
+                    );
+                    return None;
+                };
+                self.uses_input = true;
+                Some(if *f == Format::Number {
+                    number(Num::Input(e.span))
+                } else {
+                    wrap(f.clone(), Val::Input(e.span), e.span)
+                })
+            }
+            "length" | "isempty" => {
+                let [a] = args else {
+                    self.arity(e.span, name, "1 argument", n);
+                    return None;
+                };
+                let at = self.expr(a, None)?;
+                if !matches!(at.format, Format::Array(_)) {
+                    return self.not_array(a, &at.format, name);
+                }
+                let arr = Box::new(at.node);
+                Some(if lower == "length" {
+                    number(Num::Val(Box::new(Val::Length(arr, e.span)), e.span))
+                } else {
+                    Typed {
+                        format: Format::Boolean,
+                        node: Val::Bool(Bool::Val(Box::new(Val::IsEmpty(arr, e.span)), e.span)),
+                    }
+                })
+            }
+            "ispresent" | "getoptional" => {
+                let [a] = args else {
+                    self.arity(e.span, name, "1 argument", n);
+                    return None;
+                };
+                let at = self.expr(a, None)?;
+                let Format::Optional(inner) = at.format else {
+                    self.error(
+                        Diagnostic::error(
+                            OPERAND_FORMAT,
+                            a.span,
+                            format!("`{name}` needs an OPTIONAL, not {}", at.format),
+                        )
+                        .with_label(format!("this is {}", at.format))
+                        .with_help("pass an OPTIONAL[...] variable"),
+                    );
+                    return None;
+                };
+                let o = Box::new(at.node);
+                Some(if lower == "ispresent" {
+                    Typed {
+                        format: Format::Boolean,
+                        node: Val::Bool(Bool::Val(Box::new(Val::IsPresent(o, e.span)), e.span)),
+                    }
+                } else {
+                    wrap(*inner, Val::GetOptional(o, e.span), e.span)
+                })
+            }
+            "slice" => self.slice(e, name, args),
+            "arg" => self.arg(e, name, args, asserted),
+            _ => self.user_or_host(e, name, name_span, args, asserted),
+        }
+    }
+
+    /// Reports an argument of `name` that is not an array.
+    fn not_array(&mut self, a: &Expr, f: &Format, name: &Name) -> Option<Typed> {
+        self.error(
+            Diagnostic::error(
+                OPERAND_FORMAT,
+                a.span,
+                format!("`{name}` needs an ARRAY, not {f}"),
+            )
+            .with_label(format!("this is {f}"))
+            .with_help("pass an ARRAY[...] variable"),
+        );
+        None
+    }
+
+    /// `slice(array, start[, end])`; literal bounds are checked here.
+    fn slice(&mut self, e: &'a Expr, name: &Name, args: &'a [Expr]) -> Option<Typed> {
+        if !(2..=3).contains(&args.len()) {
+            self.arity(e.span, name, "2 or 3 arguments", args.len());
+            return None;
+        }
+        let (a, rest) = args.split_first()?;
+        let at = self.expr(a, None);
+        let bounds = self.number_args(name, rest);
+        // Literal bounds are checked now (reference: at semantics time).
+        let lits: Vec<Option<Result<Number, ()>>> = rest.iter().map(literal_number).collect();
+        let mut bad = false;
+        for (x, lit) in rest.iter().zip(&lits) {
+            if let Some(l) = lit {
+                let ok = matches!(l, Ok(n) if n.is_integer() && !n.is_negative());
+                if !ok {
+                    bad = true;
+                    self.error(
+                        Diagnostic::error(
+                            INVALID_ARGUMENT,
+                            x.span,
+                            "a slice bound must be a whole number, 0 or more",
+                        )
+                        .with_label("not a valid bound")
+                        .with_help("write a whole number such as `0` or `2`"),
+                    );
+                }
+            }
+        }
+        if let [Some(Ok(s)), Some(Ok(en))] = lits.as_slice() {
+            if !bad && s >= en {
+                bad = true;
+                let msg = if s == en {
+                    "this slice is always empty (start equals end)"
+                } else {
+                    "the slice starts after it ends"
+                };
+                self.error(
+                    Diagnostic::error(INVALID_ARGUMENT, e.span, msg)
+                        .with_label("start must be below end")
+                        .with_help("the end is exclusive: `slice(x,1,3)` takes items 1 and 2"),
+                );
+            }
+        }
+        let at = at?;
+        if !matches!(at.format, Format::Array(_)) {
+            return self.not_array(a, &at.format, name);
+        }
+        let mut bounds = bounds?.into_iter();
+        if bad {
+            return None;
+        }
+        let start = bounds.next()?;
+        let end = bounds.next().map(Box::new);
+        Some(Typed {
+            format: at.format,
+            node: Val::Slice(Box::new(at.node), Box::new(start), end, e.span),
+        })
+    }
+}

@@ -1,0 +1,299 @@
+//! Checking: infer and verify the format of every node against an environment the caller
+//! implements, once, and compile the formula (see [`check`]).
+//!
+//! The checker walks the syntax tree once, building the compiled node as it goes. Its parts:
+//!
+//! * `codes`: the `F01xx` diagnostic codes;
+//! * `env`: what the caller provides ([`CheckEnv`], [`VarRef`], host-function types);
+//! * this module: the entry points, the `Checker` state and the dispatch on the node kind;
+//! * `literals`: number and quoted literals;
+//! * `names`: variables and array indexing (`name[i]`);
+//! * `operators`: unary and binary operators;
+//! * `builtins`: calls of the built-in functions;
+//! * `functions`: calls of the functions the environment knows (user functions, expanded
+//!   in place, with `arg(n)`; host functions) and of unknown ones.
+
+mod builtins;
+mod codes;
+mod env;
+mod functions;
+mod literals;
+mod names;
+mod operators;
+#[cfg(test)]
+mod tests;
+
+pub use codes::{
+    EMPTY_FORMULA, FORMULA_TOO_DEEP, FUNCTION_EXPANSION_TOO_LARGE, INVALID_ARGUMENT,
+    INVALID_LITERAL, NO_INPUT, NOT_AN_ARRAY, NUMBER_OUT_OF_RANGE, OPERAND_FORMAT,
+    RECURSIVE_FUNCTION, RESULT_FORMAT, UNKNOWN_FUNCTION, UNKNOWN_VARIABLE, WRONG_ARITY,
+};
+pub use env::{
+    CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, VarRef,
+};
+
+use super::ast::{Expr, ExprKind, Formula};
+use super::compile::{Bool, CompiledFormula, Num, Val};
+use super::format::Format;
+use crate::diagnostic::Diagnostic;
+use crate::name::Name;
+use crate::source::Span;
+
+/// The deepest nesting checked (parentheses, operators and expanded user functions).
+const MAX_DEPTH: usize = 100;
+
+/// Checks `formula` and compiles it.
+///
+/// * `asserted`: the format the result must have (the variable's format for MODIFY);
+/// * `input`: the format of `value()` (the running value), or `None` where there is none.
+///
+/// Every problem is reported (unknown names with "did you mean", arity, operand and result
+/// formats, invalid literals), each on the offending span.
+pub fn check(
+    formula: &Formula,
+    env: &dyn CheckEnv,
+    asserted: &Format,
+    input: Option<&Format>,
+) -> Result<CompiledFormula, Vec<Diagnostic>> {
+    check_with_args(formula, env, asserted, input, None)
+}
+
+/// Like [`check`], with `arg(n)` available at top level and reading `args` (used to test
+/// user-function bodies; the conformance vectors' `args`).
+pub fn check_with_args(
+    formula: &Formula,
+    env: &dyn CheckEnv,
+    asserted: &Format,
+    input: Option<&Format>,
+    args: Option<&[Expr]>,
+) -> Result<CompiledFormula, Vec<Diagnostic>> {
+    let mut c = Checker {
+        env,
+        input,
+        diags: Vec::new(),
+        deps: Vec::new(),
+        frames: Vec::new(),
+        current: None,
+        expanding: Vec::new(),
+        uses_input: false,
+        expansions: 0,
+        depth: 0,
+        too_deep: false,
+    };
+    if let Some(args) = args {
+        c.frames.push(Frame {
+            args,
+            parent: None,
+            call_span: formula.span,
+            function: None,
+            expanding_len: 0,
+        });
+        c.current = Some(0);
+    }
+    let Some(root) = &formula.root else {
+        return Err(vec![
+            Diagnostic::error(EMPTY_FORMULA, formula.span, "the formula is empty")
+                .with_label("a formula is needed here")
+                .with_help(format!("write a {asserted} formula, e.g. `0`")),
+        ]);
+    };
+    // Like the reference, the formula's own format is not asserted while checking its top
+    // level (so a quoted literal there is always a STRING).
+    let typed = c.expr(root, None);
+    if let Some(t) = &typed {
+        if &t.format != asserted {
+            c.diags.push(
+                Diagnostic::error(
+                    RESULT_FORMAT,
+                    root.span,
+                    format!("this formula is {} but {asserted} is required", t.format),
+                )
+                .with_label(format!("this is {}", t.format))
+                .with_help(result_help(&t.format, asserted, root)),
+            );
+        }
+    }
+    match typed {
+        Some(t) if c.diags.is_empty() => {
+            let mut deps = c.deps;
+            let mut seen = std::collections::HashSet::new();
+            deps.retain(|d| seen.insert(*d));
+            let root = super::compile::optimize(t.node);
+            Ok(CompiledFormula {
+                fast: super::compile::Fast::of(&root),
+                root,
+                format: t.format,
+                dependencies: deps,
+                span: formula.span,
+                uses_input: c.uses_input,
+            })
+        }
+        _ => {
+            if c.diags.is_empty() {
+                c.diags.push(Diagnostic::error(
+                    RESULT_FORMAT,
+                    root.span,
+                    "the formula could not be checked",
+                ));
+            }
+            Err(c.diags)
+        }
+    }
+}
+
+/// The help for a formula whose result is `found` where `asserted` is required.
+fn result_help(found: &Format, asserted: &Format, root: &Expr) -> String {
+    if matches!(root.kind, ExprKind::String(_)) {
+        return format!(
+            "a quoted literal is a STRING; write the {asserted} value without quotes where the token takes a value"
+        );
+    }
+    match (found, asserted) {
+        (Format::Boolean, Format::Number) => {
+            "turn the condition into a number with `if(condition,1,0)`".into()
+        }
+        (Format::Number, Format::Boolean) => {
+            "compare the number to get a BOOLEAN, e.g. `x>0`".into()
+        }
+        _ => format!("the result must be {asserted}; change the formula or the variable's format"),
+    }
+}
+
+/// A checked node.
+struct Typed {
+    format: Format,
+    node: Val,
+}
+
+/// One expansion of a user function: its call's arguments, read by `arg(n)`.
+struct Frame<'a> {
+    args: &'a [Expr],
+    parent: Option<usize>,
+    call_span: Span,
+    function: Option<Name>,
+    /// Length of the expansion stack before this call: its arguments are checked with the
+    /// caller's stack.
+    expanding_len: usize,
+}
+
+/// The state of one check: the diagnostics so far, the variables read and the user
+/// functions being expanded.
+struct Checker<'a> {
+    env: &'a dyn CheckEnv,
+    input: Option<&'a Format>,
+    diags: Vec<Diagnostic>,
+    deps: Vec<VarRef>,
+    frames: Vec<Frame<'a>>,
+    current: Option<usize>,
+    expanding: Vec<Name>,
+    uses_input: bool,
+    expansions: usize,
+    depth: usize,
+    too_deep: bool,
+}
+
+/// `v` as a NUMBER node.
+fn num_node(v: Val, span: Span) -> Num {
+    match v {
+        Val::Num(n) => n,
+        other => Num::Val(Box::new(other), span),
+    }
+}
+
+/// `v` as a BOOLEAN node.
+fn bool_node(v: Val, span: Span) -> Bool {
+    match v {
+        Val::Bool(b) => b,
+        other => Bool::Val(Box::new(other), span),
+    }
+}
+
+impl<'a> Checker<'a> {
+    /// Reports `d`, pointing also at the user-function call being expanded.
+    fn error(&mut self, d: Diagnostic) {
+        let d = match self.current.and_then(|i| self.frames.get(i)) {
+            Some(f) if f.function.is_some() => {
+                let name = f
+                    .function
+                    .clone()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default();
+                d.with_secondary(f.call_span, format!("in this call of `{name}`"))
+            }
+            _ => d,
+        };
+        self.diags.push(d);
+    }
+
+    /// Checks one node, stopping (with one error) beyond [`MAX_DEPTH`] levels.
+    fn expr(&mut self, e: &'a Expr, asserted: Option<&Format>) -> Option<Typed> {
+        if self.depth >= MAX_DEPTH {
+            if !self.too_deep {
+                self.too_deep = true;
+                self.error(
+                    Diagnostic::error(
+                        FORMULA_TOO_DEEP,
+                        e.span,
+                        format!("the formula nests more than {MAX_DEPTH} levels deep"),
+                    )
+                    .with_label("nested too deeply from here")
+                    .with_help("split the formula with helper variables"),
+                );
+            }
+            return None;
+        }
+        self.depth += 1;
+        let r = self.expr_inner(e, asserted);
+        self.depth -= 1;
+        r
+    }
+
+    /// Checks one node, by its kind.
+    fn expr_inner(&mut self, e: &'a Expr, asserted: Option<&Format>) -> Option<Typed> {
+        match &e.kind {
+            ExprKind::Number(text) => self.number(text, e.span),
+            ExprKind::String(text) => self.string(text, e.span, asserted),
+            ExprKind::Variable(name) => self.variable_node(name, e.span),
+            ExprKind::Index {
+                name,
+                name_span,
+                index,
+            } => self.index(e, name, *name_span, index),
+            ExprKind::Unary { op, operand } => self.unary(e, *op, operand, asserted),
+            ExprKind::Paren(x) => self.expr(x, asserted),
+            ExprKind::Binary { .. } => self.binary(e, asserted),
+            ExprKind::Call {
+                name,
+                name_span,
+                args,
+            } => self.call(e, name, *name_span, args, asserted),
+        }
+    }
+
+    /// Checks that `t` has format `want` (an argument), returning its node.
+    fn want(&mut self, t: Typed, want: &Format, at: &Expr, what: &str) -> Option<Val> {
+        if &t.format == want {
+            return Some(t.node);
+        }
+        self.error(
+            Diagnostic::error(
+                OPERAND_FORMAT,
+                at.span,
+                format!("{what} must be {want}, not {}", t.format),
+            )
+            .with_label(format!("this is {}", t.format))
+            .with_help(format!("give a {want} here")),
+        );
+        None
+    }
+}
+
+/// A node of `format` built from a generic node.
+fn wrap(format: Format, node: Val, span: Span) -> Typed {
+    let node = match format {
+        Format::Number => Val::Num(num_node(node, span)),
+        Format::Boolean => Val::Bool(bool_node(node, span)),
+        _ => node,
+    };
+    Typed { format, node }
+}

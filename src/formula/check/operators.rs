@@ -1,0 +1,241 @@
+//! Operators: `-` and `!`, arithmetic (also `+` joining STRINGs), comparisons, equality
+//! and logic; long left-nested chains are checked without recursion.
+
+use super::{Checker, OPERAND_FORMAT, Typed, bool_node, num_node};
+use crate::diagnostic::Diagnostic;
+use crate::formula::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::formula::compile::{Bool, CmpOp, Num, NumOp, Val};
+use crate::formula::format::Format;
+use crate::source::Span;
+
+impl<'a> Checker<'a> {
+    /// A prefix operator, `-x` or `!x`.
+    pub(super) fn unary(
+        &mut self,
+        e: &'a Expr,
+        op: UnaryOp,
+        operand: &'a Expr,
+        asserted: Option<&Format>,
+    ) -> Option<Typed> {
+        let t = self.expr(operand, asserted)?;
+        let (want, what) = match op {
+            UnaryOp::Neg => (Format::Number, "`-` needs a NUMBER"),
+            UnaryOp::Not => (Format::Boolean, "`!` needs a BOOLEAN"),
+        };
+        let t = self.operand(t, &want, operand, op.symbol(), what)?;
+        Some(match op {
+            UnaryOp::Neg => {
+                let n = num_node(t.node, operand.span);
+                let node = match n {
+                    Num::Const(c) => match c.checked_neg() {
+                        Ok(r) => Num::Const(r),
+                        Err(_) => Num::Neg(Box::new(Num::Const(c)), e.span),
+                    },
+                    n => Num::Neg(Box::new(n), e.span),
+                };
+                Typed {
+                    format: Format::Number,
+                    node: Val::Num(node),
+                }
+            }
+            UnaryOp::Not => Typed {
+                format: Format::Boolean,
+                node: Val::Bool(Bool::Not(Box::new(bool_node(t.node, operand.span)))),
+            },
+        })
+    }
+
+    /// Checks that `t` has format `want` (for an operand of `op`).
+    fn operand(
+        &mut self,
+        t: Typed,
+        want: &Format,
+        at: &Expr,
+        op: &str,
+        what: &str,
+    ) -> Option<Typed> {
+        if &t.format == want {
+            return Some(t);
+        }
+        self.error(
+            Diagnostic::error(
+                OPERAND_FORMAT,
+                at.span,
+                format!("`{op}` cannot take a {}", t.format),
+            )
+            .with_label(format!("this is {}", t.format))
+            .with_help(what.to_owned()),
+        );
+        None
+    }
+
+    /// Checks a binary node. The left spine of nested binary nodes (`a+b+c+…`, as long as
+    /// the data makes it) is walked with a loop, not recursion, so very long formulas
+    /// cannot overflow the stack.
+    pub(super) fn binary(&mut self, e: &'a Expr, asserted: Option<&Format>) -> Option<Typed> {
+        // spine[0] is `e`; spine[i+1] is the left operand of spine[i].
+        let mut spine: Vec<(&'a Expr, BinaryOp, Span, &'a Expr, Option<Format>)> = Vec::new();
+        let mut cur = e;
+        let mut cur_asserted = asserted.cloned();
+        while let ExprKind::Binary {
+            op,
+            op_span,
+            lhs,
+            rhs,
+        } = &cur.kind
+        {
+            // Arithmetic passes the asserted format down; the others clear it (reference).
+            let down = if is_arithmetic(*op) {
+                cur_asserted.clone()
+            } else {
+                None
+            };
+            spine.push((cur, *op, *op_span, &**rhs, down.clone()));
+            cur = lhs;
+            cur_asserted = down;
+        }
+        let mut acc = self.expr(cur, cur_asserted.as_ref());
+        let mut lhs_span = cur.span;
+        for (node, op, op_span, rhs, down) in spine.into_iter().rev() {
+            let r = self.expr(rhs, down.as_ref());
+            acc = match (acc, r) {
+                (Some(l), Some(r)) => self.combine(node, op, op_span, l, lhs_span, r, rhs.span),
+                _ => None,
+            };
+            lhs_span = node.span;
+        }
+        acc
+    }
+
+    /// The node `l op r` (both checked).
+    #[allow(clippy::too_many_arguments)]
+    fn combine(
+        &mut self,
+        e: &'a Expr,
+        op: BinaryOp,
+        op_span: Span,
+        l: Typed,
+        lhs_span: Span,
+        r: Typed,
+        rhs_span: Span,
+    ) -> Option<Typed> {
+        let arithmetic = is_arithmetic(op);
+        let mismatch = |c: &mut Self, help: &str| {
+            c.error(
+                Diagnostic::error(
+                    OPERAND_FORMAT,
+                    op_span,
+                    format!(
+                        "`{}` cannot take {} and {}",
+                        op.symbol(),
+                        l.format,
+                        r.format
+                    ),
+                )
+                .with_label(format!("{} {} {}", l.format, op.symbol(), r.format))
+                .with_secondary(lhs_span, format!("{}", l.format))
+                .with_secondary(rhs_span, format!("{}", r.format))
+                .with_help(help.to_owned()),
+            );
+            None
+        };
+        match op {
+            BinaryOp::Add if l.format == Format::String && r.format == Format::String => {
+                Some(Typed {
+                    format: Format::String,
+                    node: Val::Concat(Box::new(l.node), Box::new(r.node)),
+                })
+            }
+            _ if arithmetic => {
+                if l.format != Format::Number || r.format != Format::Number {
+                    let help = if op == BinaryOp::Add {
+                        "`+` adds two NUMBERs or joins two STRINGs"
+                    } else {
+                        "arithmetic needs NUMBERs on both sides"
+                    };
+                    return mismatch(self, help);
+                }
+                let nop = match op {
+                    BinaryOp::Add => NumOp::Add,
+                    BinaryOp::Sub => NumOp::Sub,
+                    BinaryOp::Mul => NumOp::Mul,
+                    BinaryOp::Div => NumOp::Div,
+                    BinaryOp::Rem => NumOp::Rem,
+                    _ => NumOp::Pow,
+                };
+                let a = num_node(l.node, lhs_span);
+                let b = num_node(r.node, rhs_span);
+                Some(Typed {
+                    format: Format::Number,
+                    node: Val::Num(crate::formula::compile::chain(nop, a, b, e.span)),
+                })
+            }
+            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {
+                if l.format != Format::Number || r.format != Format::Number {
+                    return mismatch(self, "`<`, `>`, `<=` and `>=` compare two NUMBERs");
+                }
+                let cop = match op {
+                    BinaryOp::Lt => CmpOp::Lt,
+                    BinaryOp::Gt => CmpOp::Gt,
+                    BinaryOp::Le => CmpOp::Le,
+                    _ => CmpOp::Ge,
+                };
+                Some(Typed {
+                    format: Format::Boolean,
+                    node: Val::Bool(Bool::Cmp(
+                        cop,
+                        Box::new(num_node(l.node, lhs_span)),
+                        Box::new(num_node(r.node, rhs_span)),
+                    )),
+                })
+            }
+            BinaryOp::Eq | BinaryOp::Ne => {
+                if l.format != r.format {
+                    return mismatch(self, "`==` and `!=` compare two values of the same format");
+                }
+                let negate = op == BinaryOp::Ne;
+                let node = if l.format == Format::Number {
+                    Bool::NumEq(
+                        negate,
+                        Box::new(num_node(l.node, lhs_span)),
+                        Box::new(num_node(r.node, rhs_span)),
+                    )
+                } else {
+                    Bool::Eq(negate, Box::new(l.node), Box::new(r.node))
+                };
+                Some(Typed {
+                    format: Format::Boolean,
+                    node: Val::Bool(node),
+                })
+            }
+            BinaryOp::And | BinaryOp::Or => {
+                if l.format != Format::Boolean || r.format != Format::Boolean {
+                    return mismatch(self, "`&&` and `||` combine two BOOLEANs");
+                }
+                let a = Box::new(bool_node(l.node, lhs_span));
+                let b = Box::new(bool_node(r.node, rhs_span));
+                Some(Typed {
+                    format: Format::Boolean,
+                    node: Val::Bool(if op == BinaryOp::And {
+                        Bool::And(a, b)
+                    } else {
+                        Bool::Or(a, b)
+                    }),
+                })
+            }
+            _ => mismatch(self, "unsupported operator"),
+        }
+    }
+}
+
+fn is_arithmetic(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Add
+            | BinaryOp::Sub
+            | BinaryOp::Mul
+            | BinaryOp::Div
+            | BinaryOp::Rem
+            | BinaryOp::Pow
+    )
+}
