@@ -696,7 +696,7 @@ impl<V: SolverValue> Solver<V> {
             (
                 SETTLED_CYCLE,
                 Severity::Warning,
-                "depend on each other (the values settled, but any change may not)",
+                "depend on each other; their values settled, but a change to one of them may not",
             )
         };
         let mut d = Diagnostic::new(
