@@ -455,7 +455,7 @@ impl Character {
         {
             Some(s) => s,
             None => {
-                let span = v.span.unwrap_or_default();
+                let span = v.span.unwrap_or(Span::DETACHED);
                 // Once per variable, not once per instance or per modifier that needs it.
                 if !self
                     .problems
