@@ -194,6 +194,10 @@ pub fn render(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> S
             }
             s..e
         };
+        if sources.get(d.span.file).is_none() && d.labels.is_empty() {
+            detached(d, &mut out);
+            continue;
+        }
         let kind = match d.severity {
             Severity::Error => ReportKind::Error,
             Severity::Warning => ReportKind::Warning,
@@ -232,6 +236,19 @@ pub fn render(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> S
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A diagnostic about no loaded file ([`Span::DETACHED`], e.g. a character-file entry): the
+/// header ariadne would print, then the help and the notes, without a source excerpt.
+fn detached(d: &Diagnostic, out: &mut Vec<u8>) {
+    let mut text = format!("[{}] {}: {}\n", d.code.id, kind_word(d.severity), d.message);
+    if let Some(help) = &d.help {
+        text.push_str(&format!("    Help: {help}\n"));
+    }
+    for n in &d.notes {
+        text.push_str(&format!("    Note: {n}\n"));
+    }
+    out.extend_from_slice(text.as_bytes());
 }
 
 /// An ariadne source id: unique per file, displayed as the file's path.

@@ -22,6 +22,15 @@ pub struct Span {
 }
 
 impl Span {
+    /// No place in any source file: for problems with input that is not a loaded file (a
+    /// character file, an API call). `diagnostic::render` prints such a diagnostic without a
+    /// source excerpt, and its JSON form has an empty file and line 0.
+    pub const DETACHED: Span = Span {
+        file: FileId(u32::MAX),
+        start: 0,
+        end: 0,
+    };
+
     /// A span of `range` in `file`.
     pub fn new(file: FileId, range: Range<usize>) -> Self {
         Span {

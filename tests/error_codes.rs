@@ -72,3 +72,57 @@ fn every_code_is_unique_and_documented() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Every `.snap` file under `dir` (recursively), as text.
+fn snapshots(dir: &Path, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            snapshots(&path, out);
+        } else if path.extension().is_some_and(|e| e == "snap") {
+            out.push(std::fs::read_to_string(&path).unwrap());
+        }
+    }
+}
+
+/// The codes documented in docs/errors.md: every `` `X0000` `` in backticks.
+fn documented_codes() -> Vec<String> {
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/errors.md"))
+            .unwrap();
+    let mut codes: Vec<String> = docs
+        .split('`')
+        .filter(|w| {
+            w.len() == 5
+                && w.as_bytes()[0].is_ascii_uppercase()
+                && w[1..].bytes().all(|b| b.is_ascii_digit())
+        })
+        .map(str::to_owned)
+        .collect();
+    codes.sort();
+    codes.dedup();
+    codes
+}
+
+/// Every documented code has a rendered report under review: at least one insta snapshot
+/// (tests/snapshots, src/**/snapshots) shows it as `[CODE]`.
+#[test]
+fn every_documented_code_has_a_rendered_snapshot() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut snaps = Vec::new();
+    snapshots(&root.join("tests/snapshots"), &mut snaps);
+    snapshots(&root.join("src"), &mut snaps);
+    let codes = documented_codes();
+    assert!(codes.len() > 100, "{} codes documented", codes.len());
+    let missing: Vec<&String> = codes
+        .iter()
+        .filter(|c| !snaps.iter().any(|s| s.contains(&format!("[{c}]"))))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "documented codes without a snapshot of their rendered report: {missing:?}"
+    );
+}

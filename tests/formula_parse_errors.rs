@@ -100,23 +100,36 @@ case!(p0120_empty_index, EMPTY_INDEX, ["f[]"]);
 case!(p0121_spaced_percent_prefix, SPACED_PERCENT_PREFIX, ["% a"]);
 case!(p0122_unexpected_token, UNEXPECTED_TOKEN, ["[1]"]);
 
-/// The source line of this one is 400 kB, so only the message and help are recorded.
+/// The rendered report as the user sees it, with the middle of the source line (20 kB) and
+/// of its underline elided.
 #[test]
 fn p0123_formula_too_long() {
-    let text = format!("{}1", "1+".repeat(200_000));
-    let out = parse_formula(&text, rulebook::source::FileId(0), 0);
+    let prefix = "MODIFY:Foo|ADD|";
+    let formula = format!("{}1", "1+".repeat(10_001));
+    let mut map = SourceMap::new();
+    let file = map.add(SourceFile::new(
+        "data/class.lst",
+        format!("{prefix}{formula}"),
+        TextEncoding::Utf8,
+    ));
+    let out = parse_formula(&formula, file, prefix.len() as u32);
     assert_eq!(out.diagnostics.len(), 1);
     let d = &out.diagnostics[0];
     assert_eq!(d.code, codes::FORMULA_TOO_LONG);
-    insta::assert_snapshot!(format!(
-        "{} {}\nlabel: {}\nspan: {}..{}\nhelp: {}",
-        d.code.id,
-        d.message,
-        d.primary_label,
-        d.span.start,
-        d.span.end,
-        d.help.clone().unwrap_or_default()
-    ));
+    let rendered: Vec<String> = render(&out.diagnostics, &map, false)
+        .lines()
+        .map(|l| {
+            let chars = l.chars().count();
+            if chars > 200 {
+                let head: String = l.chars().take(30).collect();
+                let tail: String = l.chars().skip(chars - 60).collect();
+                format!("{head}<{} characters>{tail}", chars - 90)
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect();
+    insta::assert_snapshot!(rendered.join("\n"));
 }
 
 /// Recovery: independent problems in one formula are all reported.

@@ -102,10 +102,12 @@ impl CheckEnv for InstanceEnv<'_> {
                     Diagnostic::error(
                         super::UNKNOWN_VARIABLE,
                         call.span,
-                        format!("`{}` reads a variable that has no instance here", call.name),
+                        format!("`{}` reads a channel that has no value here", call.name),
                     )
-                    .with_label("no instance")
-                    .with_help("grant the object that owns the channel first"),
+                    .with_label("no value here")
+                    .with_help(
+                        "the channel's format needs a DEFAULTVARIABLEVALUE, and the object that owns the channel must be granted",
+                    ),
                 ]);
             };
             deps.push(sv);

@@ -30,6 +30,7 @@
 use super::{Character, InstanceId};
 use crate::diagnostic::Diagnostic;
 use crate::model::Dataset;
+use crate::source::Span;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -108,7 +109,7 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
             problems.push(
                 Diagnostic::error(
                     super::UNKNOWN_OBJECT,
-                    Default::default(),
+                    Span::DETACHED,
                     format!("`{g}` is not KIND:KEY"),
                 )
                 .with_help("write e.g. `STAT:STR` or `EQUIPMENT:Club`"),
@@ -134,7 +135,7 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
             problems.push(
                 Diagnostic::error(
                     super::UNKNOWN_OBJECT,
-                    Default::default(),
+                    Span::DETACHED,
                     format!(
                         "equipment modifier for `{}`, which is not granted",
                         e.equipment
@@ -148,7 +149,7 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
             problems.push(
                 Diagnostic::error(
                     super::UNKNOWN_OBJECT,
-                    Default::default(),
+                    Span::DETACHED,
                     format!("there is no EQUIPMOD `{}` in the dataset", e.key),
                 )
                 .with_help("use the equipment modifier's KEY"),
@@ -168,7 +169,7 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
             None => problems.push(
                 Diagnostic::error(
                     super::UNKNOWN_OBJECT,
-                    Default::default(),
+                    Span::DETACHED,
                     format!("`{r}` is removed but not granted"),
                 )
                 .with_help("add the object to `grant` (spelled the same way), or drop the removal"),
@@ -184,7 +185,7 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
                     problems.push(
                         Diagnostic::error(
                             super::UNKNOWN_OBJECT,
-                            Default::default(),
+                            Span::DETACHED,
                             format!("input for `{o}`, which is not granted"),
                         )
                         .with_help("add the object to `grant` (spelled the same way)"),

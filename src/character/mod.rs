@@ -30,6 +30,7 @@ use crate::solve::{
     Constant, Explanation, Modifier, ModifierId, Origin, SolveReport, Solver, ValueSource,
     VarReader, VariableId,
 };
+use crate::source::Span;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -134,7 +135,7 @@ pub fn find_object_in(dataset: &Dataset, kind: &str, key: &str) -> Option<Object
 fn unknown_object(kind: &str, key: &str) -> Diagnostic {
     Diagnostic::error(
         UNKNOWN_OBJECT,
-        Default::default(),
+        Span::DETACHED,
         format!("there is no {kind} `{key}` in the dataset"),
     )
     .with_help("check the kind (RACE, STAT, EQUIPMENT, …) and the object's KEY")
@@ -454,17 +455,29 @@ impl Character {
         {
             Some(s) => s,
             None => {
-                self.problems.push(
-                    Diagnostic::error(
-                        NO_DEFAULT,
-                        v.span.unwrap_or_default(),
-                        format!("{} has no default value, needed by `{}`", v.format, v.name),
-                    )
-                    .with_help(format!(
-                        "add `DEFAULTVARIABLEVALUE:{}|…` to a DATACONTROL file",
-                        v.format
-                    )),
-                );
+                let span = v.span.unwrap_or(Span::DETACHED);
+                // Once per variable, not once per instance or per modifier that needs it.
+                if !self
+                    .problems
+                    .iter()
+                    .any(|p| p.code.id == NO_DEFAULT.id && p.span == span)
+                {
+                    self.problems.push(
+                        Diagnostic::error(
+                            NO_DEFAULT,
+                            span,
+                            format!(
+                                "`{}` has no starting value: format {} has no default value",
+                                v.name, v.format
+                            ),
+                        )
+                        .with_label("its modifiers and the formulas reading it are left out")
+                        .with_help(format!(
+                            "add `DEFAULTVARIABLEVALUE:{}|…` to a DATACONTROL file",
+                            v.format
+                        )),
+                    );
+                }
                 return None;
             }
         };
@@ -506,7 +519,8 @@ impl Character {
             ModifierValue::Formula(f) => match self.compile(&f.text, f.span, target, &format) {
                 Ok(src) => Arc::new(src),
                 Err(diags) => {
-                    self.problems.extend(diags);
+                    let unusable = self.unusable(m, &f.text, target, diags);
+                    self.problems.push(unusable);
                     return;
                 }
             },
@@ -542,10 +556,64 @@ impl Character {
         }
     }
 
+    /// [`MODIFIER_UNUSABLE`]: modifier `m` (formula `text`) cannot be put in force on
+    /// `target` because its formula failed to parse or check there (`why`). The modifier is
+    /// labelled, and each underlying problem is a secondary label and a note with its code.
+    fn unusable(
+        &self,
+        m: &crate::model::Modifier,
+        text: &str,
+        target: InstanceId,
+        why: Vec<Diagnostic>,
+    ) -> Diagnostic {
+        let ds = &self.dataset;
+        let var = ds
+            .variable(m.variable)
+            .map(|v| v.name.to_string())
+            .unwrap_or_default();
+        let from = m
+            .source
+            .and_then(|o| ds.object_by_id(o))
+            .map(|o| format!(" (from {})", o.key))
+            .unwrap_or_default();
+        let on = self
+            .instances
+            .get(target.0 as usize)
+            .map_or("PC", |i| i.label.as_str());
+        let first = why
+            .first()
+            .map(|d| format!(": {}", d.message))
+            .unwrap_or_default();
+        let mut d = Diagnostic::error(
+            MODIFIER_UNUSABLE,
+            m.span,
+            format!(
+                "{} {text} on `{var}`{from} cannot be used on `{on}`{first}",
+                m.kind
+            ),
+        )
+        .with_label(format!("left out on `{on}`"))
+        .with_help(why.iter().find_map(|d| d.help.clone()).unwrap_or_else(|| {
+            "reference variables visible from the addressed scope (its own, its parents', global)"
+                .to_owned()
+        }));
+        for w in why {
+            let label = if w.primary_label.is_empty() {
+                w.message.clone()
+            } else {
+                w.primary_label.clone()
+            };
+            d = d
+                .with_secondary(w.span, label)
+                .with_note(format!("{} {}: {}", w.code.id, w.code.name, w.message));
+        }
+        d
+    }
+
     fn compile(
         &mut self,
         text: &str,
-        span: crate::source::Span,
+        span: Span,
         inst: InstanceId,
         format: &Format,
     ) -> Result<FormulaSource, Vec<Diagnostic>> {
@@ -625,16 +693,22 @@ impl Character {
             .map(|i| i.scope)
             .unwrap_or(ScopeId::GLOBAL);
         let var = self.dataset.channel(scope, channel).ok_or_else(|| {
+            let names = self.dataset.channel_names(scope);
+            let help = match crate::name::closest(channel, names.iter().map(|n| n.as_str())) {
+                Some(near) => format!("did you mean `{near}`?"),
+                None => "channels are declared with CHANNEL: in a VARIABLE file".to_owned(),
+            };
             Box::new(
                 Diagnostic::error(
                     UNKNOWN_VARIABLE,
-                    Default::default(),
+                    Span::DETACHED,
                     format!(
-                        "there is no channel `{channel}` in {}",
+                        "{} ({}) has no channel `{channel}`",
+                        self.describe(inst),
                         self.dataset.scopes.name(scope)
                     ),
                 )
-                .with_help("channels are declared with CHANNEL: in a VARIABLE file"),
+                .with_help(help),
             )
         })?;
         let format = self
@@ -646,8 +720,8 @@ impl Character {
             Box::new(
                 Diagnostic::error(
                     BAD_INPUT,
-                    Default::default(),
-                    format!("input `{channel}`: {e}"),
+                    Span::DETACHED,
+                    format!("input `{channel}` of {}: {e}", self.describe(inst)),
                 )
                 .with_help(format!("give a {format} value")),
             )
@@ -655,12 +729,20 @@ impl Character {
         let sv = self.instance_var(inst, var).ok_or_else(|| {
             Box::new(Diagnostic::error(
                 UNKNOWN_VARIABLE,
-                Default::default(),
+                Span::DETACHED,
                 format!("channel `{channel}` has no instance here"),
             ))
         })?;
         self.solver.set_start(sv, value);
         Ok(())
+    }
+
+    /// `the character` for the global instance, else `` `Label` ``.
+    fn describe(&self, inst: InstanceId) -> String {
+        match self.instances.get(inst.0 as usize) {
+            Some(i) if inst != InstanceId::GLOBAL => format!("`{}`", i.label),
+            _ => "the character".to_owned(),
+        }
     }
 
     fn solve(&mut self) -> Changes {

@@ -113,7 +113,7 @@ impl EvalError {
         };
         Diagnostic::error(
             self.code,
-            self.span.unwrap_or_default(),
+            self.span.unwrap_or(Span::DETACHED),
             self.message.clone(),
         )
         .with_help(help)

@@ -427,6 +427,19 @@ impl Dataset {
         self.resolve_in(scope, name, true).map(|(v, _)| v)
     }
 
+    /// The channels seen from `scope` (its own and its ancestors'), sorted by name.
+    pub fn channel_names(&self, scope: ScopeId) -> Vec<&Name> {
+        let visible: Vec<ScopeId> = self.scopes.ancestors(scope).collect();
+        let mut names: Vec<&Name> = self
+            .var_index
+            .keys()
+            .filter(|(s, _, channel)| *channel && visible.contains(s))
+            .map(|(_, n, _)| n)
+            .collect();
+        names.sort_unstable_by_key(|n| n.to_string());
+        names
+    }
+
     /// The default value of a format.
     pub fn default_for(&self, format: &Format) -> Option<&DefaultValue> {
         self.defaults.get(&format.to_string())

@@ -14,7 +14,8 @@ pub const SETTLED_CYCLE: Code = Code {
     name: "settled-cycle",
 };
 
-/// A modifier could not be applied (division by zero, overflow, a formula that failed).
+/// A modifier could not be combined with the running value (division by zero with DIVIDE,
+/// overflow); a formula that fails to evaluate keeps its own `E01xx` code.
 pub const MODIFIER_FAILED: Code = Code {
     id: "S0103",
     name: "modifier-failed",

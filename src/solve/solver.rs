@@ -381,7 +381,7 @@ impl<V: SolverValue> Solver<V> {
         let name = self.name(var).unwrap_or("?");
         Diagnostic::error(
             MODIFIER_FAILED,
-            m.origin.span.unwrap_or_default(),
+            m.origin.span.unwrap_or(Span::DETACHED),
             format!(
                 "{} {} on `{name}` failed: {message}",
                 m.kind,
@@ -685,26 +685,29 @@ impl<V: SolverValue> Solver<V> {
             .iter()
             .filter_map(|(sp, t)| sp.map(|sp| (sp, t.clone())))
             .collect();
-        let primary = labelled.first().map(|c| c.0).unwrap_or_default();
-        let (code, severity, what) = if failed {
-            (
-                DEPENDENCY_CYCLE,
-                Severity::Error,
-                "depend on each other and their values do not settle",
-            )
+        let primary = labelled.first().map_or(Span::DETACHED, |c| c.0);
+        let (code, severity) = if failed {
+            (DEPENDENCY_CYCLE, Severity::Error)
         } else {
-            (
-                SETTLED_CYCLE,
-                Severity::Warning,
-                "depend on each other (the values settled, but any change may not)",
-            )
+            (SETTLED_CYCLE, Severity::Warning)
         };
-        let mut d = Diagnostic::new(
-            severity,
-            code,
-            primary,
-            format!("variables {} {what}", names.join(", ")),
-        )
+        let message = match (names.as_slice(), failed) {
+            ([one], true) => {
+                format!("variable {one} depends on itself and its value does not settle")
+            }
+            ([one], false) => format!(
+                "variable {one} depends on itself; its value settled, but a change to it may not"
+            ),
+            (_, true) => format!(
+                "variables {} depend on each other and their values do not settle",
+                names.join(", ")
+            ),
+            (_, false) => format!(
+                "variables {} depend on each other; their values settled, but a change to one of them may not",
+                names.join(", ")
+            ),
+        };
+        let mut d = Diagnostic::new(severity, code, primary, message)
         .with_label(
             labelled
                 .first()

@@ -480,3 +480,27 @@ fn cycle_diagnostic_renders_with_every_closing_modifier() {
     let rendered = crate::diagnostic::render(&r.diagnostics, &map, false);
     insta::assert_snapshot!(rendered);
 }
+
+#[test]
+fn spanless_diagnostics_render_without_a_source_excerpt() {
+    // Modifiers added through the API without a place in a file: the report has no excerpt
+    // (not one of the first file in the map), and the closing modifiers are notes.
+    let mut map = crate::source::SourceMap::new();
+    map.add(crate::source::SourceFile::new(
+        "unrelated.lst",
+        "first line\n",
+        crate::source::TextEncoding::Utf8,
+    ));
+    let mut s = Solver::new();
+    let a = s.add_variable("a", N(0));
+    let b = s.add_variable("b", N(0));
+    s.add_modifier(constant(a, Set, 0, 10));
+    s.add_modifier(constant(a, Divide, 0, 0));
+    s.add_modifier(formula(b, Add, 0, vec![b], "b+1", |x, _| Some(x[0] + 1)));
+    let r = s.solve();
+    let codes: Vec<&str> = r.diagnostics.iter().map(|d| d.code.id).collect();
+    assert_eq!(codes, ["S0103", "S0101"]);
+    let rendered = crate::diagnostic::render(&r.diagnostics, &map, false);
+    assert!(!rendered.contains("first line"), "{rendered}");
+    insta::assert_snapshot!(rendered);
+}
