@@ -14,7 +14,7 @@
 //! next way (register program, then the closure tree, which reports errors on their spans).
 //! Whenever it answers, it answers what those would.
 
-use super::{Bool, CmpOp, Num, NumOp, compare};
+use super::{Bool, CmpOp, Num, NumFn, NumOp, compare};
 use crate::formula::check::VarRef;
 use crate::formula::eval::ValueEnv;
 use crate::formula::number::Number;
@@ -38,6 +38,10 @@ pub(crate) enum Step {
     Div,
     Max,
     Min,
+    /// `floor(a/b)`.
+    FloorDiv,
+    /// `ceil(a/b)`.
+    CeilDiv,
 }
 
 /// A tiny formula.
@@ -110,6 +114,17 @@ impl Step {
             },
             Step::Max => Some(a.max(b)),
             Step::Min => Some(a.min(b)),
+            Step::FloorDiv | Step::CeilDiv => {
+                let (q, r) = (a.checked_div(b)?, a.checked_rem(b)?);
+                // A remainder pulls the truncated quotient down (floor) when the exact
+                // quotient is negative, up (ceil) when it is positive.
+                let negative = (r < 0) != (b < 0);
+                match (r != 0, self == Step::FloorDiv) {
+                    (true, true) if negative => q.checked_sub(1),
+                    (true, false) if !negative => q.checked_add(1),
+                    _ => Some(q),
+                }
+            }
         }
     }
 }
@@ -131,8 +146,41 @@ fn bin(n: &Num) -> Option<(Step, Leaf, Leaf)> {
             };
             Some((s, Leaf::of(a)?, Leaf::of(b)?))
         }
+        Num::Fn1(f, x, _) => {
+            let (s, a, b) = bin(x)?;
+            (s == Step::Div).then_some(())?;
+            Some((rounded(*f)?, a, b))
+        }
         _ => None,
     }
+}
+
+/// The division step of `floor(…/…)` or `ceil(…/…)`.
+fn rounded(f: NumFn) -> Option<Step> {
+    match f {
+        NumFn::Floor => Some(Step::FloorDiv),
+        NumFn::Ceil => Some(Step::CeilDiv),
+        NumFn::Abs | NumFn::Round => None,
+    }
+}
+
+/// `floor(d)` or `ceil(d)` of a division `d` whose dividend is a step and divisor a leaf:
+/// `floor((x-10)/2)`.
+fn rounded_bin2(f: NumFn, d: &Num) -> Option<Tiny> {
+    let outer = rounded(f)?;
+    let (a, b) = match d {
+        Num::Bin(NumOp::Div, a, b, _) => (a, b),
+        _ => return None,
+    };
+    let (inner, x, y) = bin(a)?;
+    Some(Tiny::Bin2 {
+        inner,
+        x,
+        y,
+        outer,
+        z: Leaf::of(b)?,
+        swap: false,
+    })
 }
 
 /// `outer` applied to a step and a leaf, in either order.
@@ -185,6 +233,7 @@ impl Tiny {
                 };
                 bin2(s, a, b)
             }
+            Num::Fn1(f, d, _) => rounded_bin2(*f, d),
             Num::If(c, t, f) => {
                 let (t, f) = (Leaf::of(t)?, Leaf::of(f)?);
                 match &**c {
@@ -308,6 +357,11 @@ mod tests {
         ("if(x>=5,x,y)", false),
         ("if(x<y,1,value())", false),
         ("if(value()>x,y,-3)", false),
+        ("floor(x/2)", false),
+        ("ceil(x/y)", false),
+        ("floor((x-10)/2)", false),
+        ("ceil((value()+x)/3)", false),
+        ("floor(value()/y)", false),
         ("x>3", true),
         ("x<=y", true),
         ("value()>x", true),
@@ -323,7 +377,9 @@ mod tests {
         ("max(x,y,3)", false),
         ("if(b,x+1,2)", false),
         ("if(x>1&&b,1,2)", false),
-        ("floor(x/2)", false),
+        ("floor(x)", false),
+        ("round(x/2)", false),
+        ("floor(x/y/2)+1", false),
         ("x==y", true),
         ("b", true),
         ("x>2.5", true),
