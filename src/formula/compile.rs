@@ -1,10 +1,11 @@
 //! The compiled form of a checked formula: a tree specialised by format (NUMBER nodes
 //! produce [`Number`]s, BOOLEAN nodes `bool`s, others [`Value`]s), so the hot paths never
-//! build or match generic values. NUMBER and BOOLEAN trees are evaluated first by a flat
-//! register program (`program.rs`, generic over the caller's environment), falling back to
-//! the closure tree (`closure.rs`) for errors and formulas the program cannot hold; the
-//! tree interpreter here handles other formats and is the reference both are tested
-//! against. Measurements: `docs/performance.md`.
+//! build or match generic values. NUMBER and BOOLEAN trees of at most two operations are
+//! evaluated first by their tiny form (`tiny.rs`), others by a flat register program
+//! (`program.rs`); both are generic over the caller's environment and give up (tiny →
+//! program → closures) on anything they do not handle, so the closure tree (`closure.rs`)
+//! reports every error. The tree interpreter here handles other formats and is the
+//! reference all of them are tested against. Measurements: `docs/performance.md`.
 
 use super::check::{HostFnRef, VarRef};
 use super::eval::{
