@@ -103,3 +103,26 @@ impl ValueEnv for Env {
         Ok(self.vars[var.0 as usize].2.clone())
     }
 }
+
+/// `text` parsed and checked as a NUMBER (or BOOLEAN) formula with a NUMBER `value()`.
+pub fn compile_text(
+    text: &str,
+    boolean: bool,
+    env: &super::MapEnv,
+) -> super::compile::CompiledFormula {
+    let f = super::parse_formula(text, FileId(0), 0).formula.unwrap();
+    let format = if boolean {
+        Format::Boolean
+    } else {
+        Format::Number
+    };
+    super::check(&f, env, &format, Some(&Format::Number)).unwrap()
+}
+
+/// An evaluation result as text: the value, or the error's code and span.
+pub fn show(r: &Result<Value, EvalError>) -> String {
+    match r {
+        Ok(v) => format!("ok {v}"),
+        Err(e) => format!("err {} {:?}", e.code.id, e.span),
+    }
+}

@@ -894,9 +894,9 @@ impl Machine {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CompiledFormula, Fast};
-    use crate::formula::{Format, MapEnv, Number, Value, check, parse_formula};
-    use crate::source::FileId;
+    use super::super::Fast;
+    use crate::formula::testing::{compile_text, show};
+    use crate::formula::{Format, MapEnv, Number, Value};
 
     const FORMULAS: &[(&str, bool)] = &[
         ("floor((x-10)/2)+if(y>3,1,2)*3", false),
@@ -914,16 +914,6 @@ mod tests {
         ("(x>3&&!b)||y>=18", true),
         ("x==y||x!=2.5||if(b,x<y,x<=y)", true),
     ];
-
-    fn compiled(text: &str, boolean: bool, env: &MapEnv) -> CompiledFormula {
-        let f = parse_formula(text, FileId(0), 0).formula.unwrap();
-        let format = if boolean {
-            Format::Boolean
-        } else {
-            Format::Number
-        };
-        check(&f, env, &format, Some(&Format::Number)).unwrap()
-    }
 
     /// Every value pair, including fractions, negatives, zero and numbers near the `i64`
     /// limits: the program agrees with the closure tree and the tree interpreter (values,
@@ -953,7 +943,7 @@ mod tests {
                         env.define("x", Format::Number, Some(Value::Number(n(x))));
                         env.define("y", Format::Number, Some(Value::Number(n(y))));
                         env.define("b", Format::Boolean, Some(Value::Boolean(x < y)));
-                        let c = compiled(text, *boolean, &env);
+                        let c = compile_text(text, *boolean, &env);
                         let program = match c.fast.general() {
                             Fast::Num(_, p) | Fast::Bool(_, p) => p.clone(),
                             Fast::Tiny(..) | Fast::Tree => None,
@@ -962,10 +952,6 @@ mod tests {
                         let closures = c.eval_closures(&env, input.as_ref());
                         let tree = c.eval_tree(&env, input.as_ref());
                         let full = c.eval(&env, input.as_ref());
-                        let show = |r: &Result<Value, crate::formula::EvalError>| match r {
-                            Ok(v) => format!("ok {v}"),
-                            Err(e) => format!("err {} {:?}", e.code.id, e.span),
-                        };
                         let ctx = format!("{text} x={x} y={y} input={input:?}");
                         assert_eq!(show(&full), show(&closures), "{ctx}");
                         assert_eq!(show(&full), show(&tree), "{ctx}");
@@ -998,7 +984,7 @@ mod tests {
         env.define("x", Format::Number, Some(Value::Number(Number::Int(6))));
         // Right-nested: each level needs one more temporary register.
         let deep = "x+(x+(x+(x+(x+(x+(x+(x+(x+(x+x)))))))))";
-        let c = compiled(deep, false, &env);
+        let c = compile_text(deep, false, &env);
         assert!(matches!(c.fast, Fast::Num(_, None)));
         assert_eq!(c.eval(&env, None).unwrap().to_string(), "66");
     }

@@ -288,8 +288,7 @@ impl Tiny {
                 }
             }
             Tiny::IfCmp(op, x, y, t, f) => {
-                let o = x.get(env, input)?.cmp(&y.get(env, input)?);
-                if compare(op, o) {
+                if test(op, x, y, env, input)? {
                     t.get(env, input)
                 } else {
                     f.get(env, input)
@@ -307,13 +306,22 @@ impl Tiny {
         input: Option<&Value>,
     ) -> Option<bool> {
         match *self {
-            Tiny::Cmp(op, x, y) => {
-                let o = x.get(env, input)?.cmp(&y.get(env, input)?);
-                Some(compare(op, o))
-            }
+            Tiny::Cmp(op, x, y) => test(op, x, y, env, input),
             _ => None,
         }
     }
+}
+
+/// `x op y` on two leaves.
+#[inline(always)]
+fn test<E: ValueEnv + ?Sized>(
+    op: CmpOp,
+    x: Leaf,
+    y: Leaf,
+    env: &E,
+    input: Option<&Value>,
+) -> Option<bool> {
+    Some(compare(op, x.get(env, input)?.cmp(&y.get(env, input)?)))
 }
 
 /// A comparison of two leaves.
@@ -327,9 +335,9 @@ fn cmp(b: &Bool) -> Option<(CmpOp, Leaf, Leaf)> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CompiledFormula, Fast};
-    use crate::formula::{Format, MapEnv, Number, Value, check, parse_formula};
-    use crate::source::FileId;
+    use super::super::Fast;
+    use crate::formula::testing::{compile_text, show};
+    use crate::formula::{Format, MapEnv, Number, Value};
 
     /// Formulas with a tiny form: every shape, with constants, variables and `value()` in
     /// each operand position.
@@ -385,16 +393,6 @@ mod tests {
         ("x>2.5", true),
     ];
 
-    fn compiled(text: &str, boolean: bool, env: &MapEnv) -> CompiledFormula {
-        let f = parse_formula(text, FileId(0), 0).formula.unwrap();
-        let format = if boolean {
-            Format::Boolean
-        } else {
-            Format::Number
-        };
-        check(&f, env, &format, Some(&Format::Number)).unwrap()
-    }
-
     fn env(x: &str, y: &str) -> MapEnv {
         let n = |t: &str| Number::parse_text(t).unwrap();
         let mut env = MapEnv::with_pcgen_defaults();
@@ -408,11 +406,11 @@ mod tests {
     fn the_tiny_shapes_and_only_they_get_a_tiny_form() {
         let env = env("1", "2");
         for (text, boolean) in TINY {
-            let c = compiled(text, *boolean, &env);
+            let c = compile_text(text, *boolean, &env);
             assert!(matches!(c.fast, Fast::Tiny(..)), "{text}: {:?}", c.fast);
         }
         for (text, boolean) in NOT_TINY {
-            let c = compiled(text, *boolean, &env);
+            let c = compile_text(text, *boolean, &env);
             assert!(!matches!(c.fast, Fast::Tiny(..)), "{text}: {:?}", c.fast);
         }
     }
@@ -439,16 +437,12 @@ mod tests {
                 for y in values {
                     for input in [None, Some(Value::Number(n(y))), Some(Value::Number(n(x)))] {
                         let env = env(x, y);
-                        let c = compiled(text, *boolean, &env);
+                        let c = compile_text(text, *boolean, &env);
                         let Fast::Tiny(tiny, _) = &c.fast else {
                             panic!("{text} has no tiny form");
                         };
                         let ctx = format!("{text} x={x} y={y} input={input:?}");
                         let closures = c.eval_closures(&env, input.as_ref());
-                        let show = |r: &Result<Value, crate::formula::EvalError>| match r {
-                            Ok(v) => format!("ok {v}"),
-                            Err(e) => format!("err {} {:?}", e.code.id, e.span),
-                        };
                         let full = c.eval(&env, input.as_ref());
                         assert_eq!(show(&full), show(&closures), "{ctx}");
                         assert_eq!(
