@@ -101,6 +101,19 @@ proptest! {
                         (Err(x), Err(y)) => prop_assert_eq!(x.code, y.code),
                         _ => prop_assert!(false, "{text}: {a:?} vs {b:?}"),
                     }
+                    // The typed entry points (tiny forms, register programs) agree too.
+                    let typed = match format {
+                        Format::Number => Some(c.eval_number(&env, Some(&input)).map(Value::Number)),
+                        Format::Boolean => Some(c.eval_bool(&env, Some(&input)).map(Value::Boolean)),
+                        _ => None,
+                    };
+                    if let Some(t) = typed {
+                        match (&t, &b) {
+                            (Ok(x), Ok(y)) => prop_assert_eq!(x.to_string(), y.to_string()),
+                            (Err(x), Err(y)) => prop_assert_eq!(x.code, y.code),
+                            _ => prop_assert!(false, "{text}: {t:?} vs {b:?}"),
+                        }
+                    }
                 }
             }
         }

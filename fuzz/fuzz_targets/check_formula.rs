@@ -1,9 +1,10 @@
 //! Fuzz target: any text that parses is checked and, when it checks, evaluated — against
-//! variables of every format and two user functions — without a panic.
+//! variables of every format and two user functions — without a panic, and the compiled
+//! evaluation agrees with the tree interpreter.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rulebook::formula::{check, parse_formula, Format, MapEnv, Value};
+use rulebook::formula::{Format, MapEnv, Value, check, parse_formula};
 use rulebook::name::Name;
 use rulebook::source::{FileId, Span};
 
@@ -33,8 +34,15 @@ fuzz_target!(|text: &str| {
     let input = Value::Number(7.into());
     for format in [Format::Number, Format::Boolean, Format::String] {
         if let Ok(c) = check(&formula, &env, &format, Some(&Format::Number)) {
-            let _ = c.eval(&env, Some(&input));
-            let _ = c.eval_tree(&env, Some(&input));
+            let fast = c.eval(&env, Some(&input));
+            let tree = c.eval_tree(&env, Some(&input));
+            // Every evaluation form (tiny, register program, closures) answers what the
+            // tree interpreter answers: the same value, or an error with the same code.
+            match (&fast, &tree) {
+                (Ok(x), Ok(y)) => assert_eq!(x.to_string(), y.to_string(), "{text}"),
+                (Err(x), Err(y)) => assert_eq!(x.code, y.code, "{text}"),
+                _ => panic!("{text}: {fast:?} vs {tree:?}"),
+            }
         }
     }
 });

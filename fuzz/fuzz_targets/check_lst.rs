@@ -17,10 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let kinds = FileKind::LOAD_ORDER;
     let kind = kinds[usize::from(pick) % kinds.len()];
     let fs = MemoryFs::new()
-        .with(
-            "/r/system/gameModes/G/miscinfo.lst",
-            "ALLOWEDMODES:G\n",
-        )
+        .with("/r/system/gameModes/G/miscinfo.lst", "ALLOWEDMODES:G\n")
         .with(
             "/r/data/t.pcc",
             format!("CAMPAIGN:T\nGAMEMODE:G\n{}:f.lst\n", kind.token()),
