@@ -102,13 +102,73 @@ enum Suffix {
     Index(Expr, Span),
 }
 
-type Rec<E> = Recursive<chumsky::recursive::Indirect<'static, 'static, Tokens, Expr, Extra<E>>>;
+/// A handle on a recursive rule, as `recursive` hands it to the rule's own definition (a
+/// weak reference, so the built grammar has no reference cycle and is freed with its
+/// thread).
+type Rec<E> = Recursive<chumsky::recursive::Direct<'static, 'static, Tokens, Expr, Extra<E>>>;
+
+macro_rules! spanned {
+    ($p:expr) => {
+        $p.map_with(|op: BinaryOp, e| (op, here(e)))
+    };
+}
+
+macro_rules! fold {
+    () => {
+        |lhs: Expr, (op, s): (BinaryOp, Span), rhs: Expr, _: &mut _| bin(op, s, lhs, rhs)
+    };
+}
 
 /// Builds the whole-formula parser (the caller keeps one per thread).
+///
+/// `expr` (any formula) and `arith` (the arithmetic-only index of `name[…]`) refer to each
+/// other. `arith` is defined inside `expr`'s definition, so `expr` owns it and each sees the
+/// other through a weak handle: built with `Recursive::declare` the two formed an `Rc`
+/// cycle that was never freed (LeakSanitizer in the `check_formula` fuzz target).
 pub(super) fn formula<E: chumsky::error::Error<'static, Tokens> + 'static>() -> Grammar<E> {
-    let mut expr = Rec::<E>::declare();
-    let mut arith = Rec::<E>::declare();
+    let logical = spanned!(select! {
+        Tok::OrOr => BinaryOp::Or,
+        Tok::AndAnd => BinaryOp::And,
+        Tok::BadOperator => BinaryOp::Or,
+    });
+    let equality = spanned!(select! { Tok::EqEq => BinaryOp::Eq, Tok::NotEq => BinaryOp::Ne });
+    let relational = spanned!(select! {
+        Tok::Lt => BinaryOp::Lt,
+        Tok::Gt => BinaryOp::Gt,
+        Tok::Le => BinaryOp::Le,
+        Tok::Ge => BinaryOp::Ge,
+    });
+    let additive = spanned!(select! { Tok::Plus => BinaryOp::Add, Tok::Minus => BinaryOp::Sub });
+    let multiplicative = spanned!(select! {
+        Tok::Star => BinaryOp::Mul,
+        Tok::Slash => BinaryOp::Div,
+        Tok::Percent => BinaryOp::Rem,
+        Tok::PercentSpaced => BinaryOp::Rem,
+    });
 
+    let expr = recursive(|expr: Rec<E>| {
+        let (add, mul) = (additive, multiplicative);
+        let inner = expr.clone();
+        let arith = recursive(move |arith: Rec<E>| {
+            unary(inner, arith).pratt((infix(left(4), add, fold!()), infix(left(5), mul, fold!())))
+        });
+        unary(expr, arith).pratt((
+            infix(left(1), logical, fold!()),
+            infix(left(2), equality, fold!()),
+            infix(left(3), relational, fold!()),
+            infix(left(4), additive, fold!()),
+            infix(left(5), multiplicative, fold!()),
+        ))
+    });
+    expr.then_ignore(end()).boxed()
+}
+
+/// An operand with its unary operators: `-`, `!`, then `^` chains of primaries (literals,
+/// names, calls, `name[arith]`, parenthesised `expr`).
+fn unary<E: chumsky::error::Error<'static, Tokens> + 'static>(
+    expr: Rec<E>,
+    arith: Rec<E>,
+) -> impl Parser<'static, Tokens, Expr, Extra<E>> + Clone {
     let word = select! { Tok::Word = e => (Name::new(&written(e)), here(e)) };
     let name = just(Tok::Percent)
         .map_with(|_, e| here(e))
@@ -203,7 +263,7 @@ pub(super) fn formula<E: chumsky::error::Error<'static, Tokens> + 'static>() -> 
         |lhs, (op_span, rhs)| bin(BinaryOp::Pow, op_span, lhs, rhs),
     );
 
-    let unary = just(Tok::Minus)
+    just(Tok::Minus)
         .map_with(|_, e| here(e))
         .or_not()
         .then(just(Tok::Bang).map_with(|_, e| here(e)).or_not())
@@ -222,48 +282,5 @@ pub(super) fn formula<E: chumsky::error::Error<'static, Tokens> + 'static>() -> 
                 }
             }
             out
-        });
-
-    macro_rules! spanned {
-        ($p:expr) => {
-            $p.map_with(|op: BinaryOp, e| (op, here(e)))
-        };
-    }
-    let logical = spanned!(select! {
-        Tok::OrOr => BinaryOp::Or,
-        Tok::AndAnd => BinaryOp::And,
-        Tok::BadOperator => BinaryOp::Or,
-    });
-    let equality = spanned!(select! { Tok::EqEq => BinaryOp::Eq, Tok::NotEq => BinaryOp::Ne });
-    let relational = spanned!(select! {
-        Tok::Lt => BinaryOp::Lt,
-        Tok::Gt => BinaryOp::Gt,
-        Tok::Le => BinaryOp::Le,
-        Tok::Ge => BinaryOp::Ge,
-    });
-    let additive = spanned!(select! { Tok::Plus => BinaryOp::Add, Tok::Minus => BinaryOp::Sub });
-    let multiplicative = spanned!(select! {
-        Tok::Star => BinaryOp::Mul,
-        Tok::Slash => BinaryOp::Div,
-        Tok::Percent => BinaryOp::Rem,
-        Tok::PercentSpaced => BinaryOp::Rem,
-    });
-    macro_rules! fold {
-        () => {
-            |lhs: Expr, (op, s): (BinaryOp, Span), rhs: Expr, _: &mut _| bin(op, s, lhs, rhs)
-        };
-    }
-
-    arith.define(unary.clone().pratt((
-        infix(left(4), additive, fold!()),
-        infix(left(5), multiplicative, fold!()),
-    )));
-    expr.define(unary.pratt((
-        infix(left(1), logical, fold!()),
-        infix(left(2), equality, fold!()),
-        infix(left(3), relational, fold!()),
-        infix(left(4), additive, fold!()),
-        infix(left(5), multiplicative, fold!()),
-    )));
-    expr.then_ignore(end()).boxed()
+        })
 }
