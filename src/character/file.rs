@@ -26,6 +26,12 @@
 //! at the end.
 //!
 //! The JSON Schema of this file is `schemas/character.schema.json`.
+//!
+//! Read with [`parse_located`] and built with [`build_located`], every problem with an entry
+//! carries the span of that entry in the file's text (the string in `grant` / `remove`, the
+//! `object` / `channel` / `value` of an input, the `equipment` / `key` of an equipment
+//! modifier), and a file that is not valid TOML or has unknown keys or wrong value types is
+//! a [`BAD_FILE`] (`S0206`) diagnostic at the place TOML names.
 
 use super::{Character, InstanceId};
 use crate::diagnostic::{Code, Diagnostic};
@@ -431,6 +437,24 @@ value = "15"
         assert!(f.remove.is_empty());
         let f = parse("grant = [\"STAT:STR\"]\nremove = [\"STAT:STR\"]").unwrap();
         assert_eq!(f.remove, vec!["STAT:STR".to_owned()]);
+    }
+
+    /// The located form reads the same entries as `parse`, each at its value in the text,
+    /// and a file built in code converts there and back unchanged.
+    #[test]
+    fn located_entries_keep_their_text_and_place() {
+        let text = "grant = [\"STAT:STR\", \"EQUIPMENT:Club\"]\nremove = [\"EQUIPMENT:Club\"]\n[[input]]\nchannel = \"Luck\"\nvalue = \"2\"\n[[equipmod]]\nequipment = \"EQUIPMENT:Club\"\npart = 2\nkey = \"Spiked\"\n";
+        let located = parse_located(text, FileId(0)).unwrap();
+        let file = parse(text).unwrap();
+        assert_eq!(located.file(), file);
+        assert_eq!(LocatedFile::from(&file).file(), file);
+        let place = |s: &Spanned<String>| &text[s.span()];
+        assert_eq!(place(&located.grant[1]), "\"EQUIPMENT:Club\"");
+        assert_eq!(place(&located.remove[0]), "\"EQUIPMENT:Club\"");
+        assert_eq!(place(&located.input[0].value), "\"2\"");
+        assert_eq!(place(&located.equipmod[0].key), "\"Spiked\"");
+        let bad = parse_located("grant = 1", FileId(3)).unwrap_err();
+        assert_eq!((bad.code, bad.span), (BAD_FILE, Span::new(FileId(3), 8..9)));
     }
 
     /// The committed schemas are the generated ones (`UPDATE_SCHEMAS=1` rewrites them).

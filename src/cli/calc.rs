@@ -1,6 +1,8 @@
 //! `rulebook calc PCC... --character FILE [--format table|json]`: every variable of a
 //! character. Exit codes: 0 computed without errors, 1 the character has problems (unknown
-//! objects, unusable modifiers, cycles, failed evaluations), 2 usage or I/O failure.
+//! objects, unusable modifiers, cycles, failed evaluations; a character file that is not
+//! valid TOML or has unknown keys, `S0206`), 2 usage or I/O failure. Problems with the
+//! character file's entries are reported at their line in it.
 
 use clap::{Args, ValueEnum};
 use rulebook::character::Character;
