@@ -238,7 +238,7 @@ pub fn render(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> S
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// A diagnostic about no loaded file ([`Span::DETACHED`], e.g. a character-file entry): the
+/// A diagnostic about no loaded file ([`Span::DETACHED`], e.g. an API call): the
 /// header ariadne would print, then the help and the notes, without a source excerpt.
 fn detached(d: &Diagnostic, out: &mut Vec<u8>) {
     let mut text = format!("[{}] {}: {}\n", d.code.id, kind_word(d.severity), d.message);

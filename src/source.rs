@@ -22,8 +22,8 @@ pub struct Span {
 }
 
 impl Span {
-    /// No place in any source file: for problems with input that is not a loaded file (a
-    /// character file, an API call). `diagnostic::render` prints such a diagnostic without a
+    /// No place in any source file: for problems with input that is not a loaded file (an
+    /// API call, a character file built in code). `diagnostic::render` prints such a diagnostic without a
     /// source excerpt, and its JSON form has an empty file and line 0.
     pub const DETACHED: Span = Span {
         file: FileId(u32::MAX),

@@ -4,11 +4,12 @@
 //! the data are asserted at their file, line and column; character-file problems have no
 //! source span and render without an excerpt.
 
-use rulebook::character::file::{build, parse};
+use rulebook::character::file::{build, build_located, parse, parse_located};
 use rulebook::character::{Character, InstanceId};
 use rulebook::diagnostic::{Diagnostic, Severity, render, to_json};
 use rulebook::load::{MemoryFs, PcgenRoot};
 use rulebook::model::check::{CheckedSet, check_load_set};
+use rulebook::source::{SourceFile, SourceMap, TextEncoding};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -106,12 +107,23 @@ fn equipment_set() -> CheckedSet {
     set
 }
 
-/// What `build` reports for a character file on `set`, rendered.
-fn file_problems(set: &CheckedSet, toml: &str) -> (Vec<Diagnostic>, String) {
-    let (mut c, mut problems) = build(Arc::new(set.dataset.clone()), &parse(toml).unwrap());
+/// What `build_located` reports for a character file `character.toml` on `set`: the
+/// problems, their rendering, and the sources holding the file (for [`place_in`]).
+fn file_problems(set: &CheckedSet, toml: &str) -> (Vec<Diagnostic>, String, SourceMap) {
+    let mut sources = set.load.sources.clone();
+    let id = sources.add(SourceFile::new("character.toml", toml, TextEncoding::Utf8));
+    let located = parse_located(toml, id).unwrap();
+    assert_eq!(located.file(), parse(toml).unwrap());
+    let (mut c, mut problems) = build_located(Arc::new(set.dataset.clone()), &located, id);
     problems.extend(c.take_problems());
-    let rendered = render(&problems, &set.load.sources, false);
-    (problems, rendered)
+    let rendered = render(&problems, &sources, false);
+    (problems, rendered, sources)
+}
+
+/// `CODE file:line:column` of a diagnostic in `sources`.
+fn place_in(d: &Diagnostic, sources: &SourceMap) -> String {
+    let j = to_json(d, sources);
+    format!("{} {}:{}:{}", j.code, j.file, j.line, j.column)
 }
 
 #[test]
@@ -119,9 +131,11 @@ fn s0201_unknown_object() {
     let set = equipment_set();
     let mut c = character(&set);
     let api = *c.grant_key("EQUIPMENT", "Clubb").unwrap_err();
-    let (problems, file) = file_problems(
+    // An API call has no text to point into.
+    assert_eq!(place(&api, &set), "S0201 :0:0");
+    let (problems, file, sources) = file_problems(
         &set,
-        r#"grant = ["EQUIPMENT:Longsord", "Club"]
+        r#"grant = ["EQUIPMENT:Longsord", "Club", "EQUIPMENT:Club"]
 remove = ["EQUIPMENT:Axe"]
 [[input]]
 object = "EQUIPMENT:Mace"
@@ -135,17 +149,40 @@ equipment = "EQUIPMENT:Club"
 key = "Spiked"
 "#,
     );
-    let mut all = vec![api];
-    all.extend(problems);
-    assert!(all.iter().all(|d| d.code.id == "S0201"), "{all:?}");
-    assert_eq!(all.len(), 7, "{all:?}");
-    // No span: the JSON form has no file and line 0.
-    assert!(all.iter().all(|d| place(d, &set) == "S0201 :0:0"));
+    assert!(
+        problems.iter().all(|d| d.code.id == "S0201"),
+        "{problems:?}"
+    );
+    // Each problem is at its entry: the string in `grant` / `remove`, the `equipment` or
+    // `key` of an `[[equipmod]]`, the `object` of an `[[input]]`.
+    let places: Vec<String> = problems.iter().map(|d| place_in(d, &sources)).collect();
+    assert_eq!(
+        places,
+        vec![
+            "S0201 character.toml:1:10",
+            "S0201 character.toml:1:32",
+            "S0201 character.toml:8:13",
+            "S0201 character.toml:12:7",
+            "S0201 character.toml:2:11",
+            "S0201 character.toml:4:10",
+        ]
+    );
     let rendered = format!(
         "{}-- character file --\n{file}",
-        render(&all[..1], &set.load.sources, false)
+        render(&[api], &set.load.sources, false)
     );
     insta::assert_snapshot!(rendered);
+}
+
+/// A character file built in code (`build`, not read from text) has no places: its
+/// problems are detached, as those of API calls.
+#[test]
+fn character_file_built_in_code_has_detached_problems() {
+    let set = equipment_set();
+    let file = parse("grant = [\"EQUIPMENT:Longsord\"]\n").unwrap();
+    let (_, problems) = build(Arc::new(set.dataset.clone()), &file);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(place(&problems[0], &set), "S0201 :0:0");
 }
 
 #[test]
@@ -158,12 +195,16 @@ fn s0202_unknown_character_variable() {
     for d in [&api, &global] {
         assert_eq!(place(d, &set), "S0202 :0:0");
     }
-    let (problems, file) = file_problems(
+    let (problems, file, sources) = file_problems(
         &set,
-        "grant = [\"EQUIPMENT:Club\"]\n[[input]]\nobject = \"EQUIPMENT:Club\"\nchannel = \"GRP\"\nvalue = \"1\"\n",
+        "grant = [\"EQUIPMENT:Club\"]\n[[input]]\nobject = \"EQUIPMENT:Club\"\nchannel = \"GRP\"\nvalue = \"1\"\n[[input]]\nchannel = \"Grip\"\nvalue = \"1\"\n",
     );
-    assert_eq!(problems.len(), 1, "{problems:?}");
-    assert_eq!(problems[0].code.id, "S0202");
+    // The unknown channel is labelled, whether of a granted object or global.
+    let places: Vec<String> = problems.iter().map(|d| place_in(d, &sources)).collect();
+    assert_eq!(
+        places,
+        vec!["S0202 character.toml:4:11", "S0202 character.toml:7:11"]
+    );
     let rendered = format!(
         "{}-- character file --\n{file}",
         render(&[api, global], &set.load.sources, false)
@@ -233,12 +274,13 @@ fn s0205_bad_input() {
     let club = c.grant_key("EQUIPMENT", "Club").unwrap();
     let api = *c.set_input(club, "Grip", "fifteen").unwrap_err();
     assert_eq!(place(&api, &set), "S0205 :0:0");
-    let (problems, file) = file_problems(
+    let (problems, file, sources) = file_problems(
         &set,
         "grant = [\"EQUIPMENT:Club\"]\n[[input]]\nobject = \"EQUIPMENT:Club\"\nchannel = \"Grip\"\nvalue = \"1d6\"\n",
     );
     assert_eq!(problems.len(), 1, "{problems:?}");
-    assert_eq!(problems[0].code.id, "S0205");
+    // The bad value is labelled, not its channel.
+    assert_eq!(place_in(&problems[0], &sources), "S0205 character.toml:5:9");
     let rendered = format!(
         "{}-- character file --\n{file}",
         render(&[api], &set.load.sources, false)
@@ -246,30 +288,152 @@ fn s0205_bad_input() {
     insta::assert_snapshot!(rendered);
 }
 
-/// What `rulebook calc` prints on stderr for a character file with problems (the example
-/// dataset; exit code 1).
+/// A character file that is not TOML, or not the shape of a character file, is reported at
+/// the place TOML names: a syntax error, an unknown key, a value of the wrong type, a
+/// missing key.
 #[test]
-fn calc_reports_character_file_problems() {
+fn s0206_bad_character_file() {
+    let mut sources = SourceMap::new();
+    let mut rendered = String::new();
+    let mut places = Vec::new();
+    for (name, text) in [
+        ("syntax.toml", "grant = [\"STAT:STR\"\n"),
+        (
+            "unknown-key.toml",
+            "grant = [\"STAT:STR\"]\ngrnat = [\"SIZE:M\"]\n",
+        ),
+        (
+            "wrong-type.toml",
+            "[[input]]\nobject = \"STAT:STR\"\nchannel = \"StatScore\"\nvalue = 15\n",
+        ),
+        (
+            "missing-key.toml",
+            "grant = []\n[[input]]\nvalue = \"15\"\n",
+        ),
+    ] {
+        let id = sources.add(SourceFile::new(name, text, TextEncoding::Utf8));
+        let problem = *parse_located(text, id).unwrap_err();
+        assert!(parse(text).is_err());
+        places.push(place_in(&problem, &sources));
+        rendered.push_str(&render(std::slice::from_ref(&problem), &sources, false));
+    }
+    assert_eq!(
+        places,
+        vec![
+            "S0206 syntax.toml:1:20",
+            "S0206 unknown-key.toml:2:1",
+            "S0206 wrong-type.toml:4:9",
+            "S0206 missing-key.toml:2:1",
+        ]
+    );
+    insta::assert_snapshot!(rendered);
+}
+
+/// Runs `rulebook calc` on the example dataset with `toml` as `character.toml` (given as a
+/// relative path, so reports name it so), with `args` after; its output.
+fn calc(toml: &str, args: &[&str]) -> std::process::Output {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let toml = std::env::temp_dir().join(format!("rulebook-{}-snap.toml", std::process::id()));
-    std::fs::write(
-        &toml,
-        "grant = [\"STAT:STR\", \"EQUIPMENT:Longsord\"]\n[[input]]\nobject = \"STAT:STR\"\nchannel = \"StatScor\"\nvalue = \"15\"\n[[input]]\nobject = \"STAT:STR\"\nchannel = \"StatScore\"\nvalue = \"fifteen\"\n",
-    )
-    .unwrap();
+    let dir = std::env::temp_dir().join(format!(
+        "rulebook-{}-{}",
+        std::process::id(),
+        std::thread::current()
+            .name()
+            .unwrap_or("calc")
+            .replace("::", "-")
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("character.toml"), toml).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .current_dir(&dir)
         .args(["calc", "--pcgen-root"])
         .arg(&data)
         .arg(data.join("handsworld/handsworld.pcc"))
-        .arg("--character")
-        .arg(&toml)
+        .args(["--character", "character.toml"])
+        .args(args)
         .output()
         .unwrap();
-    let _ = std::fs::remove_file(&toml);
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+/// A character file with an unknown object, an unknown channel and a bad value.
+const BAD_CHARACTER: &str = "grant = [\"STAT:STR\", \"EQUIPMENT:Longsord\"]\n[[input]]\nobject = \"STAT:STR\"\nchannel = \"StatScor\"\nvalue = \"15\"\n[[input]]\nobject = \"STAT:STR\"\nchannel = \"StatScore\"\nvalue = \"fifteen\"\n";
+
+/// What `rulebook calc` prints on stderr for a character file with problems (the example
+/// dataset; exit code 1): each problem with the file's line and a label on the entry.
+#[test]
+fn calc_reports_character_file_problems() {
+    let out = calc(BAD_CHARACTER, &[]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    for code in ["S0201", "S0202", "S0205"] {
-        assert!(stderr.contains(code), "{stderr}");
+    for at in [
+        "[S0201] Error: there is no EQUIPMENT `Longsord` in the dataset\n   ╭─[ character.toml:1:22 ]",
+        "[S0202] Error: `STR` (PC.STAT) has no channel `StatScor`\n   ╭─[ character.toml:4:11 ]",
+        "[S0205] Error: input `StatScore` of `STR`: `fifteen` is not a number\n   ╭─[ character.toml:9:9 ]",
+    ] {
+        assert!(stderr.contains(at), "{stderr}");
     }
     insta::assert_snapshot!(stderr);
+}
+
+/// `rulebook calc --format json` gives each character-file problem its file, line and
+/// column (the JSON form CI tools read).
+#[test]
+fn calc_json_places_character_file_problems() {
+    let out = calc(BAD_CHARACTER, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let places: Vec<String> = json["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["file"] == "character.toml")
+        .map(|p| {
+            format!(
+                "{} {}:{}:{}-{}:{}",
+                p["code"].as_str().unwrap(),
+                p["file"].as_str().unwrap(),
+                p["line"],
+                p["column"],
+                p["end_line"],
+                p["end_column"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        places,
+        vec![
+            "S0201 character.toml:1:22-1:42",
+            "S0202 character.toml:4:11-4:21",
+            "S0205 character.toml:9:9-9:18",
+        ]
+    );
+    assert!(!json["values"].as_array().unwrap().is_empty());
+}
+
+/// A character file that is not valid TOML is reported (S0206) before the data is used:
+/// on stderr with the line, and in JSON with no values.
+#[test]
+fn calc_reports_a_bad_character_file() {
+    let bad = "grant = [\"STAT:STR\"]\n[[input]]\nobject = \"STAT:STR\"\nchanel = \"StatScore\"\nvalue = \"15\"\n";
+    let out = calc(bad, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("╭─[ character.toml:4:1 ]"), "{stderr}");
+    insta::assert_snapshot!(stderr);
+    let out = calc(bad, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["values"], serde_json::json!([]));
+    let p = &json["problems"][0];
+    assert_eq!(
+        (&p["code"], &p["file"], &p["line"], &p["column"]),
+        (
+            &serde_json::json!("S0206"),
+            &serde_json::json!("character.toml"),
+            &serde_json::json!(4),
+            &serde_json::json!(1)
+        )
+    );
 }

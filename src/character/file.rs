@@ -26,13 +26,20 @@
 //! at the end.
 //!
 //! The JSON Schema of this file is `schemas/character.schema.json`.
+//!
+//! Read with [`parse_located`] and built with [`build_located`], every problem with an entry
+//! carries the span of that entry in the file's text (the string in `grant` / `remove`, the
+//! `object` / `channel` / `value` of an input, the `equipment` / `key` of an equipment
+//! modifier), and a file that is not valid TOML or has unknown keys or wrong value types is
+//! a [`BAD_FILE`] (`S0206`) diagnostic at the place TOML names.
 
 use super::{Character, InstanceId};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::model::Dataset;
-use crate::source::Span;
+use crate::source::{FileId, Span};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use toml::Spanned;
 
 /// A character file.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -85,6 +92,13 @@ pub struct InputEntry {
     pub value: String,
 }
 
+/// A character file is not valid TOML, or its keys or value types are not those of
+/// [`CharacterFile`] (an unknown key, a number where text belongs, a missing `channel`).
+pub const BAD_FILE: Code = Code {
+    id: "S0206",
+    name: "bad-character-file",
+};
+
 /// Parses a character file's text.
 pub fn parse(text: &str) -> Result<CharacterFile, String> {
     toml::from_str(text).map_err(|e| e.to_string())
@@ -97,21 +111,167 @@ pub fn split_object(text: &str) -> Option<(&str, &str)> {
     (!kind.is_empty() && !key.is_empty()).then_some((kind, key))
 }
 
+/// A character file with the place of each entry in its text: what [`parse_located`] reads
+/// and [`build_located`] builds, so that every problem with an entry points at it.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocatedFile {
+    #[serde(default)]
+    grant: Vec<Spanned<String>>,
+    #[serde(default)]
+    input: Vec<LocatedInput>,
+    #[serde(default)]
+    equipmod: Vec<LocatedEquipMod>,
+    #[serde(default)]
+    remove: Vec<Spanned<String>>,
+}
+
+/// [`InputEntry`] with the place of each value.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LocatedInput {
+    #[serde(default)]
+    object: Option<Spanned<String>>,
+    channel: Spanned<String>,
+    value: Spanned<String>,
+}
+
+/// [`EquipModEntry`] with the place of each value.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LocatedEquipMod {
+    equipment: Spanned<String>,
+    #[serde(default = "first_part")]
+    part: u32,
+    key: Spanned<String>,
+}
+
+/// A value with no place in any text (for a [`CharacterFile`] built in code).
+fn unplaced(value: &str) -> Spanned<String> {
+    Spanned::new(0..0, value.to_owned())
+}
+
+impl LocatedFile {
+    /// The entries without their places.
+    pub fn file(&self) -> CharacterFile {
+        let text = |s: &Spanned<String>| s.get_ref().clone();
+        CharacterFile {
+            grant: self.grant.iter().map(text).collect(),
+            input: self
+                .input
+                .iter()
+                .map(|i| InputEntry {
+                    object: i.object.as_ref().map(text),
+                    channel: text(&i.channel),
+                    value: text(&i.value),
+                })
+                .collect(),
+            equipmod: self
+                .equipmod
+                .iter()
+                .map(|e| EquipModEntry {
+                    equipment: text(&e.equipment),
+                    part: e.part,
+                    key: text(&e.key),
+                })
+                .collect(),
+            remove: self.remove.iter().map(text).collect(),
+        }
+    }
+}
+
+impl From<&CharacterFile> for LocatedFile {
+    fn from(file: &CharacterFile) -> Self {
+        LocatedFile {
+            grant: file.grant.iter().map(|g| unplaced(g)).collect(),
+            input: file
+                .input
+                .iter()
+                .map(|i| LocatedInput {
+                    object: i.object.as_deref().map(unplaced),
+                    channel: unplaced(&i.channel),
+                    value: unplaced(&i.value),
+                })
+                .collect(),
+            equipmod: file
+                .equipmod
+                .iter()
+                .map(|e| LocatedEquipMod {
+                    equipment: unplaced(&e.equipment),
+                    part: e.part,
+                    key: unplaced(&e.key),
+                })
+                .collect(),
+            remove: file.remove.iter().map(|r| unplaced(r)).collect(),
+        }
+    }
+}
+
+/// Parses a character file's text, keeping where each entry is. `file` is the text's id in
+/// the [`SourceMap`](crate::source::SourceMap) the problem is rendered with: a TOML syntax
+/// error, an unknown key or a value of the wrong type is a [`BAD_FILE`] diagnostic at the
+/// place TOML names.
+pub fn parse_located(text: &str, file: FileId) -> Result<LocatedFile, Box<Diagnostic>> {
+    toml::from_str(text).map_err(|e| Box::new(toml_problem(&e, file)))
+}
+
+/// A TOML error as a [`BAD_FILE`] diagnostic at its span (the file's start when it has none).
+fn toml_problem(e: &toml::de::Error, file: FileId) -> Diagnostic {
+    let message = e.message().trim();
+    let message = message.lines().next().unwrap_or(message);
+    let span = Span::new(file, e.span().unwrap_or(0..0));
+    Diagnostic::error(
+        BAD_FILE,
+        span,
+        format!("the character file is not valid: {message}"),
+    )
+    .with_label(message)
+    .with_help(
+        "the keys are `grant` and `remove` (lists of \"KIND:KEY\"), `[[input]]` (`object`, \
+         `channel`, `value`) and `[[equipmod]]` (`equipment`, `part`, `key`): see \
+         schemas/character.schema.json",
+    )
+}
+
 /// Builds the character a file describes — grants, equipment modifiers, removals and inputs,
 /// each in file order, then one solve. Problems (unknown objects, bad inputs) are returned beside it;
-/// everything that could be applied is.
+/// everything that could be applied is. They carry [`Span::DETACHED`]: use [`build_located`]
+/// for problems that point at their entry in the file's text.
 pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Diagnostic>) {
+    build_at(dataset, &LocatedFile::from(file), None)
+}
+
+/// [`build`] for a file read by [`parse_located`] from the text with id `file`: every
+/// problem with an entry (an unknown object, channel or value, a removal or equipment
+/// modifier of something not granted) carries the span of that entry.
+pub fn build_located(
+    dataset: Arc<Dataset>,
+    located: &LocatedFile,
+    file: FileId,
+) -> (Character, Vec<Diagnostic>) {
+    build_at(dataset, located, Some(file))
+}
+
+/// [`build`] with the entries' spans in `file` (none: every span is detached).
+fn build_at(
+    dataset: Arc<Dataset>,
+    located: &LocatedFile,
+    file: Option<FileId>,
+) -> (Character, Vec<Diagnostic>) {
+    let at = |s: &Spanned<String>| file.map_or(Span::DETACHED, |f| Span::new(f, s.span()));
     let mut c = Character::new(dataset);
     let mut problems = Vec::new();
     let mut granted: Vec<(String, InstanceId)> = Vec::new();
-    for g in &file.grant {
+    for entry in &located.grant {
+        let g = entry.get_ref();
         let Some((kind, key)) = split_object(g) else {
             problems.push(
                 Diagnostic::error(
                     super::UNKNOWN_OBJECT,
-                    Span::DETACHED,
+                    at(entry),
                     format!("`{g}` is not KIND:KEY"),
                 )
+                .with_label("not KIND:KEY")
                 .with_help("write e.g. `STAT:STR` or `EQUIPMENT:Club`"),
             );
             continue;
@@ -121,7 +281,11 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
                 let inst = c.grant_inner(object, None, 0);
                 granted.push((g.to_ascii_lowercase(), inst));
             }
-            None => problems.push(super::unknown_object(kind, key)),
+            None => {
+                let mut d = super::unknown_object(kind, key).with_label("unknown object");
+                d.span = at(entry);
+                problems.push(d);
+            }
         }
     }
     let find = |granted: &[(String, InstanceId)], o: &str| {
@@ -130,28 +294,30 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
             .find(|(g, _)| *g == o.to_ascii_lowercase())
             .map(|(_, inst)| *inst)
     };
-    for e in &file.equipmod {
-        let Some(host) = find(&granted, &e.equipment) else {
+    for e in &located.equipmod {
+        let Some(host) = find(&granted, e.equipment.get_ref()) else {
             problems.push(
                 Diagnostic::error(
                     super::UNKNOWN_OBJECT,
-                    Span::DETACHED,
+                    at(&e.equipment),
                     format!(
                         "equipment modifier for `{}`, which is not granted",
-                        e.equipment
+                        e.equipment.get_ref()
                     ),
                 )
+                .with_label("not granted")
                 .with_help("add the equipment to `grant` (spelled the same way)"),
             );
             continue;
         };
-        let Some(object) = c.find_object("EQUIPMOD", &e.key) else {
+        let Some(object) = c.find_object("EQUIPMOD", e.key.get_ref()) else {
             problems.push(
                 Diagnostic::error(
                     super::UNKNOWN_OBJECT,
-                    Span::DETACHED,
-                    format!("there is no EQUIPMOD `{}` in the dataset", e.key),
+                    at(&e.key),
+                    format!("there is no EQUIPMOD `{}` in the dataset", e.key.get_ref()),
                 )
+                .with_label("unknown equipment modifier")
                 .with_help("use the equipment modifier's KEY"),
             );
             continue;
@@ -159,43 +325,56 @@ pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Dia
         let part = c.ensure_part_inner(host, e.part);
         c.grant_inner(object, Some(part), 0);
     }
-    for r in &file.remove {
+    for entry in &located.remove {
+        let r = entry.get_ref();
         let key = r.to_ascii_lowercase();
         match granted.iter().rposition(|(g, _)| *g == key) {
-            Some(at) => {
-                let (_, inst) = granted.remove(at);
+            Some(found) => {
+                let (_, inst) = granted.remove(found);
                 c.remove_inner(inst);
             }
             None => problems.push(
                 Diagnostic::error(
                     super::UNKNOWN_OBJECT,
-                    Span::DETACHED,
+                    at(entry),
                     format!("`{r}` is removed but not granted"),
                 )
+                .with_label("not granted")
                 .with_help("add the object to `grant` (spelled the same way), or drop the removal"),
             ),
         }
     }
-    for i in &file.input {
+    for i in &located.input {
         let inst = match &i.object {
             None => InstanceId::GLOBAL,
-            Some(o) => match find(&granted, o) {
+            Some(o) => match find(&granted, o.get_ref()) {
                 Some(inst) => inst,
                 None => {
                     problems.push(
                         Diagnostic::error(
                             super::UNKNOWN_OBJECT,
-                            Span::DETACHED,
-                            format!("input for `{o}`, which is not granted"),
+                            at(o),
+                            format!("input for `{}`, which is not granted", o.get_ref()),
                         )
+                        .with_label("not granted")
                         .with_help("add the object to `grant` (spelled the same way)"),
                     );
                     continue;
                 }
             },
         };
-        if let Err(d) = c.set_input_inner(inst, &i.channel, &i.value) {
-            problems.push(*d);
+        if let Err(d) = c.set_input_inner(inst, i.channel.get_ref(), i.value.get_ref()) {
+            let mut d = *d;
+            // The character API has no text to point into: the entry is the place. A bad
+            // value is about `value`; anything else (an unknown channel) about `channel`.
+            if d.span == Span::DETACHED {
+                d.span = if d.code == super::BAD_INPUT {
+                    at(&i.value)
+                } else {
+                    at(&i.channel)
+                };
+            }
+            problems.push(d);
         }
     }
     // One solve once everything is granted and entered: no problem of a half-built
@@ -258,6 +437,24 @@ value = "15"
         assert!(f.remove.is_empty());
         let f = parse("grant = [\"STAT:STR\"]\nremove = [\"STAT:STR\"]").unwrap();
         assert_eq!(f.remove, vec!["STAT:STR".to_owned()]);
+    }
+
+    /// The located form reads the same entries as `parse`, each at its value in the text,
+    /// and a file built in code converts there and back unchanged.
+    #[test]
+    fn located_entries_keep_their_text_and_place() {
+        let text = "grant = [\"STAT:STR\", \"EQUIPMENT:Club\"]\nremove = [\"EQUIPMENT:Club\"]\n[[input]]\nchannel = \"Luck\"\nvalue = \"2\"\n[[equipmod]]\nequipment = \"EQUIPMENT:Club\"\npart = 2\nkey = \"Spiked\"\n";
+        let located = parse_located(text, FileId(0)).unwrap();
+        let file = parse(text).unwrap();
+        assert_eq!(located.file(), file);
+        assert_eq!(LocatedFile::from(&file).file(), file);
+        let place = |s: &Spanned<String>| &text[s.span()];
+        assert_eq!(place(&located.grant[1]), "\"EQUIPMENT:Club\"");
+        assert_eq!(place(&located.remove[0]), "\"EQUIPMENT:Club\"");
+        assert_eq!(place(&located.input[0].value), "\"2\"");
+        assert_eq!(place(&located.equipmod[0].key), "\"Spiked\"");
+        let bad = parse_located("grant = 1", FileId(3)).unwrap_err();
+        assert_eq!((bad.code, bad.span), (BAD_FILE, Span::new(FileId(3), 8..9)));
     }
 
     /// The committed schemas are the generated ones (`UPDATE_SCHEMAS=1` rewrites them).

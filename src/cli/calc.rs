@@ -1,6 +1,8 @@
 //! `rulebook calc PCC... --character FILE [--format table|json]`: every variable of a
 //! character. Exit codes: 0 computed without errors, 1 the character has problems (unknown
-//! objects, unusable modifiers, cycles, failed evaluations), 2 usage or I/O failure.
+//! objects, unusable modifiers, cycles, failed evaluations; a character file that is not
+//! valid TOML or has unknown keys, `S0206`), 2 usage or I/O failure. Problems with the
+//! character file's entries are reported at their line in it.
 
 use clap::{Args, ValueEnum};
 use rulebook::character::Character;
@@ -8,6 +10,7 @@ use rulebook::character::file::{self, CalcOutput, CalcValue, CharacterFile};
 use rulebook::diagnostic::{self, Diagnostic, Severity};
 use rulebook::load::{DiskFs, FileSystem, PcgenRoot};
 use rulebook::model::check::{CheckedSet, check_load_set};
+use rulebook::source::{SourceFile, SourceMap, TextEncoding};
 use std::fmt::Write;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -54,22 +57,65 @@ fn absolute(p: &Path) -> PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// Why [`load`] built no character.
+pub(crate) enum LoadError {
+    /// A usage or I/O failure (exit code 2).
+    Usage(String),
+    /// The character file is not valid TOML or not a character file (exit code 1): the
+    /// problem, with a source map holding the file's text.
+    File(SourceMap, Box<Diagnostic>),
+}
+
+impl From<String> for LoadError {
+    fn from(message: String) -> Self {
+        LoadError::Usage(message)
+    }
+}
+
+impl From<&str> for LoadError {
+    fn from(message: &str) -> Self {
+        LoadError::Usage(message.to_owned())
+    }
+}
+
+impl LoadError {
+    /// Reports the failure on stderr; the exit code.
+    pub(crate) fn exit(self) -> ExitCode {
+        match self {
+            LoadError::Usage(message) => super::usage_error(message),
+            LoadError::File(sources, problem) => {
+                eprint!(
+                    "{}",
+                    diagnostic::render(
+                        std::slice::from_ref(&*problem),
+                        &sources,
+                        std::io::stderr().is_terminal()
+                    )
+                );
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
 /// Loads the PCC files and builds the character of `character` (none: nothing granted).
+/// The character file is read first (a TOML error is reported without loading the data)
+/// and becomes a source file of the load, so problems with its entries point into it.
 pub(crate) fn load(
     pcc: &[PathBuf],
     pcgen_root: Option<&Path>,
     character: Option<&Path>,
-) -> Result<Loaded, String> {
+) -> Result<Loaded, LoadError> {
     let fs = DiskFs;
     let pccs: Vec<PathBuf> = pcc.iter().map(|p| absolute(p)).collect();
     for p in &pccs {
         if !fs.is_file(p) {
-            return Err(format!("{}: no such file", p.display()));
+            return Err(format!("{}: no such file", p.display()).into());
         }
     }
     let root = match pcgen_root {
         Some(r) if fs.is_dir(r) => PcgenRoot::at(&fs, &absolute(r)),
-        Some(r) => return Err(format!("--pcgen-root {}: no such folder", r.display())),
+        Some(r) => return Err(format!("--pcgen-root {}: no such folder", r.display()).into()),
         None => pccs
             .first()
             .and_then(|p| PcgenRoot::find(&fs, p))
@@ -79,12 +125,25 @@ pub(crate) fn load(
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            file::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?
+            let source = SourceFile::new(path.display().to_string(), text, TextEncoding::Utf8);
+            let mut alone = SourceMap::new();
+            let id = alone.add(source.clone());
+            match file::parse_located(&source.text, id) {
+                Ok(located) => Some((source, located)),
+                Err(problem) => return Err(LoadError::File(alone, problem)),
+            }
         }
-        None => CharacterFile::default(),
+        None => None,
     };
-    let set = check_load_set(&fs, &root, &pccs);
-    let (mut character, mut problems) = file::build(Arc::new(set.dataset.clone()), &file);
+    let mut set = check_load_set(&fs, &root, &pccs);
+    let dataset = Arc::new(set.dataset.clone());
+    let (mut character, mut problems) = match file {
+        Some((source, located)) => {
+            let id = set.load.sources.add(source);
+            file::build_located(dataset, &located, id)
+        }
+        None => file::build(dataset, &CharacterFile::default()),
+    };
     problems.extend(character.take_problems());
     diagnostic::sort(&mut problems, &set.load.sources);
     Ok(Loaded {
@@ -134,7 +193,20 @@ pub(crate) fn table(values: &[(String, rulebook::formula::Value)]) -> String {
 pub fn run(args: CalcArgs) -> ExitCode {
     let loaded = match load(&args.pcc, args.pcgen_root.as_deref(), Some(&args.character)) {
         Ok(l) => l,
-        Err(e) => return super::usage_error(e),
+        Err(LoadError::File(sources, problem)) if args.format == OutputFormat::Json => {
+            let json = CalcOutput {
+                values: Vec::new(),
+                problems: vec![diagnostic::to_json(&problem, &sources)],
+            };
+            return match serde_json::to_string_pretty(&json) {
+                Ok(s) => {
+                    emit(&format!("{s}\n"));
+                    ExitCode::from(1)
+                }
+                Err(e) => super::usage_error(e),
+            };
+        }
+        Err(e) => return e.exit(),
     };
     let values = loaded.character.values();
     let mut out = String::new();

@@ -38,7 +38,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         Some(&args.character),
     ) {
         Ok(l) => l,
-        Err(e) => return super::usage_error(e),
+        Err(e) => return e.exit(),
     };
     let c = &loaded.character;
     let mut inst = InstanceId::GLOBAL;

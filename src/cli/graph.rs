@@ -55,7 +55,7 @@ pub fn run(args: GraphArgs) -> ExitCode {
         args.character.as_deref(),
     ) {
         Ok(l) => l,
-        Err(e) => return super::usage_error(e),
+        Err(e) => return e.exit(),
     };
     let solver = loaded.character.solver();
     let g = solver.graph();
