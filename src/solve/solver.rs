@@ -11,6 +11,13 @@
 //! way the reference does (propagate each change depth-first; re-entering a variable that is
 //! still propagating is a non-settling cycle) and reported: an error ([`DEPENDENCY_CYCLE`])
 //! when its values do not settle, a warning ([`SETTLED_CYCLE`]) when they do.
+//!
+//! Problems: the [`SolveReport`] of one solve lists what that solve found (each evaluation it
+//! did, each cyclic component it went through). [`Solver::current_problems`] is the state:
+//! each variable keeps the problems of its last evaluation (replaced when it is evaluated
+//! again, which happens whenever its modifiers, its starting value or what it reads change)
+//! and, for the lowest-numbered member of a cyclic component, that cycle's report (cleared
+//! whenever the variable is re-solved outside a cycle, e.g. after a removal broke it).
 
 use super::codes::{DEPENDENCY_CYCLE, MODIFIER_FAILED, SETTLED_CYCLE};
 use super::explain::{AppliedModifier, Explanation, ReadVariable};
@@ -33,6 +40,10 @@ struct VarState<V> {
     modifiers: Vec<Slot<V>>,
     /// Problems found the last time this variable was evaluated.
     problems: Vec<Diagnostic>,
+    /// The report of the cyclic component this variable is the lowest-numbered member of,
+    /// as of the last solve that went through it (`None` when it is in no cycle, or another
+    /// member holds the report).
+    cycle: Option<Diagnostic>,
 }
 
 /// A modifier as the hot loop needs it, stored inline in its variable's list (one pointer
@@ -56,7 +67,9 @@ struct Entry<V> {
     modifier: Modifier<V>,
 }
 
-/// What one call of [`Solver::solve`] did.
+/// What one call of [`Solver::solve`] did. Its diagnostics are what that solve found, in
+/// the order found (a variable evaluated twice in a cycle may report twice); the problems of
+/// the solver as it is now are [`Solver::current_problems`].
 #[derive(Clone, Debug, Default)]
 pub struct SolveReport {
     /// Problems found: modifiers that failed to evaluate, cycles.
@@ -183,6 +196,7 @@ impl<V: SolverValue> Solver<V> {
             start,
             modifiers: Vec::new(),
             problems: Vec::new(),
+            cycle: None,
         });
         self.dirty_flag.push(false);
         id
@@ -203,12 +217,31 @@ impl<V: SolverValue> Solver<V> {
         self.vars.get(var.index()).map(|s| &s.value)
     }
 
-    /// Problems found the last time `var` was evaluated.
+    /// Problems found the last time `var` was evaluated (failed modifiers). Its cycle, if
+    /// any, is in [`Solver::current_problems`].
     pub fn problems(&self, var: VariableId) -> &[Diagnostic] {
         self.vars
             .get(var.index())
             .map(|s| s.problems.as_slice())
             .unwrap_or(&[])
+    }
+
+    /// The problems of the solver as it is now (as of the last [`solve`](Self::solve)):
+    /// every variable's failed modifiers from its last evaluation and every cycle in the
+    /// graph, by variable (a cycle at its lowest-numbered member, before that member's own
+    /// failures), each diagnostic once. Problems that a later change fixed are gone — this
+    /// is the same whether the solver got here step by step or was solved from scratch.
+    pub fn current_problems(&self) -> Vec<Diagnostic> {
+        let mut out: Vec<Diagnostic> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for state in &self.vars {
+            for d in state.cycle.iter().chain(&state.problems) {
+                if seen.insert((d.code.id, d.span, d.message.as_str())) {
+                    out.push(d.clone());
+                }
+            }
+        }
+        out
     }
 
     /// Changes the starting value of a variable (a channel input, or a new default).
@@ -442,6 +475,10 @@ impl<V: SolverValue> Solver<V> {
         }
         while let Some(n) = todo.pop() {
             affected.push(n);
+            // A cycle through `n` is reported again below if it still exists.
+            if let Some(state) = self.vars.get_mut(n.index()) {
+                state.cycle = None;
+            }
             for s in self.graph.neighbors_directed(n, Direction::Outgoing) {
                 if !self.scratch.is(&self.scratch.affected, s.index()) {
                     stamp(&mut self.scratch.affected, s.index(), epoch);
@@ -638,9 +675,13 @@ impl<V: SolverValue> Solver<V> {
                 set_flag(&mut on_stack, w.index(), true);
             }
         }
-        report
-            .diagnostics
-            .push(self.cycle_diagnostic(component, failure.is_some()));
+        let diagnostic = self.cycle_diagnostic(component, failure.is_some());
+        if let Some(lowest) = component.iter().min() {
+            if let Some(state) = self.vars.get_mut(lowest.index()) {
+                state.cycle = Some(diagnostic.clone());
+            }
+        }
+        report.diagnostics.push(diagnostic);
     }
 
     fn cycle_diagnostic(&self, component: &[NodeIndex], failed: bool) -> Diagnostic {
