@@ -26,6 +26,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::Span;
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// One variable instance.
@@ -40,10 +41,6 @@ struct VarState<V> {
     modifiers: Vec<Slot<V>>,
     /// Problems found the last time this variable was evaluated.
     problems: Vec<Diagnostic>,
-    /// The report of the cyclic component this variable is the lowest-numbered member of,
-    /// as of the last solve that went through it (`None` when it is in no cycle, or another
-    /// member holds the report).
-    cycle: Option<Diagnostic>,
 }
 
 /// A modifier as the hot loop needs it, stored inline in its variable's list (one pointer
@@ -142,6 +139,9 @@ pub struct Solver<V> {
     dirty: Vec<VariableId>,
     dirty_flag: Vec<bool>,
     scratch: Scratch,
+    /// The report of each cyclic component as of the last solve that went through it, by
+    /// its lowest-numbered member (kept out of [`VarState`], which the hot loop walks).
+    cycles: BTreeMap<VariableId, Diagnostic>,
 }
 
 impl<V: SolverValue> Default for Solver<V> {
@@ -182,6 +182,7 @@ impl<V: SolverValue> Solver<V> {
             dirty: Vec::new(),
             dirty_flag: Vec::new(),
             scratch: Scratch::default(),
+            cycles: BTreeMap::new(),
         }
     }
 
@@ -196,7 +197,6 @@ impl<V: SolverValue> Solver<V> {
             start,
             modifiers: Vec::new(),
             problems: Vec::new(),
-            cycle: None,
         });
         self.dirty_flag.push(false);
         id
@@ -234,8 +234,11 @@ impl<V: SolverValue> Solver<V> {
     pub fn current_problems(&self) -> Vec<Diagnostic> {
         let mut out: Vec<Diagnostic> = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        for state in &self.vars {
-            for d in state.cycle.iter().chain(&state.problems) {
+        for (index, state) in self.vars.iter().enumerate() {
+            let cycle = u32::try_from(index)
+                .ok()
+                .and_then(|i| self.cycles.get(&VariableId(i)));
+            for d in cycle.into_iter().chain(&state.problems) {
                 if seen.insert((d.code.id, d.span, d.message.as_str())) {
                     out.push(d.clone());
                 }
@@ -476,8 +479,8 @@ impl<V: SolverValue> Solver<V> {
         while let Some(n) = todo.pop() {
             affected.push(n);
             // A cycle through `n` is reported again below if it still exists.
-            if let Some(state) = self.vars.get_mut(n.index()) {
-                state.cycle = None;
+            if !self.cycles.is_empty() {
+                self.cycles.remove(&var_of(n));
             }
             for s in self.graph.neighbors_directed(n, Direction::Outgoing) {
                 if !self.scratch.is(&self.scratch.affected, s.index()) {
@@ -676,10 +679,8 @@ impl<V: SolverValue> Solver<V> {
             }
         }
         let diagnostic = self.cycle_diagnostic(component, failure.is_some());
-        if let Some(lowest) = component.iter().min() {
-            if let Some(state) = self.vars.get_mut(lowest.index()) {
-                state.cycle = Some(diagnostic.clone());
-            }
+        if let Some(&lowest) = component.iter().min() {
+            self.cycles.insert(var_of(lowest), diagnostic.clone());
         }
         report.diagnostics.push(diagnostic);
     }
