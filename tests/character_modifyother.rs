@@ -143,7 +143,7 @@ mod random_orders {
         #![proptest_config(ProptestConfig::with_cases(64))]
         /// Grants and removes in random orders: the incremental values always equal a solve
         /// from scratch of the same modifiers, and a new character granted the live objects
-        /// in the same order.
+        /// in the same order — and so do the current problems (in any order).
         #[test]
         fn incremental_equals_from_scratch(ops in prop::collection::vec((any::<bool>(), 0usize..5), 1..30)) {
             let (ds, _) = dataset();
@@ -160,12 +160,21 @@ mod random_orders {
                 let mut scratch = c.clone();
                 scratch.solve_from_scratch();
                 prop_assert_eq!(c.values(), scratch.values());
+                prop_assert_eq!(c.problems(), scratch.problems());
                 let mut fresh = Character::new(Arc::clone(&ds));
                 for (j, _) in &live {
                     let (kind, key) = POOL[*j];
                     fresh.grant_key(kind, key).unwrap();
                 }
                 prop_assert_eq!(c.values(), fresh.values());
+                let key = |d: &rulebook::diagnostic::Diagnostic| {
+                    format!("{} {:?} {}", d.code.id, d.span, d.message)
+                };
+                let mut now: Vec<String> = c.problems().iter().map(key).collect();
+                let mut new: Vec<String> = fresh.problems().iter().map(key).collect();
+                now.sort();
+                new.sort();
+                prop_assert_eq!(now, new);
             }
         }
     }

@@ -203,6 +203,17 @@ mod random_orders {
         out
     }
 
+    /// Problems as sorted `(code, span, message)` text: the same problems, found in
+    /// another order.
+    fn sorted(problems: &[rulebook::diagnostic::Diagnostic]) -> Vec<String> {
+        let mut out: Vec<String> = problems
+            .iter()
+            .map(|d| format!("{} {:?} {}", d.code.id, d.span, d.message))
+            .collect();
+        out.sort();
+        out
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
         #[test]
@@ -243,6 +254,7 @@ mod random_orders {
                 let mut scratch = c.clone();
                 scratch.solve_from_scratch();
                 prop_assert_eq!(reads(&c), reads(&scratch));
+                prop_assert_eq!(c.problems(), scratch.problems());
                 // 2. A new character granted the live objects in the same order.
                 let mut fresh = Character::new(ds.clone());
                 for (i, _) in &live {
@@ -253,6 +265,7 @@ mod random_orders {
                     }
                 }
                 prop_assert_eq!(reads(&c), reads(&fresh));
+                prop_assert_eq!(sorted(&c.problems()), sorted(&fresh.problems()));
             }
         }
     }

@@ -96,6 +96,16 @@ struct ActiveOther {
     modifier: ModId,
 }
 
+/// A problem that holds while the instances it belongs to are granted: a modifier of
+/// `source` that cannot be put in force on `target` ([`MODIFIER_UNUSABLE`]), or a variable
+/// needed there that has no starting value ([`NO_DEFAULT`]).
+#[derive(Clone, Debug)]
+struct InstanceProblem {
+    source: InstanceId,
+    target: InstanceId,
+    diagnostic: Diagnostic,
+}
+
 /// A character: granted objects, inputs and the solved values of every variable instance.
 #[derive(Clone)]
 pub struct Character {
@@ -105,7 +115,11 @@ pub struct Character {
     vars: HashMap<(InstanceId, VarId), VariableId>,
     var_names: HashMap<VariableId, (InstanceId, VarId)>,
     others: Vec<ActiveOther>,
-    problems: Vec<Diagnostic>,
+    /// Problems of granted instances, in the order found; dropped with their instances.
+    instance_problems: Vec<InstanceProblem>,
+    /// The instance whose modifier [`Character::apply`] is putting in force (the source a
+    /// [`NO_DEFAULT`] found meanwhile belongs to).
+    applying: Option<InstanceId>,
 }
 
 /// A constant from the model as a value (the model already holds `formula::Value`s,
@@ -174,7 +188,8 @@ impl Character {
             vars: HashMap::new(),
             var_names: HashMap::new(),
             others: Vec::new(),
-            problems: Vec::new(),
+            instance_problems: Vec::new(),
+            applying: None,
         };
         let global: Vec<ModId> = c.dataset.global_modifiers().map(|m| m.id).collect();
         for m in global {
@@ -195,8 +210,7 @@ impl Character {
                 modifier: m,
             });
         }
-        let r = c.solver.solve();
-        c.problems.extend(r.diagnostics);
+        c.solver.solve();
         c
     }
 
@@ -205,15 +219,37 @@ impl Character {
         &self.dataset
     }
 
-    /// Problems found while building the character (unusable modifiers, cycles, failed
-    /// evaluations), in the order found. Cleared by [`Character::take_problems`].
-    pub fn problems(&self) -> &[Diagnostic] {
-        &self.problems
+    /// The problems of the character as it is now — the same whether it was built step by
+    /// step or from scratch:
+    ///
+    /// 1. the problems of granted instances, in the order found: modifiers that cannot be
+    ///    used on the instance they address ([`MODIFIER_UNUSABLE`]) and variables needed
+    ///    there that have no starting value ([`NO_DEFAULT`], once per variable). They hold
+    ///    while the instances are granted and go when [`Character::remove`] removes the
+    ///    instance (or the source of the modifier);
+    /// 2. the solver's current problems ([`Solver::current_problems`]): each variable's
+    ///    failed modifiers from its last evaluation and each cycle still in the graph, by
+    ///    variable. A failure a later grant, removal or input fixed is gone.
+    ///
+    /// Each diagnostic is listed once. What one change found is the [`Changes`] it returns.
+    pub fn problems(&self) -> Vec<Diagnostic> {
+        let mut out: Vec<Diagnostic> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let instance = self.instance_problems.iter().map(|p| &p.diagnostic);
+        let solver = self.solver.current_problems();
+        for d in instance.chain(&solver) {
+            if seen.insert((d.code.id, d.span, d.message.as_str())) {
+                out.push(d.clone());
+            }
+        }
+        out
     }
 
-    /// Returns and clears the problems found so far.
+    /// The current problems, as [`Character::problems`]; nothing is cleared. Kept for
+    /// callers written when problems were a log to drain: a problem now goes away when its
+    /// cause does (a removal, a grant or an input that fixes it), not when it is taken.
     pub fn take_problems(&mut self) -> Vec<Diagnostic> {
-        std::mem::take(&mut self.problems)
+        self.problems()
     }
 
     /// The object of `kind` (a file kind token such as `RACE`, `STAT`, `EQUIPMENT`, or a
@@ -247,7 +283,7 @@ impl Character {
             c.grant_inner(o.id, None, 0);
         }
         c.solve();
-        let problems = c.take_problems();
+        let problems = c.problems();
         (c, problems)
     }
 
@@ -456,27 +492,33 @@ impl Character {
             Some(s) => s,
             None => {
                 let span = v.span.unwrap_or(Span::DETACHED);
-                // Once per variable, not once per instance or per modifier that needs it.
-                if !self
-                    .problems
-                    .iter()
-                    .any(|p| p.code.id == NO_DEFAULT.id && p.span == span)
-                {
-                    self.problems.push(
-                        Diagnostic::error(
-                            NO_DEFAULT,
-                            span,
-                            format!(
-                                "`{}` has no starting value: format {} has no default value",
-                                v.name, v.format
-                            ),
-                        )
-                        .with_label("its modifiers and the formulas reading it are left out")
-                        .with_help(format!(
-                            "add `DEFAULTVARIABLEVALUE:{}|…` to a DATACONTROL file",
-                            v.format
-                        )),
-                    );
+                // Recorded once per needing instance (it holds while one of them is
+                // granted), listed once per variable by `problems`.
+                let source = self.applying.unwrap_or(inst);
+                if !self.instance_problems.iter().any(|p| {
+                    p.diagnostic.code.id == NO_DEFAULT.id
+                        && p.diagnostic.span == span
+                        && p.source == source
+                        && p.target == inst
+                }) {
+                    let diagnostic = Diagnostic::error(
+                        NO_DEFAULT,
+                        span,
+                        format!(
+                            "`{}` has no starting value: format {} has no default value",
+                            v.name, v.format
+                        ),
+                    )
+                    .with_label("its modifiers and the formulas reading it are left out")
+                    .with_help(format!(
+                        "add `DEFAULTVARIABLEVALUE:{}|…` to a DATACONTROL file",
+                        v.format
+                    ));
+                    self.instance_problems.push(InstanceProblem {
+                        source,
+                        target: inst,
+                        diagnostic,
+                    });
                 }
                 return None;
             }
@@ -494,6 +536,13 @@ impl Character {
     /// Puts model modifier `mid` of `source` in force on instance `target` (the instance
     /// the modifier's target variable is resolved from and its formula evaluated in).
     fn apply(&mut self, source: InstanceId, mid: ModId, target: InstanceId) {
+        let outer = self.applying.replace(source);
+        self.apply_inner(source, mid, target);
+        self.applying = outer;
+    }
+
+    /// [`Character::apply`] once the source is known to [`Character::instance_var`].
+    fn apply_inner(&mut self, source: InstanceId, mid: ModId, target: InstanceId) {
         let ds = Arc::clone(&self.dataset);
         let Some(m) = ds.modifier(mid) else { return };
         let Some(var) = self.instance_var(target, m.variable) else {
@@ -509,18 +558,24 @@ impl Character {
                     value: v,
                 }),
                 None => {
-                    self.problems.push(
-                        Diagnostic::error(MODIFIER_UNUSABLE, m.span, "this constant cannot be used as a value")
+                    self.instance_problems.push(InstanceProblem {
+                        source,
+                        target,
+                        diagnostic: Diagnostic::error(MODIFIER_UNUSABLE, m.span, "this constant cannot be used as a value")
                             .with_help("dice with a bonus (`1d6+1`) are not DICE values; write the bonus as a separate modifier"),
-                    );
+                    });
                     return;
                 }
             },
             ModifierValue::Formula(f) => match self.compile(&f.text, f.span, target, &format) {
                 Ok(src) => Arc::new(src),
                 Err(diags) => {
-                    let unusable = self.unusable(m, &f.text, target, diags);
-                    self.problems.push(unusable);
+                    let diagnostic = self.unusable(m, &f.text, target, diags);
+                    self.instance_problems.push(InstanceProblem {
+                        source,
+                        target,
+                        diagnostic,
+                    });
                     return;
                 }
             },
@@ -660,6 +715,9 @@ impl Character {
             self.solver.remove_modifier(id);
         }
         self.others.retain(|a| a.source != inst);
+        // Its unusable modifiers, and those others' modifiers had on it, go with it.
+        self.instance_problems
+            .retain(|p| p.source != inst && p.target != inst);
         for p in parts {
             self.remove_inner(p);
         }
@@ -745,10 +803,10 @@ impl Character {
         }
     }
 
+    /// Solves what changed; the solver keeps its current problems (see
+    /// [`Character::problems`]).
     fn solve(&mut self) -> Changes {
-        let r = self.solver.solve();
-        self.problems.extend(r.diagnostics.iter().cloned());
-        r
+        self.solver.solve()
     }
 
     /// Re-solves everything from scratch (the incremental result must be identical).

@@ -11,6 +11,13 @@
 //! way the reference does (propagate each change depth-first; re-entering a variable that is
 //! still propagating is a non-settling cycle) and reported: an error ([`DEPENDENCY_CYCLE`])
 //! when its values do not settle, a warning ([`SETTLED_CYCLE`]) when they do.
+//!
+//! Problems: the [`SolveReport`] of one solve lists what that solve found (each evaluation it
+//! did, each cyclic component it went through). [`Solver::current_problems`] is the state:
+//! each variable keeps the problems of its last evaluation (replaced when it is evaluated
+//! again, which happens whenever its modifiers, its starting value or what it reads change)
+//! and, for the lowest-numbered member of a cyclic component, that cycle's report (cleared
+//! whenever the variable is re-solved outside a cycle, e.g. after a removal broke it).
 
 use super::codes::{DEPENDENCY_CYCLE, MODIFIER_FAILED, SETTLED_CYCLE};
 use super::explain::{AppliedModifier, Explanation, ReadVariable};
@@ -19,6 +26,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::Span;
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// One variable instance.
@@ -56,7 +64,9 @@ struct Entry<V> {
     modifier: Modifier<V>,
 }
 
-/// What one call of [`Solver::solve`] did.
+/// What one call of [`Solver::solve`] did. Its diagnostics are what that solve found, in
+/// the order found (a variable evaluated twice in a cycle may report twice); the problems of
+/// the solver as it is now are [`Solver::current_problems`].
 #[derive(Clone, Debug, Default)]
 pub struct SolveReport {
     /// Problems found: modifiers that failed to evaluate, cycles.
@@ -129,6 +139,9 @@ pub struct Solver<V> {
     dirty: Vec<VariableId>,
     dirty_flag: Vec<bool>,
     scratch: Scratch,
+    /// The report of each cyclic component as of the last solve that went through it, by
+    /// its lowest-numbered member (kept out of [`VarState`], which the hot loop walks).
+    cycles: BTreeMap<VariableId, Diagnostic>,
 }
 
 impl<V: SolverValue> Default for Solver<V> {
@@ -169,6 +182,7 @@ impl<V: SolverValue> Solver<V> {
             dirty: Vec::new(),
             dirty_flag: Vec::new(),
             scratch: Scratch::default(),
+            cycles: BTreeMap::new(),
         }
     }
 
@@ -203,12 +217,34 @@ impl<V: SolverValue> Solver<V> {
         self.vars.get(var.index()).map(|s| &s.value)
     }
 
-    /// Problems found the last time `var` was evaluated.
+    /// Problems found the last time `var` was evaluated (failed modifiers). Its cycle, if
+    /// any, is in [`Solver::current_problems`].
     pub fn problems(&self, var: VariableId) -> &[Diagnostic] {
         self.vars
             .get(var.index())
             .map(|s| s.problems.as_slice())
             .unwrap_or(&[])
+    }
+
+    /// The problems of the solver as it is now (as of the last [`solve`](Self::solve)):
+    /// every variable's failed modifiers from its last evaluation and every cycle in the
+    /// graph, by variable (a cycle at its lowest-numbered member, before that member's own
+    /// failures), each diagnostic once. Problems that a later change fixed are gone — this
+    /// is the same whether the solver got here step by step or was solved from scratch.
+    pub fn current_problems(&self) -> Vec<Diagnostic> {
+        let mut out: Vec<Diagnostic> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (index, state) in self.vars.iter().enumerate() {
+            let cycle = u32::try_from(index)
+                .ok()
+                .and_then(|i| self.cycles.get(&VariableId(i)));
+            for d in cycle.into_iter().chain(&state.problems) {
+                if seen.insert((d.code.id, d.span, d.message.as_str())) {
+                    out.push(d.clone());
+                }
+            }
+        }
+        out
     }
 
     /// Changes the starting value of a variable (a channel input, or a new default).
@@ -442,6 +478,10 @@ impl<V: SolverValue> Solver<V> {
         }
         while let Some(n) = todo.pop() {
             affected.push(n);
+            // A cycle through `n` is reported again below if it still exists.
+            if !self.cycles.is_empty() {
+                self.cycles.remove(&var_of(n));
+            }
             for s in self.graph.neighbors_directed(n, Direction::Outgoing) {
                 if !self.scratch.is(&self.scratch.affected, s.index()) {
                     stamp(&mut self.scratch.affected, s.index(), epoch);
@@ -638,9 +678,11 @@ impl<V: SolverValue> Solver<V> {
                 set_flag(&mut on_stack, w.index(), true);
             }
         }
-        report
-            .diagnostics
-            .push(self.cycle_diagnostic(component, failure.is_some()));
+        let diagnostic = self.cycle_diagnostic(component, failure.is_some());
+        if let Some(&lowest) = component.iter().min() {
+            self.cycles.insert(var_of(lowest), diagnostic.clone());
+        }
+        report.diagnostics.push(diagnostic);
     }
 
     fn cycle_diagnostic(&self, component: &[NodeIndex], failed: bool) -> Diagnostic {

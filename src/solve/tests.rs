@@ -349,6 +349,109 @@ fn long_chain_has_no_recursion() {
     assert!(r.has_errors());
 }
 
+/// The codes of the solver's current problems.
+fn current(s: &Solver<N>) -> Vec<&'static str> {
+    s.current_problems().iter().map(|d| d.code.id).collect()
+}
+
+#[test]
+fn a_failure_a_later_change_fixes_is_no_longer_a_current_problem() {
+    // a = 12 / b: fails while b is 0, fixed once a modifier sets b.
+    let mut s = Solver::new();
+    let a = s.add_variable("a", N(0));
+    let b = s.add_variable("b", N(0));
+    s.add_modifier(constant(a, Set, 0, 12));
+    s.add_modifier(formula(a, Divide, 1, vec![b], "b", |x, _| Some(x[0])));
+    let r = s.solve();
+    assert_eq!(r.diagnostics.len(), 1);
+    assert_eq!(current(&s), ["S0103"]);
+    let fix = s.add_modifier(constant(b, Set, 0, 3)).unwrap();
+    let r = s.solve();
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    assert_eq!(val(&s, a), 4);
+    assert!(current(&s).is_empty(), "{:?}", s.current_problems());
+    assert!(s.problems(a).is_empty());
+    // Removing the fix brings the failure back: a removal can introduce a problem.
+    s.remove_modifier(fix);
+    s.solve();
+    assert_eq!(current(&s), ["S0103"]);
+    assert_eq!(s.problems(a).len(), 1);
+    // Changing the starting value (an input) fixes it again.
+    s.set_start(b, N(6));
+    s.solve();
+    assert!(current(&s).is_empty(), "{:?}", s.current_problems());
+    assert_eq!(val(&s, a), 2);
+}
+
+#[test]
+fn a_failure_is_current_until_its_modifier_is_removed() {
+    let mut s = Solver::new();
+    let a = s.add_variable("a", N(0));
+    s.add_modifier(constant(a, Set, 0, 10));
+    let bad = s.add_modifier(constant(a, Divide, 0, 0)).unwrap();
+    s.solve();
+    // Another solve that does not touch `a` keeps its problem, once.
+    let other = s.add_variable("other", N(0));
+    s.add_modifier(constant(other, Set, 0, 1));
+    let r = s.solve();
+    assert!(r.diagnostics.is_empty());
+    assert_eq!(current(&s), ["S0103"]);
+    s.remove_modifier(bad);
+    s.solve();
+    assert!(current(&s).is_empty(), "{:?}", s.current_problems());
+}
+
+#[test]
+fn a_cycle_broken_by_a_removal_is_no_longer_a_current_problem() {
+    // a = b + 1, b = a: does not settle (S0101), reported once for the component.
+    let mut s = Solver::new();
+    let a = s.add_variable("a", N(0));
+    let b = s.add_variable("b", N(0));
+    let c = s.add_variable("c", N(0));
+    let ab = s
+        .add_modifier(formula(a, Set, 0, vec![b], "b+1", |x, _| Some(x[0] + 1)))
+        .unwrap();
+    s.add_modifier(formula(b, Set, 0, vec![a], "a", |x, _| Some(x[0])));
+    s.add_modifier(formula(c, Set, 0, vec![b], "b", |x, _| Some(x[0])));
+    s.solve();
+    assert_eq!(current(&s), ["S0101"]);
+    // A solve that goes through the cycle again replaces its report with what it found
+    // (here nothing changed, so it settled): one report, not two.
+    s.set_start(a, N(5));
+    s.solve();
+    assert_eq!(current(&s), ["S0102"]);
+    s.remove_modifier(ab);
+    let r = s.solve();
+    assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    assert!(current(&s).is_empty(), "{:?}", s.current_problems());
+    assert_eq!((val(&s, a), val(&s, b), val(&s, c)), (5, 5, 5));
+}
+
+#[test]
+fn a_settled_cycle_is_current_until_broken_and_shrinks_with_its_component() {
+    // a = b, b = c, c = a, b = a: one component {a, b, c} that settles (S0102).
+    let mut s = Solver::new();
+    let a = s.add_variable("a", N(0));
+    let b = s.add_variable("b", N(0));
+    let c = s.add_variable("c", N(0));
+    s.add_modifier(formula(a, Set, 0, vec![b], "b", |x, _| Some(x[0])));
+    s.add_modifier(formula(b, Max, 0, vec![c], "c", |x, _| Some(x[0])));
+    let ca = s
+        .add_modifier(formula(c, Set, 0, vec![a], "a", |x, _| Some(x[0])))
+        .unwrap();
+    s.add_modifier(formula(b, Max, 1, vec![a], "a", |x, _| Some(x[0])));
+    s.solve();
+    let all = s.current_problems();
+    assert_eq!(current(&s), ["S0102"]);
+    assert!(all[0].message.contains("`a`, `b`, `c`"), "{all:?}");
+    // Removing c = a leaves the cycle {a, b}: the old report goes, the new one is current.
+    s.remove_modifier(ca);
+    s.solve();
+    let now = s.current_problems();
+    assert_eq!(current(&s), ["S0102"]);
+    assert!(now[0].message.contains("`a`, `b` depend"), "{now:?}");
+}
+
 mod incremental {
     use super::*;
     use proptest::prelude::*;
@@ -390,7 +493,8 @@ mod incremental {
         )
             .prop_map(|(var, kind, priority, constant, reads)| Spec {
                 var,
-                kind: if kind == Divide { Add } else { kind },
+                // Divide stays: dividing by 0 fails, so the current problems are compared too.
+                kind,
                 priority,
                 constant,
                 reads,
@@ -447,6 +551,7 @@ mod incremental {
                 for i in 0..8 {
                     prop_assert_eq!(inc.value(vars[i]), fresh.value(fvars[i]), "variable v{}", i);
                 }
+                prop_assert_eq!(inc.current_problems(), fresh.current_problems());
             }
         }
     }
