@@ -12,8 +12,8 @@ fn character(text: &str) -> (Character, Vec<String>) {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let root = PcgenRoot::at(&DiskFs, &data);
     let set = check_load_set(&DiskFs, &root, &[data.join("handsworld/handsworld.pcc")]);
-    let (mut c, mut problems) = build(Arc::new(set.dataset), &parse(text).unwrap());
-    problems.extend(c.take_problems());
+    let (c, mut problems) = build(Arc::new(set.dataset), &parse(text).unwrap());
+    problems.extend(c.problems());
     let problems = problems.into_iter().map(|d| d.message).collect();
     (c, problems)
 }

@@ -80,7 +80,7 @@ fn a_failure_a_later_grant_fixes_disappears() {
     fresh.grant_key("FEAT", "Fix").unwrap();
     fresh.grant_key("FEAT", "Slow").unwrap();
     assert!(fresh.problems().is_empty(), "{:?}", fresh.problems());
-    // A removal brings it back; `take_problems` is the same list and clears nothing.
+    // A removal brings it back; reading the problems does not clear them.
     let changes = c.remove(fix);
     assert_eq!(
         changes
@@ -90,8 +90,6 @@ fn a_failure_a_later_grant_fixes_disappears() {
             .collect::<Vec<_>>(),
         ["S0103"]
     );
-    assert_eq!(codes(&c), ["S0103"]);
-    assert_eq!(c.take_problems(), c.problems());
     assert_eq!(codes(&c), ["S0103"]);
 }
 

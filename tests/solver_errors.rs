@@ -63,7 +63,7 @@ fn s0102_settled_cycle() {
     assert!(load_errors(&set).is_empty(), "{:?}", load_errors(&set));
     let mut c = character(&set);
     c.grant_key("FEAT", "Loop").unwrap();
-    let problems = c.take_problems();
+    let problems = c.problems();
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0].severity, Severity::Warning);
     assert_eq!(place(&problems[0], &set), "S0102 data/t/feats.lst:1:22");
@@ -87,7 +87,7 @@ fn s0103_modifier_failed() {
     assert!(load_errors(&set).is_empty(), "{:?}", load_errors(&set));
     let mut c = character(&set);
     c.grant_key("FEAT", "Slow").unwrap();
-    let problems = c.take_problems();
+    let problems = c.problems();
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(place(&problems[0], &set), "S0103 data/t/feats.lst:1:42");
     // The failed modifier is skipped; the running value passes through.
@@ -114,8 +114,8 @@ fn file_problems(set: &CheckedSet, toml: &str) -> (Vec<Diagnostic>, String, Sour
     let id = sources.add(SourceFile::new("character.toml", toml, TextEncoding::Utf8));
     let located = parse_located(toml, id).unwrap();
     assert_eq!(located.file(), parse(toml).unwrap());
-    let (mut c, mut problems) = build_located(Arc::new(set.dataset.clone()), &located, id);
-    problems.extend(c.take_problems());
+    let (c, mut problems) = build_located(Arc::new(set.dataset.clone()), &located, id);
+    problems.extend(c.problems());
     let rendered = render(&problems, &sources, false);
     (problems, rendered, sources)
 }
@@ -230,7 +230,7 @@ fn s0203_modifier_unusable() {
     let mut c = character(&set);
     let club = c.grant_key("EQUIPMENT", "Club").unwrap();
     c.grant_key("FEAT", "Skilled").unwrap();
-    let problems = c.take_problems();
+    let problems = c.problems();
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(place(&problems[0], &set), "S0203 data/t/feats.lst:1:50");
     assert_eq!(problems[0].labels.len(), 1);
@@ -253,7 +253,7 @@ fn s0204_no_default_value() {
     assert!(load.iter().all(|e| e.starts_with("M0106")), "{load:?}");
     let mut c = character(&set);
     c.grant_key("EQUIPMENT", "Club").unwrap();
-    let problems = c.take_problems();
+    let problems = c.problems();
     let places: Vec<String> = problems.iter().map(|d| place(d, &set)).collect();
     assert_eq!(
         places,

@@ -245,13 +245,6 @@ impl Character {
         out
     }
 
-    /// The current problems, as [`Character::problems`]; nothing is cleared. Kept for
-    /// callers written when problems were a log to drain: a problem now goes away when its
-    /// cause does (a removal, a grant or an input that fixes it), not when it is taken.
-    pub fn take_problems(&mut self) -> Vec<Diagnostic> {
-        self.problems()
-    }
-
     /// The object of `kind` (a file kind token such as `RACE`, `STAT`, `EQUIPMENT`, or a
     /// DYNAMIC category such as `MOVEMENT`) with `key`.
     pub fn find_object(&self, kind: &str, key: &str) -> Option<ObjectId> {

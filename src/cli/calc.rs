@@ -137,14 +137,14 @@ pub(crate) fn load(
     };
     let mut set = check_load_set(&fs, &root, &pccs);
     let dataset = Arc::new(set.dataset.clone());
-    let (mut character, mut problems) = match file {
+    let (character, mut problems) = match file {
         Some((source, located)) => {
             let id = set.load.sources.add(source);
             file::build_located(dataset, &located, id)
         }
         None => file::build(dataset, &CharacterFile::default()),
     };
-    problems.extend(character.take_problems());
+    problems.extend(character.problems());
     diagnostic::sort(&mut problems, &set.load.sources);
     Ok(Loaded {
         set,

@@ -191,9 +191,9 @@ fn sample_character(set: &CheckedSet, path: &Path) -> bool {
             return true;
         }
     };
-    let (mut character, mut problems) =
+    let (character, mut problems) =
         file::build(std::sync::Arc::new(set.dataset.clone()), &character_file);
-    problems.extend(character.take_problems());
+    problems.extend(character.problems());
     diagnostic::sort(&mut problems, &set.load.sources);
     println!(
         "\nsample character ({}, {} objects granted):",
