@@ -331,7 +331,7 @@ fn s0206_bad_character_file() {
 
 /// Runs `rulebook calc` on the example dataset with `toml` as `character.toml` (given as a
 /// relative path, so reports name it so), with `args` after; its output.
-fn calc(toml: &str, args: &[&str]) -> std::process::Output {
+fn calc(toml: impl AsRef<[u8]>, args: &[&str]) -> std::process::Output {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let dir = std::env::temp_dir().join(format!(
         "rulebook-{}-{}",
@@ -436,4 +436,17 @@ fn calc_reports_a_bad_character_file() {
             &serde_json::json!(1)
         )
     );
+}
+
+/// A character file that is not UTF-8 (a Windows-1252 `é` in a comment) is read and
+/// reported like a data file: an `L0101` warning at the byte, and the character is built.
+#[test]
+fn calc_reads_a_windows_1252_character_file() {
+    let file = b"# Ren\xe9e's fighter\ngrant = [\"STAT:STR\"]\n[[input]]\nobject = \"STAT:STR\"\nchannel = \"StatScore\"\nvalue = \"14\"\n";
+    let out = calc(file, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("╭─[ character.toml:1:6 ]"), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("STR.StatScore"));
+    insta::assert_snapshot!(stderr);
 }

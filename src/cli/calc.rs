@@ -2,15 +2,17 @@
 //! character. Exit codes: 0 computed without errors, 1 the character has problems (unknown
 //! objects, unusable modifiers, cycles, failed evaluations; a character file that is not
 //! valid TOML or has unknown keys, `S0206`), 2 usage or I/O failure. Problems with the
-//! character file's entries are reported at their line in it.
+//! character file's entries are reported at their line in it; a character file that is not
+//! UTF-8 is read as Windows-1252 with an `L0101` warning, like a data file.
 
 use clap::{Args, ValueEnum};
 use rulebook::character::Character;
 use rulebook::character::file::{self, CalcOutput, CalcValue, CharacterFile};
 use rulebook::diagnostic::{self, Diagnostic, Severity};
+use rulebook::load::text::read_source;
 use rulebook::load::{DiskFs, FileSystem, PcgenRoot};
 use rulebook::model::check::{CheckedSet, check_load_set};
-use rulebook::source::{SourceFile, SourceMap, TextEncoding};
+use rulebook::source::SourceMap;
 use std::fmt::Write;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -62,8 +64,9 @@ pub(crate) enum LoadError {
     /// A usage or I/O failure (exit code 2).
     Usage(String),
     /// The character file is not valid TOML or not a character file (exit code 1): the
-    /// problem, with a source map holding the file's text.
-    File(SourceMap, Box<Diagnostic>),
+    /// problems (the TOML error, after an `L0101` warning if the file is not UTF-8), with a
+    /// source map holding the file's text.
+    File(SourceMap, Vec<Diagnostic>),
 }
 
 impl From<String> for LoadError {
@@ -83,14 +86,10 @@ impl LoadError {
     pub(crate) fn exit(self) -> ExitCode {
         match self {
             LoadError::Usage(message) => super::usage_error(message),
-            LoadError::File(sources, problem) => {
+            LoadError::File(sources, problems) => {
                 eprint!(
                     "{}",
-                    diagnostic::render(
-                        std::slice::from_ref(&*problem),
-                        &sources,
-                        std::io::stderr().is_terminal()
-                    )
+                    diagnostic::render(&problems, &sources, std::io::stderr().is_terminal())
                 );
                 ExitCode::from(1)
             }
@@ -123,14 +122,24 @@ pub(crate) fn load(
     };
     let file = match character {
         Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let source = SourceFile::new(path.display().to_string(), text, TextEncoding::Utf8);
-            let mut alone = SourceMap::new();
-            let id = alone.add(source.clone());
+            // Read like a data file: not UTF-8 is decoded as Windows-1252 and reported.
+            let (mut alone, mut read) = (SourceMap::new(), Vec::new());
+            let id = read_source(&fs, path, path.display().to_string(), &mut alone, &mut read)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            for d in &mut read {
+                // (The loader's note says what PCGen does with such a data file.)
+                d.notes = vec!["read as Windows-1252".to_owned()];
+            }
+            let source = alone
+                .get(id)
+                .cloned()
+                .ok_or_else(|| format!("{}: could not be read", path.display()))?;
             match file::parse_located(&source.text, id) {
-                Ok(located) => Some((source, located)),
-                Err(problem) => return Err(LoadError::File(alone, problem)),
+                Ok(located) => Some((source, located, read)),
+                Err(problem) => {
+                    read.push(*problem);
+                    return Err(LoadError::File(alone, read));
+                }
             }
         }
         None => None,
@@ -138,9 +147,16 @@ pub(crate) fn load(
     let mut set = check_load_set(&fs, &root, &pccs);
     let dataset = Arc::new(set.dataset.clone());
     let (character, mut problems) = match file {
-        Some((source, located)) => {
+        Some((source, located, read)) => {
             let id = set.load.sources.add(source);
-            file::build_located(dataset, &located, id)
+            let (character, mut problems) = file::build_located(dataset, &located, id);
+            // The reading problems were found with the file alone: move them to its place
+            // in the load's sources.
+            problems.extend(read.into_iter().map(|mut d| {
+                d.span.file = id;
+                d
+            }));
+            (character, problems)
         }
         None => file::build(dataset, &CharacterFile::default()),
     };
@@ -193,10 +209,13 @@ pub(crate) fn table(values: &[(String, rulebook::formula::Value)]) -> String {
 pub fn run(args: CalcArgs) -> ExitCode {
     let loaded = match load(&args.pcc, args.pcgen_root.as_deref(), Some(&args.character)) {
         Ok(l) => l,
-        Err(LoadError::File(sources, problem)) if args.format == OutputFormat::Json => {
+        Err(LoadError::File(sources, problems)) if args.format == OutputFormat::Json => {
             let json = CalcOutput {
                 values: Vec::new(),
-                problems: vec![diagnostic::to_json(&problem, &sources)],
+                problems: problems
+                    .iter()
+                    .map(|d| diagnostic::to_json(d, &sources))
+                    .collect(),
             };
             return match serde_json::to_string_pretty(&json) {
                 Ok(s) => {
