@@ -49,10 +49,10 @@ pub struct Table {
     pub name: Name,
     /// Columns with their formats.
     pub columns: Vec<(Name, Format)>,
-    /// Rows of typed cells, one per column, parsed at load with the column's format.
-    pub rows: Vec<Vec<Value>>,
     /// STARTTABLE line.
     pub span: Span,
+    /// Rows of typed cells, one per column (private: the index is built from them).
+    rows: Vec<Vec<Value>>,
     index: KeyIndex,
 }
 
@@ -72,6 +72,11 @@ impl Table {
             span,
             index,
         }
+    }
+
+    /// Rows of typed cells, one per column, parsed at load with the column's format.
+    pub fn rows(&self) -> &[Vec<Value>] {
+        &self.rows
     }
 
     /// The row `lookup()` picks for `key`, or `None` when no row matches.
