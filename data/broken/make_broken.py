@@ -96,6 +96,10 @@ case("M0110", "bad-literal", {"gm.lst": "MODIFY:Face|SET|5\n"}, ["GLOBALMODIFIER
 case("M0110", "bad-fact-value", {"tpl.lst": "Orcish\tFACT:Origin|x\nSturdy\tFACT:Sturdy|often\n",
                                    "dc.lst": "FACTDEF:TEMPLATE|Sturdy\tDATAFORMAT:BOOLEAN\n"},
      ["DATACONTROL:dc.lst", "TEMPLATE:tpl.lst"], ("tpl.lst", "often"))
+case("M0110", "bad-table-cell", {"tables.lst": "STARTTABLE:Costs\nLevel,Price\nNUMBER,NUMBER\n1,10\n2,ten\nENDTABLE:Costs\n"},
+     ["DATATABLE:tables.lst"], ("tables.lst", "ten"))
+case("M0110", "missing-table-cell", {"tables.lst": "STARTTABLE:Costs\nLevel,Price\nNUMBER,NUMBER\n1,10\n25\nENDTABLE:Costs\n"},
+     ["DATATABLE:tables.lst"], ("tables.lst", "25"))
 case("M0111", "unknown-fact", {"tpl.lst": "Orcish\tFACT:IsOrc|True\n"}, ["TEMPLATE:tpl.lst"], ("tpl.lst", "IsOrc"))
 case("M0112", "scope-alias", {"vars.lst": "LOCAL:EQUIPMENT|NUMBER=Weight\n"}, ["VARIABLE:vars.lst"], ("vars.lst", "EQUIPMENT"))
 case("M0113", "pcgen-divergence", {"eq.lst": "Club\tPART:1|MODIFY:Hands|ADD|1\n"}, ["EQUIPMENT:eq.lst"], ("eq.lst", "Hands"))

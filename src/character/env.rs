@@ -20,12 +20,11 @@ use crate::formula::eval::{EvalError, HOST_FUNCTION_FAILED};
 use crate::formula::{
     CheckEnv, Format, FunctionRef, HostCall, HostFnRef, HostSignature, Value, VarRef,
 };
-use crate::model::{Dataset, ScopeEnv, VarId};
+use crate::model::{Dataset, LookupKind, ScopeEnv, VarId};
 use crate::name::Name;
 use crate::solve::formula_source::{HostFunctions, var_ref};
 use crate::solve::{VarReader, VariableId};
 use std::cell::RefCell;
-use std::cmp::Ordering;
 use std::sync::Arc;
 
 /// `input(channel)` (the numbering of [`ScopeEnv`]'s host functions).
@@ -160,7 +159,7 @@ impl Host {
             .get(1)
             .ok_or_else(|| fail("lookup(...) needs a key".into()))?;
         let column = text_arg(args, 2, "lookup", "a column name")?;
-        let kind = match args.get(3) {
+        let kind_name = match args.get(3) {
             Some(_) => text_arg(args, 3, "lookup", "a lookup type")?,
             None => "EXACT".to_owned(),
         };
@@ -173,45 +172,20 @@ impl Host {
             .iter()
             .position(|(n, _)| n.is(&column))
             .ok_or_else(|| fail(format!("table `{table_name}` has no column `{column}`")))?;
-        let key_format = table
-            .columns
-            .first()
-            .map_or(Format::Number, |(_, f)| f.clone());
-        let mut keyed = Vec::with_capacity(table.rows.len());
-        for row in &table.rows {
-            let cell = row.first().map_or("", String::as_str);
-            let k = key_format
-                .parse_value(cell)
-                .map_err(|e| fail(format!("table `{table_name}`: key `{cell}`: {e}")))?;
-            keyed.push((k, row));
-        }
-        let row = match kind.to_ascii_uppercase().as_str() {
-            "EXACT" => keyed.iter().find(|(k, _)| k == key),
-            "LASTLTEQ" => keyed
-                .iter()
-                .rfind(|(k, _)| compare(k, key).is_some_and(Ordering::is_le)),
-            "NEXTGTEQ" => keyed
-                .iter()
-                .find(|(k, _)| compare(k, key).is_some_and(Ordering::is_ge)),
-            other => {
-                return Err(fail(format!(
-                    "lookup type `{other}` is not known (use EXACT, LASTLTEQ or NEXTGTEQ)"
-                )));
-            }
-        };
-        let Some((_, row)) = row else {
-            return Err(fail(format!(
-                "table `{table_name}` has no row for {key} ({kind})"
-            )));
-        };
-        let (_, format) = table
-            .columns
-            .get(col)
-            .ok_or_else(|| fail(format!("table `{table_name}` has no column `{column}`")))?;
-        let cell = row.get(col).map_or("", String::as_str);
-        format
-            .parse_value(cell)
-            .map_err(|e| fail(format!("table `{table_name}`, column `{column}`: {e}")))
+        let kind = LookupKind::from_name(&kind_name).ok_or_else(|| {
+            fail(format!(
+                "lookup type `{}` is not known (use EXACT, LASTLTEQ or NEXTGTEQ)",
+                kind_name.to_ascii_uppercase()
+            ))
+        })?;
+        let row = table.find_row(key, kind).ok_or_else(|| {
+            fail(format!(
+                "table `{table_name}` has no row for {key} ({kind_name})"
+            ))
+        })?;
+        row.get(col)
+            .cloned()
+            .ok_or_else(|| fail(format!("table `{table_name}` has no column `{column}`")))
     }
 
     fn object(&self, kind: &str, key: &str) -> Option<&crate::model::Object> {
@@ -279,14 +253,6 @@ fn text_arg(args: &[Value], i: usize, function: &str, what: &str) -> Result<Stri
 }
 
 /// Orders two table keys of the same format (NUMBER numerically, STRING by text).
-fn compare(a: &Value, b: &Value) -> Option<Ordering> {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.partial_cmp(y),
-        (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
-        _ => (a == b).then_some(Ordering::Equal),
-    }
-}
-
 impl HostFunctions for Host {
     fn call(
         &self,

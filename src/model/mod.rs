@@ -41,12 +41,14 @@ mod formulas;
 mod fxhash;
 pub mod literal;
 pub mod scope;
+mod table;
 #[cfg(test)]
 mod tests;
 
 pub use build::build;
 pub use formulas::ScopeEnv;
 pub use scope::{Scope, ScopeId, ScopeTree};
+pub use table::{LookupKind, Table};
 
 use crate::formula::{CompiledFormula, Format, Value};
 use crate::load::{CodeControls, FileKind};
@@ -338,19 +340,6 @@ pub struct UserFunction {
     /// Number of arguments callers must pass (highest `arg(n)` + 1).
     pub arity: usize,
     /// The FUNCTION token.
-    pub span: Span,
-}
-
-/// A DATATABLE table.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Table {
-    /// Name.
-    pub name: Name,
-    /// Columns with their formats.
-    pub columns: Vec<(Name, Format)>,
-    /// Rows of cell text, one per column.
-    pub rows: Vec<Vec<String>>,
-    /// STARTTABLE line.
     pub span: Span,
 }
 

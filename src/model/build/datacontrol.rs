@@ -222,7 +222,9 @@ impl<'a> Builder<'a> {
             name: At<String>,
             columns: Vec<At<String>>,
             formats: Option<Vec<Format>>,
-            rows: Vec<Vec<String>>,
+            rows: Vec<Vec<Value>>,
+            /// Data rows read, also those dropped for a bad cell (already an error).
+            seen: usize,
         }
         let mut open: Option<Open> = None;
         for line in &f.lines {
@@ -255,12 +257,16 @@ impl<'a> Builder<'a> {
                     columns: Vec::new(),
                     formats: None,
                     rows: Vec::new(),
+                    seen: 0,
                 });
                 continue;
             }
             if first.value.starts_with("ENDTABLE:") {
                 match open.take() {
-                    Some(o) => self.finish_table(o.name, o.columns, o.formats, o.rows, first.span),
+                    Some(o) => {
+                        let rows = (o.rows, o.seen);
+                        self.finish_table(o.name, o.columns, o.formats, rows, first.span);
+                    }
                     None => self.table_error(first.span, "ENDTABLE without STARTTABLE".into()),
                 }
                 continue;
@@ -288,22 +294,9 @@ impl<'a> Builder<'a> {
                 o.formats = Some(formats);
             } else {
                 let formats = o.formats.clone().unwrap_or_default();
-                let mut row = Vec::new();
-                for (c, f) in cells.iter().zip(formats.iter()) {
-                    if literal::parse(f, &c.value).is_none() {
-                        self.diags.push(
-                            Diagnostic::error(
-                                codes::BAD_LITERAL,
-                                c.span,
-                                format!("`{}` is not a valid {f} cell", c.value),
-                            )
-                            .with_label(format!("expected {}", literal::shape(f)))
-                            .with_help("fix the cell; PCGen aborts the whole load on a bad cell"),
-                        );
-                    }
-                    row.push(c.value.clone());
-                }
-                if let Some(o) = open.as_mut() {
+                o.seen = o.seen.saturating_add(1);
+                let row = self.table_row(&cells, &formats, &o.columns);
+                if let (Some(row), Some(o)) = (row, open.as_mut()) {
                     o.rows.push(row);
                 }
             }
@@ -329,10 +322,10 @@ impl<'a> Builder<'a> {
         name: At<String>,
         columns: Vec<At<String>>,
         formats: Option<Vec<Format>>,
-        rows: Vec<Vec<String>>,
+        (rows, seen): (Vec<Vec<Value>>, usize),
         end: Span,
     ) {
-        if rows.is_empty() {
+        if seen == 0 {
             self.table_error(end, format!("table `{}` has no data rows", name.value));
             return;
         }
@@ -350,16 +343,64 @@ impl<'a> Builder<'a> {
             return;
         }
         let formats = formats.unwrap_or_default();
-        self.ds.tables.push(Table {
-            name: Name::new(&name.value),
-            columns: columns
-                .iter()
-                .zip(formats)
-                .map(|(c, f)| (Name::new(&c.value), f))
-                .collect(),
-            rows,
-            span: name.span,
-        });
+        let columns = columns
+            .iter()
+            .zip(formats)
+            .map(|(c, f)| (Name::new(&c.value), f))
+            .collect();
+        self.ds
+            .tables
+            .push(Table::new(Name::new(&name.value), columns, rows, name.span));
+    }
+
+    /// One data row parsed with its columns' formats, once, at load. A cell that is not a
+    /// value of its column's format (a missing trailing cell reads as empty text, as
+    /// `lookup()` always read it) is an M0110 error on the cell and drops the row.
+    fn table_row(
+        &mut self,
+        cells: &[At<String>],
+        formats: &[Format],
+        columns: &[At<String>],
+    ) -> Option<Vec<Value>> {
+        let mut row = Vec::with_capacity(formats.len());
+        let mut ok = true;
+        for (i, f) in formats.iter().enumerate() {
+            match cells.get(i) {
+                Some(c) => match literal::parse(f, &c.value) {
+                    Some(v) => row.push(v),
+                    None => {
+                        ok = false;
+                        self.diags.push(
+                            Diagnostic::error(
+                                codes::BAD_LITERAL,
+                                c.span,
+                                format!("`{}` is not a valid {f} cell", c.value),
+                            )
+                            .with_label(format!("expected {}", literal::shape(f)))
+                            .with_help("fix the cell; PCGen aborts the whole load on a bad cell"),
+                        );
+                    }
+                },
+                None => match literal::parse(f, "") {
+                    Some(v) => row.push(v),
+                    None => {
+                        ok = false;
+                        let column = columns.get(i).map_or("?", |c| c.value.as_str());
+                        let span = cells.last().map_or(Span::default(), |c| c.span);
+                        self.diags.push(
+                            Diagnostic::error(
+                                codes::BAD_LITERAL,
+                                span,
+                                format!("the row has no cell for column `{column}` ({f})"),
+                            )
+                            .with_label(format!("expected {} after this cell", literal::shape(f)))
+                            .with_help("add the cell; PCGen aborts the whole load on a bad cell"),
+                        );
+                    }
+                },
+            }
+        }
+        ok.then_some(row)
     }
 }
 
