@@ -2,8 +2,8 @@
 //! `value()`, evaluated by one `match` without the register machine.
 //!
 //! Many formulas in real data are this small (`value()+1`, `Level*2`, `max(value(),Bonus)`,
-//! `if(IsLarge,2,1)`, `Lvl>=5`): in the three PCGen datasets of the test fixtures, 45 of the
-//! 81 MODIFY formulas that are not plain constants (docs/performance.md). For them the
+//! `if(IsLarge,2,1)`, `Lvl>=5`): in the three PCGen datasets of the test fixtures, 63 of the
+//! 81 MODIFY formulas that are not plain constants (the other 18 call host functions) (docs/performance.md). For them the
 //! register program's fixed cost (filling the register file, the dispatch loop, joining
 //! the result) is most of the evaluation, so they get a form of their own whose operands
 //! are read where they are.
