@@ -123,13 +123,13 @@ pub(crate) fn load(
     let file = match character {
         Some(path) => {
             // Read like a data file: not UTF-8 is decoded as Windows-1252 and reported.
-            let (mut alone, mut read) = (SourceMap::new(), Vec::new());
-            let id = read_source(&fs, path, path.display().to_string(), &mut alone, &mut read)
+            let mut alone = SourceMap::new();
+            let (id, not_utf8) = read_source(&fs, path, path.display().to_string(), &mut alone)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            for d in &mut read {
-                // (The loader's note says what PCGen does with such a data file.)
-                d.notes = vec!["read as Windows-1252".to_owned()];
-            }
+            let mut read: Vec<Diagnostic> = not_utf8
+                .map(|w| w.with_note("read as Windows-1252"))
+                .into_iter()
+                .collect();
             let source = alone
                 .get(id)
                 .cloned()

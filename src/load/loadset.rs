@@ -113,14 +113,13 @@ impl Loader<'_> {
             return None;
         }
         let display = self.root.display(path);
-        match read_source(
-            self.fs,
-            path,
-            display.clone(),
-            &mut self.sources,
-            &mut self.diagnostics,
-        ) {
-            Ok(id) => {
+        match read_source(self.fs, path, display.clone(), &mut self.sources) {
+            Ok((id, not_utf8)) => {
+                if let Some(w) = not_utf8 {
+                    self.diagnostics.push(w.with_note(
+                        "read as Windows-1252; PCGen refuses such a file and skips all of it",
+                    ));
+                }
                 self.read.insert(path.to_path_buf(), id);
                 Some(id)
             }

@@ -35,14 +35,14 @@ pub struct Line {
 }
 
 /// Reads `path` into `sources` (shown to users as `display`). A file that is not UTF-8 is
-/// decoded as Windows-1252 and reported with [`codes::NOT_UTF8`] at its first bad byte.
+/// decoded as Windows-1252; the second value is then its [`codes::NOT_UTF8`] warning at the
+/// first bad byte, for the caller to add what that means for its kind of file and report.
 pub fn read_source(
     fs: &dyn FileSystem,
     path: &Path,
     display: String,
     sources: &mut SourceMap,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> std::io::Result<FileId> {
+) -> std::io::Result<(FileId, Option<Diagnostic>)> {
     let bytes = fs.read(path)?;
     // Valid UTF-8 without a BOM (nearly every file) is moved, not copied.
     let (text, encoding, bytes) = if bytes.starts_with(b"\xEF\xBB\xBF") {
@@ -71,23 +71,20 @@ pub fn read_source(
         }
     };
     let id = sources.add(SourceFile::new(display, text, encoding));
-    if let Some((at, raw, byte)) = bad_at {
+    let warning = bad_at.map(|(at, raw, byte)| {
         let end = sources
             .get(id)
             .and_then(|f| f.text.get(at..).and_then(|s| s.chars().next()))
             .map_or(at, |c| at + c.len_utf8());
-        diagnostics.push(
-            Diagnostic::warning(
-                codes::NOT_UTF8,
-                Span::new(id, at..end),
-                format!("file is not UTF-8: byte 0x{byte:02X} at offset {raw}"),
-            )
-            .with_label("first byte that is not valid UTF-8")
-            .with_help("save the file as UTF-8")
-            .with_note("read as Windows-1252; PCGen refuses such a file and skips all of it"),
-        );
-    }
-    Ok(id)
+        Diagnostic::warning(
+            codes::NOT_UTF8,
+            Span::new(id, at..end),
+            format!("file is not UTF-8: byte 0x{byte:02X} at offset {raw}"),
+        )
+        .with_label("first byte that is not valid UTF-8")
+        .with_help("save the file as UTF-8")
+    });
+    Ok((id, warning))
 }
 
 /// Byte ranges of every line of `text` (without line breaks) with 1-based numbers. CR, LF and
