@@ -7,6 +7,8 @@ use rulebook::model::check::check_load_set;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod support;
+
 const FEATS: &str = "Improved Critical\tKEY:Improved Critical\tMODIFYOTHER:PC.EQUIPMENT|ALL|CritMultAdder|ADD|1\n\
 Blade Lightness\tKEY:Blade Lightness\tMODIFYOTHER:PC.EQUIPMENT|GROUP=Blade|Weight|ADD|-1\n\
 Keen Heads\tKEY:Keen Heads\tMODIFYOTHER:PC.EQUIPMENT|ALL[ALL]|CritMult|MULTIPLY|10|PRIORITY=50\n";
@@ -167,14 +169,7 @@ mod random_orders {
                     fresh.grant_key(kind, key).unwrap();
                 }
                 prop_assert_eq!(c.values(), fresh.values());
-                let key = |d: &rulebook::diagnostic::Diagnostic| {
-                    format!("{} {:?} {}", d.code.id, d.span, d.message)
-                };
-                let mut now: Vec<String> = c.problems().iter().map(key).collect();
-                let mut new: Vec<String> = fresh.problems().iter().map(key).collect();
-                now.sort();
-                new.sort();
-                prop_assert_eq!(now, new);
+                prop_assert_eq!(crate::support::sorted(&c.problems()), crate::support::sorted(&fresh.problems()));
             }
         }
     }

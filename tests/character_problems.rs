@@ -4,12 +4,13 @@
 //! problems are the same whether the character was built step by step or from scratch.
 
 use rulebook::character::{Character, InstanceId};
-use rulebook::diagnostic::Diagnostic;
 use rulebook::load::{MemoryFs, PcgenRoot};
 use rulebook::model::Dataset;
 use rulebook::model::check::check_load_set;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+mod support;
 
 /// Every format's default but BOOLEAN's (so `Tilt` has no starting value).
 const DEFAULTS: &str = "DEFAULTVARIABLEVALUE:NUMBER|0\nDEFAULTVARIABLEVALUE:ORDEREDPAIR|0,0\nDEFAULTVARIABLEVALUE:STRING|\nDEFAULTVARIABLEVALUE:DICE|0\n";
@@ -49,16 +50,6 @@ fn dataset() -> Arc<Dataset> {
 /// The codes of the current problems, in order.
 fn codes(c: &Character) -> Vec<&'static str> {
     c.problems().iter().map(|d| d.code.id).collect()
-}
-
-/// The problems as sorted `(code, span, message)` text, to compare regardless of order.
-fn sorted(problems: &[Diagnostic]) -> Vec<String> {
-    let mut out: Vec<String> = problems
-        .iter()
-        .map(|d| format!("{} {:?} {}", d.code.id, d.span, d.message))
-        .collect();
-    out.sort();
-    out
 }
 
 fn number(c: &Character, name: &str) -> String {
@@ -220,7 +211,7 @@ mod random_orders {
                     let (kind, key) = POOL[*j];
                     fresh.grant_key(kind, key).unwrap();
                 }
-                prop_assert_eq!(sorted(&c.problems()), sorted(&fresh.problems()));
+                prop_assert_eq!(crate::support::sorted(&c.problems()), crate::support::sorted(&fresh.problems()));
                 prop_assert_eq!(c.values(), fresh.values());
             }
         }

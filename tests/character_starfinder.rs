@@ -8,6 +8,8 @@ use rulebook::model::check::check_load_set;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
+mod support;
+
 fn dataset() -> Option<Arc<Dataset>> {
     static DS: OnceLock<Option<Arc<Dataset>>> = OnceLock::new();
     DS.get_or_init(|| {
@@ -203,17 +205,6 @@ mod random_orders {
         out
     }
 
-    /// Problems as sorted `(code, span, message)` text: the same problems, found in
-    /// another order.
-    fn sorted(problems: &[rulebook::diagnostic::Diagnostic]) -> Vec<String> {
-        let mut out: Vec<String> = problems
-            .iter()
-            .map(|d| format!("{} {:?} {}", d.code.id, d.span, d.message))
-            .collect();
-        out.sort();
-        out
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
         #[test]
@@ -265,7 +256,7 @@ mod random_orders {
                     }
                 }
                 prop_assert_eq!(reads(&c), reads(&fresh));
-                prop_assert_eq!(sorted(&c.problems()), sorted(&fresh.problems()));
+                prop_assert_eq!(crate::support::sorted(&c.problems()), crate::support::sorted(&fresh.problems()));
             }
         }
     }
