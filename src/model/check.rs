@@ -1,7 +1,7 @@
 //! Checking whole load sets: load, build the model, collect and sort every diagnostic, and
 //! summarise. The CLI (`rulebook check`) prints what this returns; tests call it directly.
 
-use crate::diagnostic::{self, Diagnostic, JsonDiagnostic, Severity};
+use crate::diagnostic::{self, Diagnostic, JsonDiagnostic, RenderOptions, Severity};
 use crate::load::{FileSystem, LoadSet, PcgenRoot, load};
 use crate::model::{Dataset, build};
 use serde::Serialize;
@@ -51,13 +51,14 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The human summary line: `N errors, N warnings in N files, N tokens checked`.
+    /// The human summary line: `N errors, N warnings, N notes in N files, N tokens checked`.
     pub fn line(&self) -> String {
         let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
         format!(
-            "{}, {} in {}, {} checked",
+            "{}, {}, {} in {}, {} checked",
             plural(self.errors, "error"),
             plural(self.warnings, "warning"),
+            plural(self.notes, "note"),
             plural(self.files, "file"),
             plural(self.tokens, "token"),
         )
@@ -90,7 +91,7 @@ fn unique(sets: &[CheckedSet]) -> Vec<(&CheckedSet, &Diagnostic, JsonDiagnostic)
     let mut out = Vec::new();
     for s in sets {
         for d in &s.diagnostics {
-            let j = diagnostic::to_json(d, &s.load.sources);
+            let j = diagnostic::to_json_rooted(d, &s.load.sources, &s.load.root.root);
             if seen.insert(identity(&j)) {
                 out.push((s, d, j));
             }
@@ -131,22 +132,29 @@ pub fn json_output(sets: &[CheckedSet]) -> CheckOutput {
 
 /// The human report of a run: every diagnostic rendered with ariadne, then the summary line.
 pub fn render_human(sets: &[CheckedSet], color: bool) -> String {
-    let mut out = String::new();
-    let diags = unique(sets);
-    // Render consecutive diagnostics of one load set together (one source cache per run).
-    let mut rest = diags.as_slice();
-    while let Some((set, _, _)) = rest.first() {
-        let n = rest
-            .iter()
-            .take_while(|(s, _, _)| std::ptr::eq(*s, *set))
-            .count()
-            .max(1);
-        let (run, tail) = rest.split_at(n.min(rest.len()));
-        let run: Vec<Diagnostic> = run.iter().map(|(_, d, _)| (*d).clone()).collect();
-        out.push_str(&diagnostic::render(&run, &set.load.sources, color));
-        rest = tail;
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = write_human(&mut out, sets, &RenderOptions::new(color));
+    let mut text = String::from_utf8_lossy(&out).into_owned();
+    text.push_str(&summary(sets).line());
+    text.push('\n');
+    text
+}
+
+/// Writes every diagnostic of a run (without repeats, in order) to `w`, one report at a time.
+/// With `options.paths`, paths are shown from its current folder, each set's under its own
+/// root. The summary line is the caller's (see [`summary`]).
+pub fn write_human(
+    w: &mut dyn std::io::Write,
+    sets: &[CheckedSet],
+    options: &RenderOptions,
+) -> std::io::Result<()> {
+    for (set, d, _) in unique(sets) {
+        let mut local = options.clone();
+        if let Some(view) = &mut local.paths {
+            view.root.clone_from(&set.load.root.root);
+        }
+        diagnostic::write_report(w, d, &set.load.sources, &local)?;
     }
-    out.push_str(&summary(sets).line());
-    out.push('\n');
-    out
+    Ok(())
 }
