@@ -182,6 +182,26 @@ impl SourceFile {
         (line + 1, col + 1)
     }
 
+    /// The byte range of the line holding `byte` (clamped to the text), without its line
+    /// break.
+    pub fn line_range_at(&self, byte: usize) -> Range<usize> {
+        let byte = byte.min(self.text.len());
+        let line = match self.line_starts.binary_search(&clamp_u32(byte)) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let start = self.line_starts.get(line).map_or(0, |&s| s as usize);
+        let mut end = self
+            .line_starts
+            .get(line + 1)
+            .map_or(self.text.len(), |&s| s as usize);
+        let bytes = self.text.as_bytes();
+        while end > start && matches!(bytes.get(end - 1), Some(b'\n' | b'\r')) {
+            end -= 1;
+        }
+        start..end
+    }
+
     /// The text a span covers (empty if the span does not fit this file).
     pub fn slice(&self, span: Span) -> &str {
         self.text.get(span.range()).unwrap_or("")

@@ -47,20 +47,11 @@ struct Line {
 }
 
 fn line_at(file: &SourceFile, byte: usize) -> Line {
-    let text = file.text.as_str();
-    let byte = floor_boundary(text, byte.min(text.len()));
-    let start = text
-        .get(..byte)
-        .and_then(|t| t.rfind(['\n', '\r']))
-        .map_or(0, |i| i + 1);
-    let end = text
-        .get(byte..)
-        .and_then(|t| t.find(['\n', '\r']))
-        .map_or(text.len(), |i| byte + i);
+    let range = file.line_range_at(byte);
     Line {
         number: file.line_col(byte).0,
-        start,
-        end,
+        start: range.start,
+        end: range.end,
     }
 }
 
@@ -194,37 +185,49 @@ impl Shown {
 
 /// The shown form of one line with labels at `on_line` (byte ranges within the line and
 /// their message lengths): the whole line when it fits `width`, else a window around the
-/// labels.
+/// labels. Only the text near the labels is looked at, so the work per report does not grow
+/// with the line.
 fn window(file: &SourceFile, line: Line, on_line: &[(Range<usize>, usize)], width: usize) -> Shown {
-    let body = file.text.get(line.start..line.end).unwrap_or("");
-    // Characters with their byte offsets and display columns (tabs expanded).
-    let mut chars: Vec<(usize, char, usize)> = Vec::with_capacity(body.len());
-    let mut col = 0;
-    for (i, c) in body.char_indices() {
-        chars.push((line.start + i, c, col));
-        col += char_width(c, col, true);
+    let text = file.text.as_str();
+    // A line of at most 4 bytes per column may fit: measure it whole (tabs expanded).
+    if line.end - line.start <= 4 * width {
+        let chars = columns(text, line.start..line.end, true);
+        let total = chars
+            .last()
+            .map_or(0, |&(_, c, col)| col + char_width(c, col, true));
+        if total <= width {
+            let all = 0..chars.len();
+            return shown(&chars, all, (false, false), false, line.end);
+        }
     }
-    let total = col;
-    let whole = 0..chars.len();
-    if total <= width {
-        return shown(&chars, whole, false, line.end);
+    // The labels' extent in bytes; a spread wider than the report is cut at its left part.
+    let lo_byte = on_line
+        .iter()
+        .map(|(r, _)| r.start)
+        .min()
+        .unwrap_or(line.start);
+    let hi_byte = on_line
+        .iter()
+        .map(|(r, _)| r.end)
+        .max()
+        .unwrap_or(lo_byte)
+        .clamp(lo_byte, lo_byte.saturating_add(8 * width));
+    // The text around them (a character is at most 4 bytes and takes at least one column).
+    let from = floor_boundary(text, lo_byte.saturating_sub(4 * width).max(line.start));
+    let mut to = hi_byte.saturating_add(4 * width).min(line.end);
+    while to < line.end && !text.is_char_boundary(to) {
+        to += 1;
     }
-    // The labels' extent, in columns.
+    let chars = columns(text, from..to, false);
+    let total = chars
+        .last()
+        .map_or(0, |&(_, c, col)| col + char_width(c, col, false));
     let col_of = |byte: usize| -> usize {
         let i = chars.partition_point(|&(b, _, _)| b < byte);
         chars.get(i).map_or(total, |&(_, _, c)| c)
     };
-    let lo = on_line
-        .iter()
-        .map(|(r, _)| col_of(r.start))
-        .min()
-        .unwrap_or(0);
-    let hi = on_line
-        .iter()
-        .map(|(r, _)| col_of(r.end))
-        .max()
-        .unwrap_or(lo)
-        .max(lo);
+    let lo = col_of(lo_byte);
+    let hi = col_of(hi_byte).max(lo);
     let message = on_line.iter().map(|(_, m)| *m).max().unwrap_or(0);
     // Room for the labels so that their arrows and messages still fit (when the message
     // leaves enough room; otherwise the text alone is fitted).
@@ -236,8 +239,7 @@ fn window(file: &SourceFile, line: Line, on_line: &[(Range<usize>, usize)], widt
         .saturating_sub(CONTEXT)
         .max((hi + ELLIPSIS.len()).saturating_sub(label_room))
         .min(lo);
-    let first = chars.partition_point(|&(_, _, c)| c < from_col);
-    // Without tab expansion inside the window, widths are per character.
+    let mut first = chars.partition_point(|&(_, _, c)| c < from_col);
     let budget = width.saturating_sub(2 * ELLIPSIS.len()).max(1);
     let mut last = first;
     let mut used = 0;
@@ -249,27 +251,15 @@ fn window(file: &SourceFile, line: Line, on_line: &[(Range<usize>, usize)], widt
         used += w;
         last += 1;
     }
-    // A line whose remainder fits once the right `...` is not needed.
-    if last < chars.len() && first > 0 {
-        let rest: usize = chars
-            .get(last..)
-            .unwrap_or(&[])
-            .iter()
-            .map(|&(_, c, _)| char_width(c, 0, false))
-            .sum();
-        if used + rest <= budget + ELLIPSIS.len() {
-            last = chars.len();
-        }
-    }
+    let reaches_end = last == chars.len() && to == line.end;
     // A window reaching the end of the line uses the room left for more text before it.
-    let mut first = first;
-    if last == chars.len() {
+    if reaches_end {
         let budget = budget + ELLIPSIS.len();
         while first > 0 {
-            let w = chars
-                .get(first - 1)
-                .map_or(1, |&(_, c, _)| char_width(c, 0, false));
-            let start_col = chars.get(first - 1).map_or(0, |&(_, _, c)| c);
+            let Some(&(_, c, start_col)) = chars.get(first - 1) else {
+                break;
+            };
+            let w = char_width(c, 0, false);
             if used + w > budget || hi.saturating_sub(start_col) + ELLIPSIS.len() > label_room {
                 break;
             }
@@ -277,20 +267,37 @@ fn window(file: &SourceFile, line: Line, on_line: &[(Range<usize>, usize)], widt
             first -= 1;
         }
     }
-    let window_end = chars.get(last).map_or(line.end, |&(b, _, _)| b);
-    shown(&chars, first..last, true, window_end)
+    let cut_left = first > 0 || from > line.start;
+    let cut_right = !reaches_end;
+    let window_end = chars.get(last).map_or(to, |&(b, _, _)| b);
+    shown(&chars, first..last, (cut_left, cut_right), true, window_end)
 }
 
-/// Builds the shown text of `chars[range]`, with `...` marks where text is cut. `end_byte` is
-/// the file byte just after the range.
+/// The characters of `range` in `text` with their byte offsets and display columns (from
+/// the range's start; tabs expanded only when `expand_tabs`).
+fn columns(text: &str, range: Range<usize>, expand_tabs: bool) -> Vec<(usize, char, usize)> {
+    let start = range.start;
+    let body = text.get(range).unwrap_or("");
+    let mut chars = Vec::with_capacity(body.len());
+    let mut col = 0;
+    for (i, c) in body.char_indices() {
+        chars.push((start + i, c, col));
+        col += char_width(c, col, expand_tabs);
+    }
+    chars
+}
+
+/// Builds the shown text of `chars[range]`, with `...` marks where text is cut (`cut`: left,
+/// right). `end_byte` is the file byte just after the range; `windowed` shows tabs as one
+/// space (their stops are lost once the line is cut).
 fn shown(
     chars: &[(usize, char, usize)],
     range: Range<usize>,
+    cut: (bool, bool),
     windowed: bool,
     end_byte: usize,
 ) -> Shown {
-    let cut_left = range.start > 0;
-    let cut_right = range.end < chars.len();
+    let (cut_left, cut_right) = cut;
     let mut text = String::new();
     let mut map = Vec::with_capacity(range.len() + 1);
     let mut at = 0;
