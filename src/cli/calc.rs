@@ -72,8 +72,8 @@ pub(crate) enum LoadError {
     Usage(String),
     /// The character file is not valid TOML or not a character file (exit code 1): the
     /// problems (the TOML error, after an `L0101` warning if the file is not UTF-8), with a
-    /// source map holding the file's text.
-    File(SourceMap, Vec<Diagnostic>),
+    /// source map holding the file's text, and the PCGen root its path is shown under.
+    File(SourceMap, Vec<Diagnostic>, PathBuf),
 }
 
 impl From<String> for LoadError {
@@ -93,11 +93,11 @@ impl LoadError {
     pub(crate) fn exit(self, out: &OutputArgs) -> ExitCode {
         match self {
             LoadError::Usage(message) => super::usage_error(message),
-            LoadError::File(sources, problems) => {
+            LoadError::File(sources, problems, root) => {
                 super::output::eprint(&diagnostic::render_with(
                     &problems,
                     &sources,
-                    &out.render_options(Stream::Stderr),
+                    &out.render_options_at(Stream::Stderr, &root),
                 ));
                 ExitCode::from(1)
             }
@@ -149,7 +149,7 @@ pub(crate) fn load(
                 Ok(located) => Some((source, located, read)),
                 Err(problem) => {
                     read.push(*problem);
-                    return Err(LoadError::File(alone, read));
+                    return Err(LoadError::File(alone, read, root.root.clone()));
                 }
             }
         }
@@ -228,12 +228,12 @@ pub fn run(args: CalcArgs, out: &OutputArgs) -> ExitCode {
             policy.apply(&mut l.problems);
             l
         }
-        Err(LoadError::File(sources, problems)) if args.format == OutputFormat::Json => {
+        Err(LoadError::File(sources, problems, root)) if args.format == OutputFormat::Json => {
             let json = CalcOutput {
                 values: Vec::new(),
                 problems: problems
                     .iter()
-                    .map(|d| diagnostic::to_json(d, &sources))
+                    .map(|d| diagnostic::to_json_rooted(d, &sources, &root))
                     .collect(),
             };
             return match serde_json::to_string_pretty(&json) {
