@@ -537,3 +537,31 @@ fn completions_man_pages_and_help_examples() {
         assert!(help.contains("--color"), "{cmd} --help lacks --color");
     }
 }
+
+#[test]
+fn explain_takes_a_local_variable_named_as_calc_prints_it() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let args = [
+        "explain",
+        "data/handsworld/handsworld.pcc",
+        "--character",
+        "data/sample-character.toml",
+        "DEX.Mod",
+    ];
+    let out = run_in(here, &args, &[]);
+    let shown = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(shown.starts_with("DEX.Mod = 1\n"), "{shown}");
+    // The modifier's file is named from the current folder.
+    assert!(
+        shown.contains("at data/handsworld/hw__stats.lst:2"),
+        "{shown}"
+    );
+    let out = run_in(here, &[&args[..4], &["DEX.Nothing"]].concat(), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("STR.Mod"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -112,6 +112,14 @@ pub fn run(args: ExplainArgs, out: &OutputArgs) -> ExitCode {
         };
     };
     let sources = &loaded.set.load.sources;
+    // Files named as in reports: from the current folder when below it.
+    let view = out
+        .render_options_at(super::output::Stream::Stdout, &loaded.set.load.root.root)
+        .paths;
+    let shown = |path: &str| {
+        view.as_ref()
+            .map_or_else(|| path.to_owned(), |v| v.show(path))
+    };
     let mut text = String::new();
     let _ = writeln!(text, "{} = {}", e.name, e.value);
     let _ = writeln!(text, "  starts at {}", e.start);
@@ -122,7 +130,7 @@ pub fn run(args: ExplainArgs, out: &OutputArgs) -> ExitCode {
             .and_then(|s| {
                 let f = sources.get(s.file)?;
                 let (line, _) = f.line_col(s.start as usize);
-                Some(format!("{}:{line}", f.path))
+                Some(format!("{}:{line}", shown(&f.path)))
             })
             .unwrap_or_else(|| "-".into());
         let from = a

@@ -7,7 +7,7 @@
 //! - Width: reports are fitted to the terminal's width, or 120 columns when not a terminal.
 //! - Paths: shown relative to the current folder when the file is below it, else absolute.
 //! - `--allow CODE` hides a warning or note, `--deny CODE` makes it an error, `--deny warnings`
-//!   makes every warning an error; `--quiet` shows errors only, without summary or progress.
+//!   makes every warning an error; `--quiet` shows errors only, without the summary line.
 //! - A closed pipe (`rulebook check … | head -1`) ends the run quietly with status 0.
 
 use clap::{Args, ValueEnum};
@@ -39,7 +39,7 @@ pub struct OutputArgs {
         value_name = "WHEN"
     )]
     pub color: ColorChoice,
-    /// Show errors only: no warnings, notes, summary line or progress bar.
+    /// Show errors only: no warnings, notes or summary line.
     #[arg(long, short, global = true)]
     pub quiet: bool,
     /// Make warnings (`--deny warnings`) or one code (`--deny M0120`) errors; repeatable.
