@@ -127,22 +127,22 @@ impl Loader<'_> {
             .collect()
     }
 
-    fn outside(&mut self, path: &Path, at: Span, escape: Escape) {
-        let shown = path.to_string_lossy().replace('\\', "/");
+    fn outside(&mut self, at: Span, escape: Escape) {
         let message = match &escape {
-            Escape::Lexical => format!("`{shown}` is outside the PCGen root; it is not read"),
+            Escape::Lexical => {
+                "this path leads outside the PCGen root; the file is not read".to_owned()
+            }
             Escape::Link(to) => format!(
-                "`{}` is a link to `{}`, outside the PCGen root; it is not read",
-                self.root.display(path),
+                "a link on this path leads outside the PCGen root (to `{}`); the file is not read",
                 to.display()
             ),
         };
         self.diagnostics.push(
             Diagnostic::error(codes::OUTSIDE_ROOT, at, message)
-                .with_label("leads out of the PCGen root")
+                .with_label("outside the PCGen root")
                 .with_help(
-                    "keep every file of a dataset under the PCGen root (use `@/` for the data folder); \
-                     `--allow-outside-root` reads it anyway",
+                    "keep every file of a dataset under the PCGen root (`@/` is the data folder); \
+                     `rulebook check --allow-outside-root` reads such files anyway",
                 ),
         );
     }
@@ -200,7 +200,7 @@ impl Loader<'_> {
         // is theirs to choose.
         if let Some(at) = at {
             if let Some(escape) = self.root.escape(self.fs, path) {
-                self.outside(path, at, escape);
+                self.outside(at, escape);
                 return None;
             }
         }
