@@ -368,13 +368,12 @@ mod tests {
         text.chars()
             .flat_map(|c| {
                 let n = c as u32;
-                let b = match (unit, little) {
+                match (unit, little) {
                     (4, true) => n.to_le_bytes().to_vec(),
                     (4, false) => n.to_be_bytes().to_vec(),
                     (_, true) => (n as u16).to_le_bytes().to_vec(),
                     (_, false) => (n as u16).to_be_bytes().to_vec(),
-                };
-                b
+                }
             })
             .collect()
     }
