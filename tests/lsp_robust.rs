@@ -46,7 +46,6 @@ fn position_params(file: &Path, line: u32, character: u32) -> serde_json::Value 
     json!({
         "textDocument": {"uri": uri::from_path(file).unwrap().as_str()},
         "position": {"line": line, "character": character},
-        "context": {"includeDeclaration": true},
     })
 }
 
@@ -56,7 +55,9 @@ fn ask_everything(session: &Session, file: &Path, line: u32, character: u32) {
     let p = position_params(file, line, character);
     let _ = requests::hover(&snap, &serde_json::from_value(p.clone()).unwrap());
     let _ = requests::definition(&snap, &serde_json::from_value(p.clone()).unwrap());
-    let _ = requests::references(&snap, &serde_json::from_value(p.clone()).unwrap());
+    let mut r = p.clone();
+    r["context"] = json!({"includeDeclaration": true});
+    let _ = requests::references(&snap, &serde_json::from_value(r).unwrap());
     let _ = requests::completion(&snap, &serde_json::from_value(p).unwrap());
     let range = json!({"start": {"line": line, "character": 0}, "end": {"line": line, "character": character}});
     let uri = uri::from_path(file).unwrap();
