@@ -7,6 +7,7 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types as lsp;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
 /// What the server can do.
@@ -69,7 +70,15 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
     {
         session.set_docs_base(url.to_owned());
     }
-    for msg in &connection.receiver {
+    let mut queued: VecDeque<Message> = VecDeque::new();
+    loop {
+        let msg = match queued.pop_front() {
+            Some(m) => m,
+            None => match connection.receiver.recv() {
+                Ok(m) => m,
+                Err(_) => return Ok(()),
+            },
+        };
         match msg {
             Message::Request(req) => {
                 if connection.handle_shutdown(&req).map_err(|e| e.to_string())? {
@@ -79,6 +88,7 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
                 send(connection, Message::Response(resp))?;
             }
             Message::Notification(n) => {
+                let n = latest_change(connection, n, &mut queued);
                 for p in notify(&mut session, n) {
                     publish(connection, p)?;
                 }
@@ -86,7 +96,31 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
             Message::Response(_) => {}
         }
     }
-    Ok(())
+}
+
+/// For a `didChange`, the last of the changes to the same document already waiting (full
+/// sync: each holds the whole text, so checking the ones in between is wasted work).
+fn latest_change(
+    connection: &Connection,
+    mut n: Notification,
+    queued: &mut VecDeque<Message>,
+) -> Notification {
+    const CHANGE: &str = "textDocument/didChange";
+    if n.method != CHANGE {
+        return n;
+    }
+    queued.extend(connection.receiver.try_iter());
+    let doc = |n: &Notification| n.params.get("textDocument").and_then(|d| d.get("uri")).cloned();
+    while let Some(Message::Notification(next)) = queued.front() {
+        if next.method != CHANGE || doc(next) != doc(&n) {
+            break;
+        }
+        match queued.pop_front() {
+            Some(Message::Notification(next)) => n = next,
+            _ => break,
+        }
+    }
+    n
 }
 
 fn send(connection: &Connection, msg: Message) -> Result<(), String> {

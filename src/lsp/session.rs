@@ -33,6 +33,7 @@ pub struct Session {
     versions: HashMap<PathBuf, i32>,
     checked: BTreeMap<PathBuf, Arc<Checked>>,
     published: HashMap<PathBuf, Vec<lsp::Diagnostic>>,
+    stale: BTreeSet<PathBuf>,
     docs_base: String,
 }
 
@@ -60,6 +61,7 @@ impl Session {
             versions: HashMap::new(),
             checked: BTreeMap::new(),
             published: HashMap::new(),
+            stale: BTreeSet::new(),
             docs_base: diagnostics::default_docs_base(),
         }
     }
@@ -79,14 +81,21 @@ impl Session {
         let path = normalize(path);
         self.fs.set(&path, Arc::from(text));
         self.versions.insert(path.clone(), version);
-        let outside = self
-            .workspace
-            .as_ref()
-            .is_none_or(|w| !w.contains(&path));
-        if outside {
-            // A file outside the workspace: its own root, when it has one.
-            self.workspace = Some(Workspace::around(&self.fs, &path));
-            self.checked.clear();
+        match &self.workspace {
+            None => {
+                self.workspace = Some(Workspace::around(&self.fs, &path));
+            }
+            Some(w) if !w.contains(&path) => {
+                // A file of another PCGen root: that root becomes the workspace. A file with
+                // no root around it stays outside (no diagnostics).
+                if crate::load::PcgenRoot::find(&self.fs, &path).is_some() {
+                    self.workspace = Some(Workspace::around(&self.fs, &path));
+                    self.checked.clear();
+                    // The old root's findings are cleared with the next publish.
+                    self.stale.extend(self.published.keys().cloned());
+                }
+            }
+            Some(_) => {}
         }
         self.recheck(&path)
     }
@@ -136,7 +145,7 @@ impl Session {
         }
         let sets = ws.load_sets_of(path);
         let root = ws.root.clone();
-        let mut touched: BTreeSet<PathBuf> = BTreeSet::new();
+        let mut touched: BTreeSet<PathBuf> = std::mem::take(&mut self.stale);
         touched.insert(path.to_path_buf());
         for pcc in sets {
             if let Some(old) = self.checked.get(&pcc) {
@@ -147,7 +156,6 @@ impl Session {
             touched.extend(checked.paths().map(Path::to_path_buf));
             self.checked.insert(pcc, Arc::new(checked));
         }
-        // Load sets that no longer include a file they were checked with (a PCC edit).
         self.publish_changes(touched)
     }
 

@@ -9,7 +9,7 @@ use crate::load::campaign::parse_pcc;
 use crate::load::fs::normalize;
 use crate::load::{FileSystem, PcgenRoot};
 use crate::source::{FileId, SourceFile, decode_text};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// What one PCC lists.
@@ -27,6 +27,10 @@ pub struct Workspace {
     /// The root (found as `rulebook check` finds it).
     pub root: PcgenRoot,
     pccs: BTreeMap<PathBuf, Listing>,
+    /// For each PCC, the PCCs it reaches through includes (itself included).
+    reach: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
+    /// For each listed file or PCC, the PCCs that reach it.
+    listed_by: HashMap<PathBuf, BTreeSet<PathBuf>>,
 }
 
 /// True for paths ending in `.pcc` (any case).
@@ -51,6 +55,8 @@ impl Workspace {
         let mut ws = Workspace {
             root,
             pccs: BTreeMap::new(),
+            reach: BTreeMap::new(),
+            listed_by: HashMap::new(),
         };
         ws.reindex(fs);
         ws
@@ -70,6 +76,7 @@ impl Workspace {
                 self.pccs.insert(p, listing);
             }
         }
+        self.index();
     }
 
     /// Re-reads one PCC (a changed or new one).
@@ -80,6 +87,25 @@ impl Workspace {
             self.pccs.insert(pcc, listing);
         } else {
             self.pccs.remove(&pcc);
+        }
+        self.index();
+    }
+
+    /// Recomputes which PCCs reach which files.
+    fn index(&mut self) {
+        self.reach = self
+            .pccs
+            .keys()
+            .map(|p| (p.clone(), self.reach_of(p)))
+            .collect();
+        self.listed_by.clear();
+        for (pcc, reach) in &self.reach {
+            for p in reach {
+                self.listed_by.entry(p.clone()).or_default().insert(pcc.clone());
+                for f in self.pccs.get(p).map_or(&[][..], |l| l.files.as_slice()) {
+                    self.listed_by.entry(f.clone()).or_default().insert(pcc.clone());
+                }
+            }
         }
     }
 
@@ -102,7 +128,7 @@ impl Workspace {
     }
 
     /// The PCCs reachable from `pcc` through `PCC:` includes (itself included).
-    fn reach(&self, pcc: &Path) -> BTreeSet<PathBuf> {
+    fn reach_of(&self, pcc: &Path) -> BTreeSet<PathBuf> {
         let mut seen = BTreeSet::new();
         let mut todo = vec![pcc.to_path_buf()];
         while let Some(p) = todo.pop() {
@@ -119,31 +145,22 @@ impl Workspace {
     /// The load sets (named by their PCC) that `path` belongs to.
     pub fn load_sets_of(&self, path: &Path) -> Vec<PathBuf> {
         let path = normalize(path);
-        let mut candidates: Vec<(PathBuf, BTreeSet<PathBuf>)> = Vec::new();
-        for pcc in self.pccs.keys() {
-            let reach = self.reach(pcc);
-            let lists = reach.contains(&path)
-                || reach
-                    .iter()
-                    .filter_map(|p| self.pccs.get(p))
-                    .any(|l| l.files.contains(&path));
-            if lists {
-                candidates.push((pcc.clone(), reach));
-            }
-        }
-        let included: HashSet<&PathBuf> = candidates
-            .iter()
-            .filter(|(p, _)| {
-                candidates
-                    .iter()
-                    .any(|(q, rq)| q != p && rq.contains(p) && !self.reach(p).contains(q))
-            })
-            .map(|(p, _)| p)
-            .collect();
+        let Some(candidates) = self.listed_by.get(&path) else {
+            return Vec::new();
+        };
+        let reaches = |from: &PathBuf, to: &PathBuf| {
+            self.reach.get(from).is_some_and(|r| r.contains(to))
+        };
+        // A candidate another candidate includes (and not the other way round) is checked
+        // inside the including load set.
         candidates
             .iter()
-            .filter(|(p, _)| !included.contains(p))
-            .map(|(p, _)| p.clone())
+            .filter(|p| {
+                !candidates
+                    .iter()
+                    .any(|q| q != *p && reaches(q, p) && !reaches(p, q))
+            })
+            .cloned()
             .collect()
     }
 }
