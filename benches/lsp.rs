@@ -26,9 +26,12 @@ const CASES: [(&str, &str, &str); 2] = [
 
 fn shared() -> Option<PathBuf> {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [here.join("../shared/pcgen"), here.join("../../shared/pcgen")]
-        .into_iter()
-        .find(|p| p.join("system").is_dir())
+    [
+        here.join("../shared/pcgen"),
+        here.join("../../shared/pcgen"),
+    ]
+    .into_iter()
+    .find(|p| p.join("system").is_dir())
 }
 
 /// The file's text with its first line's last character changed (and the original).
@@ -74,7 +77,11 @@ fn bench(c: &mut Criterion) {
         g.bench_function("diagnostics_after_one_line_edit", |b| {
             b.iter(|| {
                 version += 1;
-                let text = if version % 2 == 0 { &original } else { &changed };
+                let text = if version % 2 == 0 {
+                    &original
+                } else {
+                    &changed
+                };
                 black_box(session.change(&file, text, version))
             })
         });

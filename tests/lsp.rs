@@ -118,11 +118,9 @@ impl Client {
 
     /// The next diagnostics published for `doc`.
     fn diagnostics(&mut self, doc: &str) -> Vec<Value> {
-        if let Some(i) = self
-            .notifications
-            .iter()
-            .position(|n| n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == doc)
-        {
+        if let Some(i) = self.notifications.iter().position(|n| {
+            n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == doc
+        }) {
             let n = self.notifications.remove(i);
             return n["params"]["diagnostics"].as_array().unwrap().clone();
         }
@@ -153,7 +151,10 @@ impl Client {
 }
 
 fn uri(p: &Path) -> String {
-    rulebook::lsp::uri::from_path(p).unwrap().as_str().to_owned()
+    rulebook::lsp::uri::from_path(p)
+        .unwrap()
+        .as_str()
+        .to_owned()
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -179,7 +180,9 @@ fn temp_root(name: &str) -> PathBuf {
 fn pos(text: &str, at: usize) -> Value {
     let before = &text[..at];
     let line = before.matches('\n').count();
-    let col = before[before.rfind('\n').map_or(0, |i| i + 1)..].encode_utf16().count();
+    let col = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+        .encode_utf16()
+        .count();
     json!({"line": line, "character": col})
 }
 
@@ -205,7 +208,10 @@ fn session(root: &Path, stats: &Path) {
     assert_eq!(d["range"]["end"], pos(&typo, at + 5));
     assert_eq!(d["severity"], 1);
     assert!(
-        d["codeDescription"]["href"].as_str().unwrap().ends_with("errors.md#f0101-unknown-variable"),
+        d["codeDescription"]["href"]
+            .as_str()
+            .unwrap()
+            .ends_with("errors.md#f0101-unknown-variable"),
         "{d}"
     );
 
@@ -235,7 +241,10 @@ fn session(root: &Path, stats: &Path) {
         json!({"textDocument": {"uri": doc}, "position": pos(&text, score + 2)}),
     );
     let value = hover["contents"]["value"].as_str().unwrap();
-    assert!(value.contains("**Score**: `NUMBER` variable in scope `PC.STAT`"), "{value}");
+    assert!(
+        value.contains("**Score**: `NUMBER` variable in scope `PC.STAT`"),
+        "{value}"
+    );
     assert!(value.contains("defined at data/"), "{value}");
     assert_eq!(hover["range"]["start"], pos(&text, score));
 
@@ -244,11 +253,15 @@ fn session(root: &Path, stats: &Path) {
         "textDocument/definition",
         json!({"textDocument": {"uri": doc}, "position": pos(&text, score + 1)}),
     );
-    let def_path = rulebook::lsp::uri::to_path(&def["uri"].as_str().unwrap().parse().unwrap()).unwrap();
+    let def_path =
+        rulebook::lsp::uri::to_path(&def["uri"].as_str().unwrap().parse().unwrap()).unwrap();
     let def_text = std::fs::read_to_string(&def_path).unwrap();
     let line = def["range"]["start"]["line"].as_u64().unwrap() as usize;
     let def_line = def_text.lines().nth(line).unwrap();
-    assert!(def_line.contains("LOCAL:PC.STAT|NUMBER=Score"), "{def_line}");
+    assert!(
+        def_line.contains("LOCAL:PC.STAT|NUMBER=Score"),
+        "{def_line}"
+    );
 
     // References: the definition and the uses in the stats file.
     let refs = c.request(
@@ -272,7 +285,12 @@ fn session(root: &Path, stats: &Path) {
         .map(|i| i["label"].as_str().unwrap())
         .collect();
     assert!(labels.contains(&"Score"), "{labels:?}");
-    assert!(labels.iter().all(|l| l.to_ascii_lowercase().starts_with("sc")), "{labels:?}");
+    assert!(
+        labels
+            .iter()
+            .all(|l| l.to_ascii_lowercase().starts_with("sc")),
+        "{labels:?}"
+    );
 
     // Modifier kinds after the target.
     let kind_at = score + "Score|".len();
@@ -289,7 +307,10 @@ fn session(root: &Path, stats: &Path) {
     assert_eq!(labels, ["ADD", "DIVIDE", "MAX", "MIN", "MULTIPLY", "SET"]);
 
     // Document symbols: the stats.
-    let symbols = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": doc}}));
+    let symbols = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": doc}}),
+    );
     let names: Vec<&str> = symbols
         .as_array()
         .unwrap()
@@ -304,16 +325,22 @@ fn session(root: &Path, stats: &Path) {
 /// The real datasets: `../shared/pcgen` beside the crate (or beside a worktree's parent).
 fn shared_pcgen() -> Option<PathBuf> {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [here.join("../shared/pcgen"), here.join("../../shared/pcgen")]
-        .into_iter()
-        .find(|p| p.join("data/starfinder/paizo/core").is_dir())
+    [
+        here.join("../shared/pcgen"),
+        here.join("../../shared/pcgen"),
+    ]
+    .into_iter()
+    .find(|p| p.join("data/starfinder/paizo/core").is_dir())
 }
 
 #[test]
 fn an_editor_session_on_the_example_dataset() {
     let root = temp_root("handsworld");
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    copy_dir(&data.join("handsworld"), &root.join("data").join("handsworld"));
+    copy_dir(
+        &data.join("handsworld"),
+        &root.join("data").join("handsworld"),
+    );
     copy_dir(&data.join("system"), &root.join("system"));
     session(&root, &root.join("data/handsworld/hw__stats.lst"));
     std::fs::remove_dir_all(&root).unwrap();
@@ -332,6 +359,9 @@ fn an_editor_session_on_starfinder_core() {
         &shared.join("system/gameModes/Starfinder"),
         &root.join("system/gameModes/Starfinder"),
     );
-    session(&root, &root.join("data/starfinder/paizo/core/scr__stats.lst"));
+    session(
+        &root,
+        &root.join("data/starfinder/paizo/core/scr__stats.lst"),
+    );
     std::fs::remove_dir_all(&root).unwrap();
 }

@@ -23,7 +23,8 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// A fresh copy of the example dataset (`root/data/handsworld`, `root/system`).
 fn dataset(name: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("rulebook-lsp-robust-{name}-{}", std::process::id()));
+    let root =
+        std::env::temp_dir().join(format!("rulebook-lsp-robust-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     copy_dir(&data.join("handsworld"), &root.join("data/handsworld"));
@@ -76,9 +77,16 @@ fn half_typed_lines_are_diagnosed_and_still_complete() {
     assert!(codes(&s.open(&stats, &text, 1), &stats).is_empty());
     let typed = format!("{text}Wisdom\tKEY:WIS\tMODIFY:Sc");
     let published = s.change(&stats, &typed, 2);
-    assert!(!codes(&published, &stats).is_empty(), "the half-typed MODIFY is reported");
+    assert!(
+        !codes(&published, &stats).is_empty(),
+        "the half-typed MODIFY is reported"
+    );
     let line = u32::try_from(typed.lines().count() - 1).unwrap();
-    let p = position_params(&stats, line, u32::try_from("Wisdom\tKEY:WIS\tMODIFY:Sc".len()).unwrap());
+    let p = position_params(
+        &stats,
+        line,
+        u32::try_from("Wisdom\tKEY:WIS\tMODIFY:Sc".len()).unwrap(),
+    );
     let items = requests::completion(&s.snapshot(), &serde_json::from_value(p).unwrap());
     let Some(lsp_types::CompletionResponse::Array(items)) = items else {
         panic!("no completion")
@@ -129,7 +137,10 @@ fn a_file_that_is_not_utf8_on_disk_is_reported_where_it_is() {
     let stats = root.join("data/handsworld/hw__stats.lst");
     let mut s = Session::new(Some(&root));
     let published = s.open(&stats, &std::fs::read_to_string(&stats).unwrap(), 1);
-    assert!(codes(&published, &skills).contains(&"L0101".to_owned()), "{published:#?}");
+    assert!(
+        codes(&published, &skills).contains(&"L0101".to_owned()),
+        "{published:#?}"
+    );
     ask_everything(&s, &skills, 0, 2);
     std::fs::remove_dir_all(&root).unwrap();
 }
@@ -143,9 +154,33 @@ fn shared_root() -> &'static PathBuf {
 fn piece() -> impl Strategy<Value = String> {
     prop::collection::vec(
         prop::sample::select(vec![
-            "\t", "|", ":", "(", ")", "\"", "MODIFY:", "MODIFYOTHER:", "GRANT:", "input(\"",
-            "Score", "Mod", ".MOD", "\n", "\r", "\r\n", "é", "𝄞", " ", "SET", "PC.STAT", "=",
-            "LOCAL:", "#", "1", "+", "[",
+            "\t",
+            "|",
+            ":",
+            "(",
+            ")",
+            "\"",
+            "MODIFY:",
+            "MODIFYOTHER:",
+            "GRANT:",
+            "input(\"",
+            "Score",
+            "Mod",
+            ".MOD",
+            "\n",
+            "\r",
+            "\r\n",
+            "é",
+            "𝄞",
+            " ",
+            "SET",
+            "PC.STAT",
+            "=",
+            "LOCAL:",
+            "#",
+            "1",
+            "+",
+            "[",
         ]),
         0..8,
     )

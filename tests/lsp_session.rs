@@ -20,7 +20,10 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn dataset(name: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("rulebook-lsp-session-{name}-{}", std::process::id()));
+    let root = std::env::temp_dir().join(format!(
+        "rulebook-lsp-session-{name}-{}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&root);
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     copy_dir(&data.join("handsworld"), &root.join("data/handsworld"));
@@ -50,13 +53,19 @@ fn an_edit_republishes_exactly_the_files_whose_findings_changed() {
     // On open: the opened file, and the files that have findings (hw_equip.lst's M0113).
     assert!(find(&first, &vars).is_some());
     assert!(find(&first, &equip).is_some_and(|p| has_code(p, "M0113")));
-    assert!(find(&first, &stats).is_none(), "hw__stats.lst has no findings");
+    assert!(
+        find(&first, &stats).is_none(),
+        "hw__stats.lst has no findings"
+    );
 
     // Renaming Score breaks the stats file: it is republished with F0101; hw_equip.lst's
     // findings are unchanged, so it is not.
     let renamed = text.replace("LOCAL:PC.STAT|NUMBER=Score", "LOCAL:PC.STAT|NUMBER=Scorx");
     let after = s.change(&vars, &renamed, 2);
-    assert!(find(&after, &stats).is_some_and(|p| has_code(p, "F0101")), "{after:#?}");
+    assert!(
+        find(&after, &stats).is_some_and(|p| has_code(p, "F0101")),
+        "{after:#?}"
+    );
     assert!(find(&after, &equip).is_none());
 
     // Undone: the stats file is cleared with an empty list.
@@ -80,14 +89,26 @@ fn unused_variables_are_unnecessary_and_labels_are_related_locations() {
         .iter()
         .find(|d| d.code == Some(NumberOrString::String("M0120".into())))
         .expect("M0120 on NeverUsed");
-    assert_eq!(unused.tags.as_deref(), Some(&[DiagnosticTag::UNNECESSARY][..]));
+    assert_eq!(
+        unused.tags.as_deref(),
+        Some(&[DiagnosticTag::UNNECESSARY][..])
+    );
     let conflict = p
         .diagnostics
         .iter()
         .find(|d| d.code == Some(NumberOrString::String("M0103".into())))
         .expect("M0103 on the BOOLEAN Hands");
-    let related = conflict.related_information.as_ref().expect("related locations");
-    assert!(related[0].location.uri.as_str().ends_with("hw__variables.lst"));
+    let related = conflict
+        .related_information
+        .as_ref()
+        .expect("related locations");
+    assert!(
+        related[0]
+            .location
+            .uri
+            .as_str()
+            .ends_with("hw__variables.lst")
+    );
     // The first definition, `GLOBAL:NUMBER=Hands` on line 2 (0-based 1).
     assert_eq!(related[0].location.range.start.line, 1);
     std::fs::remove_dir_all(&root).unwrap();

@@ -78,7 +78,13 @@ fn proposals(ctx: &Context<'_>) -> Vec<Item> {
             ds.objects
                 .iter()
                 .filter(|o| !o.forgotten && scope.is_none_or(|s| o.scope == s))
-                .map(|o| item(o.key.as_str(), K::REFERENCE, Some(crate::lsp::hover::kind_name(&o.kind))))
+                .map(|o| {
+                    item(
+                        o.key.as_str(),
+                        K::REFERENCE,
+                        Some(crate::lsp::hover::kind_name(&o.kind)),
+                    )
+                })
                 .collect()
         }
         ("MODIFYOTHER", 2) => variables(ctx, ctx.other_scope().unwrap_or(ctx.scope)),
@@ -166,18 +172,26 @@ fn kinds(ctx: &Context<'_>, scope: ScopeId, var: &str) -> Vec<Item> {
             Some(Format::Array(_)) => matches!(k, ModifierKind::Set | ModifierKind::Add),
             Some(_) => **k == ModifierKind::Set,
         })
-        .map(|k| item(k.name(), K::OPERATOR, format.as_ref().map(|f| f.to_string())))
+        .map(|k| {
+            item(
+                k.name(),
+                K::OPERATOR,
+                format.as_ref().map(|f| f.to_string()),
+            )
+        })
         .collect()
 }
 
 fn formula(ctx: &Context<'_>, scope: ScopeId) -> Vec<Item> {
     let ds = ctx.dataset();
     let mut out = variables(ctx, scope);
-    out.extend(
-        ds.functions
-            .iter()
-            .map(|f| item(f.name.as_str(), K::FUNCTION, Some(format!("user function, {} args", f.arity)))),
-    );
+    out.extend(ds.functions.iter().map(|f| {
+        item(
+            f.name.as_str(),
+            K::FUNCTION,
+            Some(format!("user function, {} args", f.arity)),
+        )
+    }));
     out.extend(
         BUILTINS
             .iter()

@@ -48,8 +48,15 @@ impl<'a> Context<'a> {
         let after = text.get(offset..)?;
         let start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
         let end = offset + after.find(['\n', '\r']).unwrap_or(after.len());
-        let tstart = before.get(start..)?.rfind('\t').map_or(start, |i| start + i + 1);
-        let tend = offset + after.get(..end - offset)?.find('\t').unwrap_or(end - offset);
+        let tstart = before
+            .get(start..)?
+            .rfind('\t')
+            .map_or(start, |i| start + i + 1);
+        let tend = offset
+            + after
+                .get(..end - offset)?
+                .find('\t')
+                .unwrap_or(end - offset);
         let loaded = checked.set.load.files.iter().find(|f| f.file == file);
         let pcc = checked.set.load.campaigns.iter().any(|c| c.file == file);
         let mut ctx = Context {
@@ -124,10 +131,20 @@ impl<'a> Context<'a> {
     pub fn word(&self) -> Option<(&'a str, Range<usize>)> {
         let line = self.slice(self.line.clone());
         let at = self.offset - self.line.start;
-        let start = line.get(..at)?.rfind(|c: char| !is_name_char(c)).map_or(0, |i| {
-            i + line.get(i..).and_then(|s| s.chars().next()).map_or(1, char::len_utf8)
-        });
-        let end = at + line.get(at..)?.find(|c: char| !is_name_char(c)).unwrap_or(line.len() - at);
+        let start = line
+            .get(..at)?
+            .rfind(|c: char| !is_name_char(c))
+            .map_or(0, |i| {
+                i + line
+                    .get(i..)
+                    .and_then(|s| s.chars().next())
+                    .map_or(1, char::len_utf8)
+            });
+        let end = at
+            + line
+                .get(at..)?
+                .find(|c: char| !is_name_char(c))
+                .unwrap_or(line.len() - at);
         let w = line.get(start..end)?;
         (!w.is_empty()).then(|| (w, self.line.start + start..self.line.start + end))
     }
@@ -136,7 +153,10 @@ impl<'a> Context<'a> {
     pub fn prefix(&self) -> (&'a str, usize) {
         let before = self.slice(self.token.start..self.offset);
         let start = before.rfind(|c: char| !is_name_char(c)).map_or(0, |i| {
-            i + before.get(i..).and_then(|s| s.chars().next()).map_or(1, char::len_utf8)
+            i + before
+                .get(i..)
+                .and_then(|s| s.chars().next())
+                .map_or(1, char::len_utf8)
         });
         (before.get(start..).unwrap_or(""), self.token.start + start)
     }
@@ -160,7 +180,11 @@ impl<'a> Context<'a> {
         if let Some(o) = ds.objects.iter().find(|o| on_line(&o.span)) {
             return o.scope;
         }
-        if let Some(v) = ds.variables.iter().find(|v| v.span.as_ref().is_some_and(on_line)) {
+        if let Some(v) = ds
+            .variables
+            .iter()
+            .find(|v| v.span.as_ref().is_some_and(on_line))
+        {
             return v.scope;
         }
         ScopeId::GLOBAL

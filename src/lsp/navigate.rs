@@ -90,8 +90,14 @@ fn names(checked: &Checked, name: &str) -> Vec<Span> {
             if !cand.eq_ignore_ascii_case(name) {
                 continue;
             }
-            let before_ok = text.get(..at).and_then(|s| s.chars().next_back()).is_none_or(|c| !is_name_char(c));
-            let after_ok = text.get(at + name.len()..).and_then(|s| s.chars().next()).is_none_or(|c| !is_name_char(c));
+            let before_ok = text
+                .get(..at)
+                .and_then(|s| s.chars().next_back())
+                .is_none_or(|c| !is_name_char(c));
+            let after_ok = text
+                .get(at + name.len()..)
+                .and_then(|s| s.chars().next())
+                .is_none_or(|c| !is_name_char(c));
             if before_ok && after_ok {
                 out.push(Span::new(id, at..at + name.len()));
             }

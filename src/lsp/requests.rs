@@ -10,7 +10,11 @@ use lsp_types as lsp;
 use std::collections::HashMap;
 
 /// The cursor's context in the first load set holding the document.
-fn context<'a>(snap: &'a Snapshot, doc: &lsp::Uri, pos: lsp::Position) -> Option<(Context<'a>, LineIndex)> {
+fn context<'a>(
+    snap: &'a Snapshot,
+    doc: &lsp::Uri,
+    pos: lsp::Position,
+) -> Option<(Context<'a>, LineIndex)> {
     let path = uri::to_path(doc)?;
     let (checked, file) = snap.sets_of(&path).into_iter().next()?;
     let text = &checked.source(file)?.text;
@@ -34,7 +38,10 @@ pub fn hover(snap: &Snapshot, p: &lsp::HoverParams) -> Option<lsp::Hover> {
 }
 
 /// `textDocument/definition`.
-pub fn definition(snap: &Snapshot, p: &lsp::GotoDefinitionParams) -> Option<lsp::GotoDefinitionResponse> {
+pub fn definition(
+    snap: &Snapshot,
+    p: &lsp::GotoDefinitionParams,
+) -> Option<lsp::GotoDefinitionResponse> {
     let tp = &p.text_document_position_params;
     let (ctx, _) = context(snap, &tp.text_document.uri, tp.position)?;
     let loc = match navigate::definition(&ctx)? {
@@ -68,7 +75,9 @@ pub fn completion(snap: &Snapshot, p: &lsp::CompletionParams) -> Option<lsp::Com
             label: i.label.clone(),
             kind: Some(i.kind),
             detail: i.detail,
-            text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit::new(range, i.label))),
+            text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit::new(
+                range, i.label,
+            ))),
             ..Default::default()
         })
         .collect();
@@ -117,7 +126,10 @@ pub fn code_actions(snap: &Snapshot, p: &lsp::CodeActionParams) -> Vec<lsp::Code
 }
 
 /// `textDocument/documentSymbol`.
-pub fn document_symbols(snap: &Snapshot, p: &lsp::DocumentSymbolParams) -> Option<lsp::DocumentSymbolResponse> {
+pub fn document_symbols(
+    snap: &Snapshot,
+    p: &lsp::DocumentSymbolParams,
+) -> Option<lsp::DocumentSymbolResponse> {
     let path = uri::to_path(&p.text_document.uri)?;
     let (checked, file) = snap.sets_of(&path).into_iter().next()?;
     let text = &checked.source(file)?.text;
@@ -128,7 +140,11 @@ pub fn document_symbols(snap: &Snapshot, p: &lsp::DocumentSymbolParams) -> Optio
         .map(|s| {
             let range = index.range(text, s.span.start as usize, s.span.end as usize);
             lsp::DocumentSymbol {
-                name: if s.name.is_empty() { "(unnamed)".to_owned() } else { s.name },
+                name: if s.name.is_empty() {
+                    "(unnamed)".to_owned()
+                } else {
+                    s.name
+                },
                 detail: Some(s.detail),
                 kind: s.kind,
                 tags: None,

@@ -17,9 +17,11 @@ pub fn capabilities() -> lsp::ServerCapabilities {
             lsp::TextDocumentSyncOptions {
                 open_close: Some(true),
                 change: Some(lsp::TextDocumentSyncKind::FULL),
-                save: Some(lsp::TextDocumentSyncSaveOptions::SaveOptions(lsp::SaveOptions {
-                    include_text: Some(true),
-                })),
+                save: Some(lsp::TextDocumentSyncSaveOptions::SaveOptions(
+                    lsp::SaveOptions {
+                        include_text: Some(true),
+                    },
+                )),
                 ..Default::default()
             },
         )),
@@ -81,7 +83,10 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
         };
         match msg {
             Message::Request(req) => {
-                if connection.handle_shutdown(&req).map_err(|e| e.to_string())? {
+                if connection
+                    .handle_shutdown(&req)
+                    .map_err(|e| e.to_string())?
+                {
                     return Ok(());
                 }
                 let resp = answer(&session, req);
@@ -110,7 +115,12 @@ fn latest_change(
         return n;
     }
     queued.extend(connection.receiver.try_iter());
-    let doc = |n: &Notification| n.params.get("textDocument").and_then(|d| d.get("uri")).cloned();
+    let doc = |n: &Notification| {
+        n.params
+            .get("textDocument")
+            .and_then(|d| d.get("uri"))
+            .cloned()
+    };
     while let Some(Message::Notification(next)) = queued.front() {
         if next.method != CHANGE || doc(next) != doc(&n) {
             break;

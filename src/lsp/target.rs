@@ -79,9 +79,11 @@ pub fn at<'a>(ctx: &Context<'a>) -> Option<(Target<'a>, Range<usize>)> {
         // The object named by the line.
         let key = object_line_key(token);
         let range = ctx.token.start..ctx.token.start + key.len();
-        if let Some(o) = ds.objects.iter().find(|o| {
-            o.span.file == ctx.file && o.span.start as usize == ctx.token.start
-        }) {
+        if let Some(o) = ds
+            .objects
+            .iter()
+            .find(|o| o.span.file == ctx.file && o.span.start as usize == ctx.token.start)
+        {
             return Some((Target::Object(o), range));
         }
         return object_by_key(ctx, key, None).map(|o| (Target::Object(o), range));
@@ -95,9 +97,10 @@ pub fn at<'a>(ctx: &Context<'a>) -> Option<(Target<'a>, Range<usize>)> {
             ("GRANT", 1) => {
                 let (_, parts) = ctx.parts()?;
                 let category = ctx.slice(parts.first()?.clone()).trim();
-                let dynamic = ds.scopes.iter().find(|(_, s)| {
-                    s.dynamic.as_ref().is_some_and(|d| d.is(category))
-                });
+                let dynamic = ds
+                    .scopes
+                    .iter()
+                    .find(|(_, s)| s.dynamic.as_ref().is_some_and(|d| d.is(category)));
                 let o = object_by_key(ctx, text, dynamic.map(|(id, _)| id))?;
                 return Some((Target::Object(o), trimmed));
             }
@@ -123,13 +126,21 @@ pub fn at<'a>(ctx: &Context<'a>) -> Option<(Target<'a>, Range<usize>)> {
         let v = ds
             .channel(scope, word)
             .and_then(|id| ds.variable(id))
-            .or_else(|| ds.variables.iter().find(|v| v.origin.is_channel() && v.name.is(word)))?;
+            .or_else(|| {
+                ds.variables
+                    .iter()
+                    .find(|v| v.origin.is_channel() && v.name.is(word))
+            })?;
         return Some((Target::Variable(v), range));
     }
     let variable = ds
         .resolve_variable(scope, word)
         .and_then(|id| ds.variable(id))
-        .or_else(|| ds.variables.iter().find(|v| !v.origin.is_channel() && v.name.is(word)));
+        .or_else(|| {
+            ds.variables
+                .iter()
+                .find(|v| !v.origin.is_channel() && v.name.is(word))
+        });
     if let Some(v) = variable {
         return Some((Target::Variable(v), range));
     }

@@ -13,7 +13,9 @@ pub fn to_path(uri: &Uri) -> Option<PathBuf> {
     let path = &rest[rest.find('/')?..];
     let decoded = percent_decode(path)?;
     let decoded = if cfg!(windows) {
-        decoded.strip_prefix('/').map_or(decoded.clone(), str::to_owned)
+        decoded
+            .strip_prefix('/')
+            .map_or(decoded.clone(), str::to_owned)
     } else {
         decoded
     };

@@ -101,9 +101,15 @@ impl Workspace {
         self.listed_by.clear();
         for (pcc, reach) in &self.reach {
             for p in reach {
-                self.listed_by.entry(p.clone()).or_default().insert(pcc.clone());
+                self.listed_by
+                    .entry(p.clone())
+                    .or_default()
+                    .insert(pcc.clone());
                 for f in self.pccs.get(p).map_or(&[][..], |l| l.files.as_slice()) {
-                    self.listed_by.entry(f.clone()).or_default().insert(pcc.clone());
+                    self.listed_by
+                        .entry(f.clone())
+                        .or_default()
+                        .insert(pcc.clone());
                 }
             }
         }
@@ -148,9 +154,8 @@ impl Workspace {
         let Some(candidates) = self.listed_by.get(&path) else {
             return Vec::new();
         };
-        let reaches = |from: &PathBuf, to: &PathBuf| {
-            self.reach.get(from).is_some_and(|r| r.contains(to))
-        };
+        let reaches =
+            |from: &PathBuf, to: &PathBuf| self.reach.get(from).is_some_and(|r| r.contains(to));
         // A candidate another candidate includes (and not the other way round) is checked
         // inside the including load set.
         candidates
@@ -178,7 +183,10 @@ mod tests {
                 "CAMPAIGN:A\nGAMEMODE:X\nPCC:@/a/sub/sub.pcc\nVARIABLE:a.lst\n",
             )
             .with("/pc/data/a/sub/sub.pcc", "CAMPAIGN:Sub\nEQUIPMENT:e.lst\n")
-            .with("/pc/data/b/b.pcc", "CAMPAIGN:B\nGAMEMODE:X\nVARIABLE:@/a/a.lst\n")
+            .with(
+                "/pc/data/b/b.pcc",
+                "CAMPAIGN:B\nGAMEMODE:X\nVARIABLE:@/a/a.lst\n",
+            )
             .with("/pc/data/a/a.lst", "")
             .with("/pc/data/a/sub/e.lst", "")
             .with("/pc/data/loose.lst", "")
@@ -192,11 +200,23 @@ mod tests {
         let sets = |p: &str| ws.load_sets_of(Path::new(p));
         assert_eq!(
             sets("/pc/data/a/a.lst"),
-            vec![PathBuf::from("/pc/data/a/a.pcc"), PathBuf::from("/pc/data/b/b.pcc")]
+            vec![
+                PathBuf::from("/pc/data/a/a.pcc"),
+                PathBuf::from("/pc/data/b/b.pcc")
+            ]
         );
-        assert_eq!(sets("/pc/data/a/sub/e.lst"), vec![PathBuf::from("/pc/data/a/a.pcc")]);
-        assert_eq!(sets("/pc/data/a/sub/sub.pcc"), vec![PathBuf::from("/pc/data/a/a.pcc")]);
-        assert_eq!(sets("/pc/data/b/b.pcc"), vec![PathBuf::from("/pc/data/b/b.pcc")]);
+        assert_eq!(
+            sets("/pc/data/a/sub/e.lst"),
+            vec![PathBuf::from("/pc/data/a/a.pcc")]
+        );
+        assert_eq!(
+            sets("/pc/data/a/sub/sub.pcc"),
+            vec![PathBuf::from("/pc/data/a/a.pcc")]
+        );
+        assert_eq!(
+            sets("/pc/data/b/b.pcc"),
+            vec![PathBuf::from("/pc/data/b/b.pcc")]
+        );
         assert!(sets("/pc/data/loose.lst").is_empty());
     }
 
