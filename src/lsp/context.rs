@@ -54,9 +54,9 @@ impl<'a> Context<'a> {
             .map_or(start, |i| start + i + 1);
         let tend = offset
             + after
-                .get(..end - offset)?
+                .get(..end.saturating_sub(offset))?
                 .find('\t')
-                .unwrap_or(end - offset);
+                .unwrap_or(end.saturating_sub(offset));
         let loaded = checked.set.load.files.iter().find(|f| f.file == file);
         let pcc = checked.set.load.campaigns.iter().any(|c| c.file == file);
         let mut ctx = Context {
@@ -130,7 +130,7 @@ impl<'a> Context<'a> {
     /// The name under the cursor (a run of name characters), with its range.
     pub fn word(&self) -> Option<(&'a str, Range<usize>)> {
         let line = self.slice(self.line.clone());
-        let at = self.offset - self.line.start;
+        let at = self.offset.saturating_sub(self.line.start);
         let start = line
             .get(..at)?
             .rfind(|c: char| !is_name_char(c))
@@ -144,7 +144,7 @@ impl<'a> Context<'a> {
             + line
                 .get(at..)?
                 .find(|c: char| !is_name_char(c))
-                .unwrap_or(line.len() - at);
+                .unwrap_or(line.len().saturating_sub(at));
         let w = line.get(start..end)?;
         (!w.is_empty()).then(|| (w, self.line.start + start..self.line.start + end))
     }

@@ -1,7 +1,8 @@
-//! The event loop: reads JSON-RPC messages, applies document changes to the [`Session`] and
-//! answers requests over a snapshot. One thread; every message is handled in arrival order.
+//! The event loop: reads JSON-RPC messages and applies document changes to the [`Session`] in
+//! arrival order, on the loop (they need the session exclusively); each request is answered
+//! on its own thread over a [`Snapshot`] taken when it arrived (as ruff's server does).
 
-use crate::lsp::session::{Publish, Session};
+use crate::lsp::session::{Publish, Session, Snapshot};
 use crate::lsp::{requests, uri};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types as lsp;
@@ -89,8 +90,13 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
                 {
                     return Ok(());
                 }
-                let resp = answer(&session, req);
-                send(connection, Message::Response(resp))?;
+                // Answered off the loop, over a snapshot: a slow answer never holds up edits.
+                let snap = session.snapshot();
+                let sender = connection.sender.clone();
+                std::thread::spawn(move || {
+                    // The client may be gone; nothing to tell then.
+                    let _ = sender.send(Message::Response(answer(&snap, req)));
+                });
             }
             Message::Notification(n) => {
                 let n = latest_change(connection, n, &mut queued);
@@ -207,9 +213,8 @@ pub fn notify(session: &mut Session, n: Notification) -> Vec<Publish> {
     }
 }
 
-/// Answers a request from the session's current snapshot.
-pub fn answer(session: &Session, req: Request) -> Response {
-    let snap = session.snapshot();
+/// Answers a read-only request from a snapshot.
+pub fn answer(snap: &Snapshot, req: Request) -> Response {
     fn run<P: DeserializeOwned, R: Serialize>(req: Request, f: impl FnOnce(&P) -> R) -> Response {
         match serde_json::from_value::<P>(req.params) {
             Ok(p) => Response::new_ok(req.id, f(&p)),
@@ -217,12 +222,12 @@ pub fn answer(session: &Session, req: Request) -> Response {
         }
     }
     match req.method.as_str() {
-        "textDocument/hover" => run(req, |p| requests::hover(&snap, p)),
-        "textDocument/definition" => run(req, |p| requests::definition(&snap, p)),
-        "textDocument/references" => run(req, |p| requests::references(&snap, p)),
-        "textDocument/completion" => run(req, |p| requests::completion(&snap, p)),
-        "textDocument/codeAction" => run(req, |p| requests::code_actions(&snap, p)),
-        "textDocument/documentSymbol" => run(req, |p| requests::document_symbols(&snap, p)),
+        "textDocument/hover" => run(req, |p| requests::hover(snap, p)),
+        "textDocument/definition" => run(req, |p| requests::definition(snap, p)),
+        "textDocument/references" => run(req, |p| requests::references(snap, p)),
+        "textDocument/completion" => run(req, |p| requests::completion(snap, p)),
+        "textDocument/codeAction" => run(req, |p| requests::code_actions(snap, p)),
+        "textDocument/documentSymbol" => run(req, |p| requests::document_symbols(snap, p)),
         _ => Response::new_err(
             req.id,
             ErrorCode::MethodNotFound as i32,

@@ -29,15 +29,16 @@ pub struct Publish {
 #[derive(Debug)]
 pub struct Session {
     fs: OverlayFs,
-    workspace: Option<Workspace>,
+    workspace: Option<Arc<Workspace>>,
     versions: HashMap<PathBuf, i32>,
     checked: BTreeMap<PathBuf, Arc<Checked>>,
-    published: HashMap<PathBuf, Vec<lsp::Diagnostic>>,
+    published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
     stale: BTreeSet<PathBuf>,
     docs_base: String,
 }
 
-/// An immutable view for read-only requests.
+/// An immutable view for read-only requests: cheap to take (maps of `Arc`s) and `Send`, so
+/// requests can be answered off the loop while the session moves on.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
     /// The editor's texts over the disk.
@@ -45,22 +46,22 @@ pub struct Snapshot {
     /// The checked load sets by PCC.
     pub checked: BTreeMap<PathBuf, Arc<Checked>>,
     /// The workspace, if one was found.
-    pub workspace: Option<Workspace>,
+    pub workspace: Option<Arc<Workspace>>,
     /// The diagnostics last published, by file.
-    pub published: HashMap<PathBuf, Vec<lsp::Diagnostic>>,
+    pub published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
 }
 
 impl Session {
     /// A session for the workspace folder `root` (none: found from the first opened file).
     pub fn new(root: Option<&Path>) -> Self {
         let fs = OverlayFs::new();
-        let workspace = root.map(|r| Workspace::around(&fs, r));
+        let workspace = root.map(|r| Arc::new(Workspace::around(&fs, r)));
         Session {
             fs,
             workspace,
             versions: HashMap::new(),
             checked: BTreeMap::new(),
-            published: HashMap::new(),
+            published: Arc::default(),
             stale: BTreeSet::new(),
             docs_base: diagnostics::default_docs_base(),
         }
@@ -73,7 +74,7 @@ impl Session {
 
     /// The workspace.
     pub fn workspace(&self) -> Option<&Workspace> {
-        self.workspace.as_ref()
+        self.workspace.as_deref()
     }
 
     /// A document was opened with `text`.
@@ -83,13 +84,13 @@ impl Session {
         self.versions.insert(path.clone(), version);
         match &self.workspace {
             None => {
-                self.workspace = Some(Workspace::around(&self.fs, &path));
+                self.workspace = Some(Arc::new(Workspace::around(&self.fs, &path)));
             }
             Some(w) if !w.contains(&path) => {
                 // A file of another PCGen root: that root becomes the workspace. A file with
                 // no root around it stays outside (no diagnostics).
                 if crate::load::PcgenRoot::find(&self.fs, &path).is_some() {
-                    self.workspace = Some(Workspace::around(&self.fs, &path));
+                    self.workspace = Some(Arc::new(Workspace::around(&self.fs, &path)));
                     self.checked.clear();
                     // The old root's findings are cleared with the next publish.
                     self.stale.extend(self.published.keys().cloned());
@@ -137,7 +138,7 @@ impl Session {
 
     /// Re-checks the load sets that include `path` and returns what changed.
     fn recheck(&mut self, path: &Path) -> Vec<Publish> {
-        let Some(ws) = self.workspace.as_mut() else {
+        let Some(ws) = self.workspace.as_mut().map(Arc::make_mut) else {
             return self.publish_changes(std::iter::once(path.to_path_buf()).collect());
         };
         if is_pcc(path) {
@@ -192,10 +193,11 @@ impl Session {
                     diagnostics: list.clone(),
                 });
             }
+            let published = Arc::make_mut(&mut self.published);
             if list.is_empty() {
-                self.published.remove(&path);
+                published.remove(&path);
             } else {
-                self.published.insert(path, list);
+                published.insert(path, list);
             }
         }
         out

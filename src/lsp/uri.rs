@@ -10,7 +10,7 @@ pub fn to_path(uri: &Uri) -> Option<PathBuf> {
     let text = uri.as_str();
     let rest = text.strip_prefix("file://")?;
     // Drop an authority (`file://host/path`): the path starts at the first `/`.
-    let path = &rest[rest.find('/')?..];
+    let path = rest.get(rest.find('/')?..)?;
     let decoded = percent_decode(path)?;
     let decoded = if cfg!(windows) {
         decoded
