@@ -20,6 +20,42 @@ pub fn suggestion(help: &str) -> Option<&str> {
     body.get(..end).filter(|s| !s.is_empty())
 }
 
+/// The part of a diagnostic's text that a suggestion replaces (a span may cover a whole
+/// token): the first name the message quotes (`` `SUBTRACT` ``) that the text holds, else the
+/// `:`/`|`/`=`/`,`/`(`-separated piece nearest to the suggestion. Byte range within `text`.
+pub fn replaced_part(text: &str, message: &str, suggestion: &str) -> std::ops::Range<usize> {
+    let quoted = message
+        .split(['`', '"'])
+        .skip(1)
+        .step_by(2)
+        .filter(|q| !q.is_empty());
+    for q in quoted {
+        if let Some(at) = text.find(q) {
+            return at..at + q.len();
+        }
+    }
+    let mut best: Option<(usize, std::ops::Range<usize>)> = None;
+    let mut start = 0;
+    for piece in text.split([':', '|', '=', ',', '(', ')', '"', '\t']) {
+        let r = start..start + piece.len();
+        start = r.end + 1;
+        let trimmed = piece.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let lead = piece.len() - piece.trim_start().len();
+        let r = r.start + lead..r.start + lead + trimmed.len();
+        let d = crate::name::edit_distance(
+            &trimmed.to_ascii_lowercase(),
+            &suggestion.to_ascii_lowercase(),
+        );
+        if best.as_ref().is_none_or(|(b, _)| d < *b) {
+            best = Some((d, r));
+        }
+    }
+    best.map_or(0..text.len(), |(_, r)| r)
+}
+
 /// The link to a code's entry in `docs/errors.md`, under `base` (the document's URL).
 pub fn code_href(base: &str, d: &Diagnostic) -> Option<lsp::Uri> {
     let anchor = format!("{}-{}", d.code.id.to_ascii_lowercase(), d.code.name);
@@ -78,11 +114,14 @@ pub fn to_lsp(
     if d.code.name.contains("deprecated") {
         tags.push(lsp::DiagnosticTag::DEPRECATED);
     }
-    let data = d
-        .help
-        .as_deref()
-        .and_then(suggestion)
-        .map(|s| serde_json::json!({ "replace": s }));
+    let data = d.help.as_deref().and_then(suggestion).and_then(|s| {
+        let text = checked.source(d.span.file)?.text.as_str();
+        let covered = text.get(d.span.range())?;
+        let part = replaced_part(covered, &d.message, s);
+        let start = d.span.start as usize + part.start;
+        let at = index.range(text, start, start + part.len());
+        Some(serde_json::json!({ "replace": s, "range": at }))
+    });
     Some(lsp::Diagnostic {
         range,
         severity: Some(match d.severity {
@@ -146,5 +185,15 @@ mod tests {
         assert_eq!(suggestion("did you mean \"STR\"?"), Some("STR"));
         assert_eq!(suggestion("declare it with GLOBAL:"), None);
         assert_eq!(suggestion("did you mean ``?"), None);
+    }
+
+    #[test]
+    fn a_suggestion_replaces_the_nearest_piece_of_a_wide_span() {
+        assert_eq!(replaced_part("Scroe", "unknown variable", "Score"), 0..5);
+        let token = "MODIFY:Score|SUBTRACT|1";
+        let message = "unknown modifier `SUBTRACT`";
+        assert_eq!(&token[replaced_part(token, message, "ADD")], "SUBTRACT");
+        let formula = " d20Mod( Scroe )";
+        assert_eq!(&formula[replaced_part(formula, "", "Score")], "Scroe");
     }
 }

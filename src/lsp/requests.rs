@@ -109,7 +109,13 @@ pub fn code_actions(snap: &Snapshot, p: &lsp::CodeActionParams) -> Vec<lsp::Code
         if out.iter().any(|a: &lsp::CodeActionOrCommand| matches!(a, lsp::CodeActionOrCommand::CodeAction(c) if c.title == title)) {
             continue;
         }
-        let edit = lsp::TextEdit::new(d.range, new.to_owned());
+        let range = d
+            .data
+            .as_ref()
+            .and_then(|v| v.get("range"))
+            .and_then(|r| serde_json::from_value::<lsp::Range>(r.clone()).ok())
+            .unwrap_or(d.range);
+        let edit = lsp::TextEdit::new(range, new.to_owned());
         out.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
             title,
             kind: Some(lsp::CodeActionKind::QUICKFIX),
