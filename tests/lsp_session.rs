@@ -4,6 +4,7 @@
 //! example dataset.
 
 use lsp_types::{DiagnosticTag, NumberOrString};
+use rulebook::lsp::requests;
 use rulebook::lsp::session::{Publish, Session};
 use std::path::{Path, PathBuf};
 
@@ -111,5 +112,97 @@ fn unused_variables_are_unnecessary_and_labels_are_related_locations() {
     );
     // The first definition, `GLOBAL:NUMBER=Hands` on line 2 (0-based 1).
     assert_eq!(related[0].location.range.start.line, 1);
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// The request parameters for `text` of `file` at the first `needle`, `skip` bytes in.
+fn at(file: &Path, text: &str, needle: &str, skip: usize) -> serde_json::Value {
+    let i = text.find(needle).expect("needle") + skip;
+    let before = &text[..i];
+    let line = before.matches('\n').count();
+    let col = before[before.rfind('\n').map_or(0, |n| n + 1)..]
+        .encode_utf16()
+        .count();
+    serde_json::json!({
+        "textDocument": {"uri": rulebook::lsp::uri::from_path(file).unwrap().as_str()},
+        "position": {"line": line, "character": col},
+    })
+}
+
+fn hover_text(s: &Session, p: serde_json::Value) -> String {
+    let h = requests::hover(&s.snapshot(), &serde_json::from_value(p).unwrap()).expect("hover");
+    match h.contents {
+        lsp_types::HoverContents::Markup(m) => m.value,
+        other => panic!("{other:?}"),
+    }
+}
+
+fn definition_path(s: &Session, p: serde_json::Value) -> (PathBuf, u32) {
+    let d = requests::definition(&s.snapshot(), &serde_json::from_value(p).unwrap())
+        .expect("definition");
+    let lsp_types::GotoDefinitionResponse::Scalar(loc) = d else {
+        panic!("{d:?}")
+    };
+    (
+        rulebook::lsp::uri::to_path(&loc.uri).unwrap(),
+        loc.range.start.line,
+    )
+}
+
+#[test]
+fn functions_channels_objects_scopes_and_pcc_entries_are_known_by_name() {
+    let root = dataset("names");
+    let dir = root.join("data/handsworld");
+    let stats = dir.join("hw__stats.lst");
+    let stats_text = std::fs::read_to_string(&stats).unwrap();
+    let mut s = Session::new(Some(&root));
+    s.open(&stats, &stats_text, 1);
+
+    let f = hover_text(&s, at(&stats, &stats_text, "d20Mod(", 2));
+    assert!(f.contains("**d20Mod**(arg(0)): user function"), "{f}");
+    assert!(f.contains("floor((arg(0)-10)/2)"), "{f}");
+    let c = hover_text(&s, at(&stats, &stats_text, "StatScore", 3));
+    assert!(c.contains("`NUMBER` channel in scope `PC.STAT`"), "{c}");
+    assert!(c.contains("Score chosen by the player"), "{c}");
+    let (path, _) = definition_path(&s, at(&stats, &stats_text, "d20Mod(", 1));
+    assert_eq!(path, dir.join("hw__datacontrols.lst"));
+
+    // An object named by key in MODIFYOTHER (also as KEY=…) → its line in the equipment file.
+    let abilities = dir.join("hw_abilities.lst");
+    let text = std::fs::read_to_string(&abilities).unwrap();
+    s.open(&abilities, &text, 1);
+    let equip_text = std::fs::read_to_string(dir.join("hw_equip.lst")).unwrap();
+    let sword_line = equip_text
+        .lines()
+        .position(|l| l.starts_with("Bastard Sword\t"))
+        .unwrap();
+    for needle in ["|Bastard Sword|", "KEY=Bastard Sword|"] {
+        let (path, line) = definition_path(&s, at(&abilities, &text, needle, needle.len() - 3));
+        assert_eq!(path, dir.join("hw_equip.lst"));
+        assert_eq!(line as usize, sword_line);
+    }
+    let o = hover_text(&s, at(&abilities, &text, "|Bastard Sword|", 3));
+    assert!(o.contains("EQUIPMENT object"), "{o}");
+
+    // Scope names complete after MODIFYOTHER:.
+    let p = at(
+        &abilities,
+        &text,
+        "MODIFYOTHER:PC.EQUIPMENT",
+        "MODIFYOTHER:".len(),
+    );
+    let Some(lsp_types::CompletionResponse::Array(items)) =
+        requests::completion(&s.snapshot(), &serde_json::from_value(p).unwrap())
+    else {
+        panic!("no completion")
+    };
+    assert!(items.iter().any(|i| i.label == "PC.EQUIPMENT"));
+
+    // A PCC entry → the file.
+    let pcc = dir.join("handsworld.pcc");
+    let pcc_text = std::fs::read_to_string(&pcc).unwrap();
+    s.open(&pcc, &pcc_text, 1);
+    let (path, line) = definition_path(&s, at(&pcc, &pcc_text, "STAT:hw__stats.lst", 8));
+    assert_eq!((path, line), (stats, 0));
     std::fs::remove_dir_all(&root).unwrap();
 }

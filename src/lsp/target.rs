@@ -109,7 +109,9 @@ pub fn at<'a>(ctx: &Context<'a>) -> Option<(Target<'a>, Range<usize>)> {
                 return Some((Target::Scope(s), trimmed));
             }
             ("MODIFYOTHER", 1) => {
-                let o = object_by_key(ctx, text, ctx.other_scope())?;
+                let key = text.trim_start();
+                let key = key.strip_prefix("KEY=").unwrap_or(key);
+                let o = object_by_key(ctx, key, ctx.other_scope())?;
                 return Some((Target::Object(o), trimmed));
             }
             ("MODIFYOTHER", _) => scope = ctx.other_scope().unwrap_or(scope),
