@@ -79,6 +79,15 @@ pub enum Command {
         /// The command (default: rulebook itself).
         command: Option<String>,
     },
+    /// Run the language server over stdin/stdout (see docs/editors.md).
+    #[command(
+        after_help = "Example:\n  rulebook lsp --stdio      (started by an editor, not by hand)"
+    )]
+    Lsp {
+        /// Accepted for editors that pass it; stdio is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
 }
 
 /// Runs the parsed command line.
@@ -94,6 +103,10 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Dialect(a)) => dialect::run(a, out),
         Some(Command::Completions { shell }) => completions(shell),
         Some(Command::Man { command }) => man(command.as_deref()),
+        Some(Command::Lsp { .. }) => match rulebook::lsp::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => usage_error(e),
+        },
         None => run_example(out),
     }
 }
