@@ -111,12 +111,14 @@ fn parse_with(
                         &mut SimpleState(grammar::Source::new(place, text, &tokens)),
                     )
                     .into_output_errors();
+                let brackets = explain::Brackets::of(&tokens);
+                let mut seen: std::collections::HashSet<(&str, usize, usize)> = problems
+                    .iter()
+                    .map(|q| (q.code.id, q.range.start, q.range.end))
+                    .collect();
                 for error in &errors {
-                    if let Some(p) = explain::explain(error, &tokens, text) {
-                        if !problems
-                            .iter()
-                            .any(|q| q.code == p.code && q.range == p.range)
-                        {
+                    if let Some(p) = explain::explain(error, &tokens, &brackets, text) {
+                        if seen.insert((p.code.id, p.range.start, p.range.end)) {
                             problems.push(p);
                         }
                     }
