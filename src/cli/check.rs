@@ -3,11 +3,19 @@
 //! `.pcc` files given together form one load set; a folder means every selectable PCC below
 //! it, each checked as its own load set. Exit codes: 0 clean (warnings allowed), 1 errors
 //! found, 2 usage or I/O failure.
+//!
+//! Load sets are checked in parallel (a rayon pool; `RAYON_NUM_THREADS` sets its size) over
+//! one [`FileCache`], and each set's report is printed as soon as it and every set before it
+//! are done, so the output does not depend on the thread count.
 
 use clap::{Args, ValueEnum};
-use rulebook::load::{DiskFs, FileSystem, PcgenRoot, selectable_pccs};
-use rulebook::model::check::{CheckedSet, check_load_set, json_output, render_human, summary};
-use std::io::IsTerminal;
+use rulebook::diagnostic;
+use rulebook::load::{DiskFs, FileCache, FileSystem, PcgenRoot, selectable_pccs};
+use rulebook::model::check::{
+    CheckedSet, RunReport, SetReport, check_load_set, check_load_set_cached, render_human, summary,
+};
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -86,35 +94,53 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         },
     };
-    let checked = check_sets(&fs, &root, &sets);
+    let mut run = RunReport::new();
+    let human = args.format == OutputFormat::Human;
+    let color = std::io::stdout().is_terminal();
+    let mut stdout = std::io::stdout().lock();
+    let mut write_failed = false;
+    check_sets(&root, &sets, |report| {
+        let new = run.add(&report);
+        if human && !new.is_empty() && !write_failed {
+            let text = diagnostic::render(&new, &report.sources, color);
+            write_failed = stdout.write_all(text.as_bytes()).is_err() || stdout.flush().is_err();
+        }
+    });
+    let totals = run.summary();
     match args.format {
         OutputFormat::Human => {
-            print!(
-                "{}",
-                render_human(&checked, std::io::stdout().is_terminal())
-            );
+            if writeln!(stdout, "{}", totals.line()).is_err() || write_failed {
+                return ExitCode::from(2);
+            }
         }
-        OutputFormat::Json => match serde_json::to_string_pretty(&json_output(&checked)) {
-            Ok(s) => println!("{s}"),
+        OutputFormat::Json => match serde_json::to_string_pretty(&run.into_json()) {
+            Ok(s) => {
+                if writeln!(stdout, "{s}").is_err() {
+                    return ExitCode::from(2);
+                }
+            }
             Err(e) => return super::usage_error(e),
         },
     }
-    if summary(&checked).errors > 0 {
+    if totals.errors > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-/// Checks each load set, showing a progress bar on a terminal once loading takes over 1 s.
-fn check_sets(fs: &dyn FileSystem, root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> Vec<CheckedSet> {
+/// Checks the load sets in parallel over one file cache and hands each set's report to
+/// `emit` in the order of `sets`, as soon as it and every earlier set are done (the model of
+/// a set is dropped as soon as it is checked). A progress bar shows on a terminal once
+/// checking takes over 1 s.
+fn check_sets(root: &PcgenRoot, sets: &[Vec<PathBuf>], mut emit: impl FnMut(SetReport)) {
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(sets.len() as u64),
         indicatif::ProgressDrawTarget::hidden(),
     );
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{spinner} checking {msg} [{pos}/{len}] {elapsed}")
-    {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} checking: {pos}/{len} load sets, {msg} [{elapsed}]",
+    ) {
         bar.set_style(style);
     }
     if std::io::stderr().is_terminal() {
@@ -127,16 +153,45 @@ fn check_sets(fs: &dyn FileSystem, root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> V
             }
         });
     }
-    let mut out = Vec::new();
-    for set in sets {
-        if let Some(name) = set.first().and_then(|p| p.file_name()) {
-            bar.set_message(name.to_string_lossy().into_owned());
+    let cache = FileCache::new();
+    let check = |set: &[PathBuf]| check_load_set_cached(&DiskFs, root, set, &cache).into_report();
+    let mut next = 0;
+    let mut done = BTreeMap::new();
+    let mut receive = |i: usize, report: SetReport| {
+        done.insert(i, report);
+        while let Some(report) = done.remove(&next) {
+            emit(report);
+            next += 1;
+            bar.inc(1);
+            bar.set_message(format!("{} files", cache.len()));
         }
-        out.push(check_load_set(fs, root, set));
-        bar.inc(1);
+    };
+    match rayon::ThreadPoolBuilder::new().build() {
+        Ok(pool) => {
+            let (tx, rx) = std::sync::mpsc::channel();
+            // FIFO tasks: the sets are taken up in order, so reports rarely wait for an
+            // earlier one; this thread only prints.
+            pool.in_place_scope_fifo(|scope| {
+                for (i, set) in sets.iter().enumerate() {
+                    let tx = tx.clone();
+                    let check = &check;
+                    scope.spawn_fifo(move |_| {
+                        let _ = tx.send((i, check(set)));
+                    });
+                }
+                drop(tx);
+                for (i, report) in rx {
+                    receive(i, report);
+                }
+            });
+        }
+        Err(_) => {
+            for (i, set) in sets.iter().enumerate() {
+                receive(i, check(set));
+            }
+        }
     }
     bar.finish_and_clear();
-    out
 }
 
 /// `rulebook` with no arguments: check the example dataset in `data/`, summarise it, then

@@ -2,15 +2,17 @@
 //! mode, and every listed file read in PCGen's fixed load order.
 
 use crate::diagnostic::Diagnostic;
+use crate::load::cache::{CachedFile, FileCache};
 use crate::load::campaign::{Campaign, FileKind, KeyFilter, parse_pcc};
 use crate::load::codes;
 use crate::load::fs::{FileSystem, normalize};
-use crate::load::gamemode::{GameMode, read_game_modes};
+use crate::load::gamemode::GameMode;
 use crate::load::root::PcgenRoot;
-use crate::load::text::{Line, LineMode, lines, read_source};
+use crate::load::text::{Line, LineMode};
 use crate::source::{FileId, SourceFile, SourceMap, Span, TextEncoding};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One file of the load, read and split into lines.
 #[derive(Clone, Debug)]
@@ -79,7 +81,8 @@ struct Loader<'a> {
     diagnostics: Vec<Diagnostic>,
     by_path: HashMap<PathBuf, usize>,
     campaigns: Vec<Campaign>,
-    read: HashMap<PathBuf, FileId>,
+    read: HashMap<PathBuf, (FileId, Arc<CachedFile>)>,
+    cache: &'a FileCache,
 }
 
 impl Loader<'_> {
@@ -105,23 +108,39 @@ impl Loader<'_> {
     }
 
     fn read(&mut self, path: &Path, at: Option<Span>, what: &str) -> Option<FileId> {
-        if let Some(id) = self.read.get(path) {
-            return Some(*id);
+        self.read_cached(path, at, what).map(|(id, _)| id)
+    }
+
+    /// Reads `path` through the run's cache (once per run) and gives it an id in this load.
+    fn read_cached(
+        &mut self,
+        path: &Path,
+        at: Option<Span>,
+        what: &str,
+    ) -> Option<(FileId, Arc<CachedFile>)> {
+        if let Some(found) = self.read.get(path) {
+            return Some(found.clone());
         }
-        if !self.fs.is_file(path) {
+        let cached = self.cache.get(path);
+        if cached.is_none() && !self.fs.is_file(path) {
             self.missing(path, at, what);
             return None;
         }
         let display = self.root.display(path);
-        match read_source(self.fs, path, display.clone(), &mut self.sources) {
-            Ok((id, not_utf8)) => {
-                if let Some(w) = not_utf8 {
+        let read = match cached {
+            Some(f) => Ok(f),
+            None => self.cache.read(self.fs, path, || display.clone()),
+        };
+        match read {
+            Ok(file) => {
+                let id = self.sources.add_shared(file.source().clone());
+                if let Some(w) = file.not_utf8(id) {
                     self.diagnostics.push(w.with_note(
                         "read as Windows-1252; PCGen refuses such a file and skips all of it",
                     ));
                 }
-                self.read.insert(path.to_path_buf(), id);
-                Some(id)
+                self.read.insert(path.to_path_buf(), (id, file.clone()));
+                Some((id, file))
             }
             Err(e) => {
                 let id = self
@@ -187,7 +206,7 @@ impl Loader<'_> {
             return Some(*i);
         }
         let id = self.read(&path, at, "campaign file")?;
-        let source = self.sources.get(id)?.clone();
+        let source = self.sources.get_shared(id)?.clone();
         let c = parse_pcc(&path, id, &source, &self.root, &mut self.diagnostics);
         let includes = c.includes.clone();
         let index = self.campaigns.len();
@@ -244,6 +263,16 @@ pub const MAX_INCLUDE_DEPTH: usize = 100;
 
 /// Loads the campaigns `pccs` (selected together) from `root`.
 pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet {
+    load_cached(fs, root, pccs, &FileCache::new())
+}
+
+/// [`load`], reading files through `cache` (shared by the load sets of one run).
+pub fn load_cached(
+    fs: &dyn FileSystem,
+    root: &PcgenRoot,
+    pccs: &[PathBuf],
+    cache: &FileCache,
+) -> LoadSet {
     let mut l = Loader {
         fs,
         root: root.clone(),
@@ -252,6 +281,7 @@ pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet 
         by_path: HashMap::new(),
         campaigns: Vec::new(),
         read: HashMap::new(),
+        cache,
     };
     let mut selected: Vec<usize> = Vec::new();
     for p in pccs {
@@ -353,7 +383,7 @@ pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet 
     l.diagnostics.extend(conflicts);
 
     // Game mode.
-    let modes = read_game_modes(fs, &root.game_modes());
+    let modes = cache.game_modes(fs, &root.game_modes());
     let mut game_mode: Option<GameMode> = None;
     for &i in &selected {
         let Some(c) = l.campaigns.get(i) else {
@@ -470,14 +500,10 @@ pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet 
     }
     let mut files = Vec::new();
     for (kind, path, filter, at) in plan {
-        let Some(id) = l.read(&path, at, &format!("{} file", kind.token())) else {
+        let Some((id, cached)) = l.read_cached(&path, at, &format!("{} file", kind.token())) else {
             continue;
         };
-        let lines = l
-            .sources
-            .get(id)
-            .map(|f| lines(id, &f.text, line_mode(kind)))
-            .unwrap_or_default();
+        let lines = cached.lines(line_mode(kind), id);
         files.push(LoadedFile {
             kind,
             path,

@@ -11,6 +11,7 @@
 //!
 //! What PCGen does and where we differ is described in `docs/loading.md`.
 
+pub mod cache;
 pub mod campaign;
 pub mod codes;
 pub mod fs;
@@ -20,9 +21,10 @@ pub mod root;
 pub mod syntax;
 pub mod text;
 
+pub use cache::FileCache;
 pub use campaign::{Campaign, FileKind, KeyFilter};
 pub use fs::{DiskFs, FileSystem, MemoryFs};
 pub use gamemode::{CodeControls, GameMode};
-pub use loadset::{LoadSet, LoadedFile, load, selectable_pccs};
+pub use loadset::{LoadSet, LoadedFile, load, load_cached, selectable_pccs};
 pub use root::PcgenRoot;
 pub use text::Line;

@@ -2,8 +2,9 @@
 //! summarise. The CLI (`rulebook check`) prints what this returns; tests call it directly.
 
 use crate::diagnostic::{self, Diagnostic, JsonDiagnostic, Severity};
-use crate::load::{FileSystem, LoadSet, PcgenRoot, load};
+use crate::load::{FileCache, FileSystem, LoadSet, PcgenRoot, load_cached};
 use crate::model::{Dataset, build};
+use crate::source::SourceMap;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -21,7 +22,17 @@ pub struct CheckedSet {
 
 /// Loads the PCCs `pccs` (selected together) under `root` and checks them.
 pub fn check_load_set(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> CheckedSet {
-    let mut load = load(fs, root, pccs);
+    check_load_set_cached(fs, root, pccs, &FileCache::new())
+}
+
+/// [`check_load_set`], reading files through `cache` (shared by the load sets of one run).
+pub fn check_load_set_cached(
+    fs: &dyn FileSystem,
+    root: &PcgenRoot,
+    pccs: &[PathBuf],
+    cache: &FileCache,
+) -> CheckedSet {
+    let mut load = load_cached(fs, root, pccs, cache);
     let (dataset, model_diags) = build(&load);
     let mut diagnostics = std::mem::take(&mut load.diagnostics);
     diagnostics.extend(model_diags);
@@ -74,7 +85,9 @@ pub struct CheckOutput {
 }
 
 /// A rendered diagnostic's identity, for removing repeats across load sets.
-fn identity(j: &JsonDiagnostic) -> (String, usize, usize, String, String) {
+type Identity = (String, usize, usize, String, String);
+
+fn identity(j: &JsonDiagnostic) -> Identity {
     (
         j.file.clone(),
         j.line,
@@ -84,69 +97,129 @@ fn identity(j: &JsonDiagnostic) -> (String, usize, usize, String, String) {
     )
 }
 
-/// The diagnostics of all sets (each with its set), without repeats, in order.
-fn unique(sets: &[CheckedSet]) -> Vec<(&CheckedSet, &Diagnostic, JsonDiagnostic)> {
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    for s in sets {
-        for d in &s.diagnostics {
-            let j = diagnostic::to_json(d, &s.load.sources);
-            if seen.insert(identity(&j)) {
-                out.push((s, d, j));
-            }
+/// What the run's report needs of a checked load set once its model is dropped: its
+/// diagnostics and the sources they point into (shared with the file cache, so keeping them
+/// costs no copy of any text).
+#[derive(Clone, Debug)]
+pub struct SetReport {
+    /// Every file the load set read.
+    pub sources: SourceMap,
+    /// Its diagnostics, sorted by file and position.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Formula-system tokens checked.
+    pub tokens: usize,
+}
+
+impl CheckedSet {
+    /// The part of this set the run's report needs (a cheap copy: the texts are shared).
+    pub fn report(&self) -> SetReport {
+        SetReport {
+            sources: self.load.sources.clone(),
+            diagnostics: self.diagnostics.clone(),
+            tokens: self.dataset.tokens_checked,
         }
     }
-    out.sort_by(|a, b| {
-        (&a.2.file, a.2.line, a.2.column, &a.2.code)
-            .cmp(&(&b.2.file, b.2.line, b.2.column, &b.2.code))
-    });
-    out
+
+    /// [`CheckedSet::report`], dropping the model and the rest of the load.
+    pub fn into_report(self) -> SetReport {
+        SetReport {
+            sources: self.load.sources,
+            diagnostics: self.diagnostics,
+            tokens: self.dataset.tokens_checked,
+        }
+    }
+}
+
+/// The report of a whole run, built one load set at a time in the order they were named:
+/// a diagnostic that an earlier load set reported already (the same file, position, code
+/// and message: a file shared by both) is reported once.
+#[derive(Clone, Debug, Default)]
+pub struct RunReport {
+    seen: HashSet<Identity>,
+    files: HashSet<String>,
+    diagnostics: Vec<JsonDiagnostic>,
+    summary: Summary,
+}
+
+impl RunReport {
+    /// An empty report.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the next load set; returns its diagnostics that are new to the run, in order.
+    pub fn add(&mut self, set: &SetReport) -> Vec<Diagnostic> {
+        let mut new = Vec::new();
+        for d in &set.diagnostics {
+            let j = diagnostic::to_json(d, &set.sources);
+            if self.seen.insert(identity(&j)) {
+                match d.severity {
+                    Severity::Error => self.summary.errors += 1,
+                    Severity::Warning => self.summary.warnings += 1,
+                    Severity::Note => self.summary.notes += 1,
+                }
+                self.diagnostics.push(j);
+                new.push(d.clone());
+            }
+        }
+        for (_, f) in set.sources.iter() {
+            if !self.files.contains(f.path.as_str()) {
+                self.files.insert(f.path.clone());
+            }
+        }
+        self.summary.files = self.files.len();
+        self.summary.tokens += set.tokens;
+        self.summary.load_sets += 1;
+        new
+    }
+
+    /// Totals so far.
+    pub fn summary(&self) -> Summary {
+        self.summary.clone()
+    }
+
+    /// The JSON output: every diagnostic reported, sorted by file and position.
+    pub fn into_json(self) -> CheckOutput {
+        let mut diagnostics = self.diagnostics;
+        diagnostics.sort_by(|a, b| {
+            (&a.file, a.line, a.column, &a.code).cmp(&(&b.file, b.line, b.column, &b.code))
+        });
+        CheckOutput {
+            diagnostics,
+            summary: self.summary,
+        }
+    }
+}
+
+fn run_report(sets: &[CheckedSet]) -> RunReport {
+    let mut run = RunReport::new();
+    for s in sets {
+        run.add(&s.report());
+    }
+    run
 }
 
 /// Totals over a run.
 pub fn summary(sets: &[CheckedSet]) -> Summary {
-    let diags = unique(sets);
-    let count = |sev: Severity| diags.iter().filter(|(_, d, _)| d.severity == sev).count();
-    let files: HashSet<&str> = sets
-        .iter()
-        .flat_map(|s| s.load.sources.iter().map(|(_, f)| f.path.as_str()))
-        .collect();
-    Summary {
-        errors: count(Severity::Error),
-        warnings: count(Severity::Warning),
-        notes: count(Severity::Note),
-        files: files.len(),
-        tokens: sets.iter().map(|s| s.dataset.tokens_checked).sum(),
-        load_sets: sets.len(),
-    }
+    run_report(sets).summary()
 }
 
 /// The JSON output of a run.
 pub fn json_output(sets: &[CheckedSet]) -> CheckOutput {
-    CheckOutput {
-        diagnostics: unique(sets).into_iter().map(|(_, _, j)| j).collect(),
-        summary: summary(sets),
-    }
+    run_report(sets).into_json()
 }
 
-/// The human report of a run: every diagnostic rendered with ariadne, then the summary line.
+/// The human report of a run: each load set's new diagnostics rendered with ariadne, in the
+/// order of the sets (as `rulebook check` streams them), then the summary line.
 pub fn render_human(sets: &[CheckedSet], color: bool) -> String {
     let mut out = String::new();
-    let diags = unique(sets);
-    // Render consecutive diagnostics of one load set together (one source cache per run).
-    let mut rest = diags.as_slice();
-    while let Some((set, _, _)) = rest.first() {
-        let n = rest
-            .iter()
-            .take_while(|(s, _, _)| std::ptr::eq(*s, *set))
-            .count()
-            .max(1);
-        let (run, tail) = rest.split_at(n.min(rest.len()));
-        let run: Vec<Diagnostic> = run.iter().map(|(_, d, _)| (*d).clone()).collect();
-        out.push_str(&diagnostic::render(&run, &set.load.sources, color));
-        rest = tail;
+    let mut run = RunReport::new();
+    for s in sets {
+        let report = s.report();
+        let new = run.add(&report);
+        out.push_str(&diagnostic::render(&new, &report.sources, color));
     }
-    out.push_str(&summary(sets).line());
+    out.push_str(&run.summary().line());
     out.push('\n');
     out
 }
