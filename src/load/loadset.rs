@@ -244,18 +244,13 @@ impl Loader<'_> {
 }
 
 /// Finds a campaign by key or name among all PCCs under the data folder.
-fn find_campaign(fs: &dyn FileSystem, root: &PcgenRoot, name: &str) -> Option<PathBuf> {
-    fs.files_below(&root.data).into_iter().find(|p| {
-        p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pcc"))
-            && fs.read(p).is_ok_and(|b| {
-                String::from_utf8_lossy(&b).lines().any(|l| {
-                    let l = l.trim();
-                    l.strip_prefix("CAMPAIGN:")
-                        .or_else(|| l.strip_prefix("KEY:"))
-                        .is_some_and(|v| v.trim().eq_ignore_ascii_case(name))
-                })
-            })
-    })
+fn find_campaign(
+    fs: &dyn FileSystem,
+    root: &PcgenRoot,
+    name: &str,
+    cache: &FileCache,
+) -> Option<PathBuf> {
+    cache.campaign_named(fs, &root.data, name)
 }
 
 /// The longest chain of `PCC:` includes that is followed (real data nests two or three).
@@ -313,7 +308,7 @@ pub fn load_cached(
                 if present {
                     continue;
                 }
-                match find_campaign(fs, root, name) {
+                match find_campaign(fs, root, name, cache) {
                     Some(path) => {
                         if let Some(j) = l.campaign(&path, None, &mut Vec::new()) {
                             if !selected.contains(&j) {
