@@ -109,10 +109,9 @@ fn a_finding_in_a_shared_file_is_reported_once_after_the_first_load_set() {
         .iter()
         .map(|d| d["message"].as_str().unwrap())
         .collect();
-    assert_eq!(messages.len(), 9, "{messages:?}");
-    assert_eq!(messages.iter().filter(|m| m.contains("Nowhere")).count(), 1);
+    let count = |word: &str| messages.iter().filter(|m| m.contains(word)).count();
+    assert_eq!((count("Nowhere"), count("Missing")), (1, 8), "{messages:?}");
     assert_eq!(json["summary"]["load_sets"], 8);
-    assert_eq!(json["summary"]["errors"], 9);
     // Streamed in the order of the load sets: s0's own finding before s7's.
     let at = |s: &str| human.find(s).unwrap();
     assert!(at("Missing0") < at("Missing7"));

@@ -4,17 +4,16 @@
 //! it, each checked as its own load set. Exit codes: 0 clean (warnings allowed), 1 errors
 //! found, 2 usage or I/O failure.
 //!
-//! Load sets are checked in parallel (a rayon pool; `RAYON_NUM_THREADS` sets its size) over
-//! one [`FileCache`], and each set's report is printed as soon as it and every set before it
-//! are done, so the output does not depend on the thread count.
+//! Load sets are checked in parallel over one [`FileCache`] ([`check_in_order`];
+//! `RAYON_NUM_THREADS` sets the thread count), and each set's report is printed as soon as it
+//! and every set before it are done, so the output does not depend on the thread count.
 
 use clap::{Args, ValueEnum};
 use rulebook::diagnostic;
 use rulebook::load::{DiskFs, FileCache, FileSystem, PcgenRoot, selectable_pccs};
 use rulebook::model::check::{
-    CheckedSet, RunReport, SetReport, check_load_set, check_load_set_cached, render_human, summary,
+    CheckedSet, RunReport, SetReport, check_in_order, check_load_set, render_human, summary,
 };
-use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -154,43 +153,11 @@ fn check_sets(root: &PcgenRoot, sets: &[Vec<PathBuf>], mut emit: impl FnMut(SetR
         });
     }
     let cache = FileCache::new();
-    let check = |set: &[PathBuf]| check_load_set_cached(&DiskFs, root, set, &cache).into_report();
-    let mut next = 0;
-    let mut done = BTreeMap::new();
-    let mut receive = |i: usize, report: SetReport| {
-        done.insert(i, report);
-        while let Some(report) = done.remove(&next) {
-            emit(report);
-            next += 1;
-            bar.inc(1);
-            bar.set_message(format!("{} files", cache.len()));
-        }
-    };
-    match rayon::ThreadPoolBuilder::new().build() {
-        Ok(pool) => {
-            let (tx, rx) = std::sync::mpsc::channel();
-            // FIFO tasks: the sets are taken up in order, so reports rarely wait for an
-            // earlier one; this thread only prints.
-            pool.in_place_scope_fifo(|scope| {
-                for (i, set) in sets.iter().enumerate() {
-                    let tx = tx.clone();
-                    let check = &check;
-                    scope.spawn_fifo(move |_| {
-                        let _ = tx.send((i, check(set)));
-                    });
-                }
-                drop(tx);
-                for (i, report) in rx {
-                    receive(i, report);
-                }
-            });
-        }
-        Err(_) => {
-            for (i, set) in sets.iter().enumerate() {
-                receive(i, check(set));
-            }
-        }
-    }
+    check_in_order(&DiskFs, root, sets, &cache, |report| {
+        emit(report);
+        bar.inc(1);
+        bar.set_message(format!("{} files", cache.len()));
+    });
     bar.finish_and_clear();
 }
 

@@ -70,6 +70,9 @@ impl CachedFile {
     }
 }
 
+/// A PCC's path and its `CAMPAIGN:`/`KEY:` values.
+type PccNames = (PathBuf, Vec<String>);
+
 /// Files read once per run, shared by every load set (see the module doc).
 #[derive(Debug, Default)]
 pub struct FileCache {
@@ -77,7 +80,7 @@ pub struct FileCache {
     game_modes: OnceLock<(PathBuf, Vec<GameMode>)>,
     /// Every PCC below the data folder with its `CAMPAIGN:` and `KEY:` values, in path
     /// order (a stopgap until the loader's campaign index; one walk per run).
-    pcc_names: OnceLock<(PathBuf, Vec<(PathBuf, Vec<String>)>)>,
+    pcc_names: OnceLock<(PathBuf, Vec<PccNames>)>,
 }
 
 impl FileCache {
@@ -143,7 +146,7 @@ impl FileCache {
     /// The first PCC below `data` (in path order) whose `CAMPAIGN:` or `KEY:` is `name`
     /// (any case); the folder is walked and its PCCs read once per run.
     pub fn campaign_named(&self, fs: &dyn FileSystem, data: &Path, name: &str) -> Option<PathBuf> {
-        let index = |data: &Path| -> Vec<(PathBuf, Vec<String>)> {
+        let index = |data: &Path| -> Vec<PccNames> {
             fs.files_below(data)
                 .into_iter()
                 .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pcc")))
@@ -162,7 +165,7 @@ impl FileCache {
                 })
                 .collect()
         };
-        let find = |pccs: &[(PathBuf, Vec<String>)]| {
+        let find = |pccs: &[PccNames]| {
             pccs.iter()
                 .find(|(_, names)| names.iter().any(|n| n.eq_ignore_ascii_case(name)))
                 .map(|(p, _)| p.clone())

@@ -6,7 +6,7 @@ use crate::load::{FileCache, FileSystem, LoadSet, PcgenRoot, load_cached};
 use crate::model::{Dataset, build};
 use crate::source::SourceMap;
 use serde::Serialize;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 
 /// One load set, loaded and checked.
@@ -42,6 +42,52 @@ pub fn check_load_set_cached(
         dataset,
         diagnostics,
     }
+}
+
+/// Checks each of `sets` (the PCCs of one load set each) over one `cache`, in parallel on a
+/// rayon pool (`RAYON_NUM_THREADS` sets its size), and hands each set's report to `emit` in
+/// the order of `sets` as soon as it and every earlier set are done. A set's model is dropped
+/// as soon as it is checked, so memory holds the cache and the sets being checked, not every
+/// set; what `emit` sees does not depend on the number of threads.
+pub fn check_in_order(
+    fs: &(dyn FileSystem + Sync),
+    root: &PcgenRoot,
+    sets: &[Vec<PathBuf>],
+    cache: &FileCache,
+    mut emit: impl FnMut(SetReport),
+) {
+    let check = |set: &[PathBuf]| check_load_set_cached(fs, root, set, cache).into_report();
+    let mut next = 0;
+    let mut done = BTreeMap::new();
+    let mut receive = |i: usize, report: SetReport| {
+        done.insert(i, report);
+        while let Some(report) = done.remove(&next) {
+            emit(report);
+            next += 1;
+        }
+    };
+    let Ok(pool) = rayon::ThreadPoolBuilder::new().build() else {
+        for (i, set) in sets.iter().enumerate() {
+            receive(i, check(set));
+        }
+        return;
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    // FIFO tasks: the sets are taken up in order, so a report rarely waits for an earlier
+    // one; the calling thread only receives.
+    pool.in_place_scope_fifo(|scope| {
+        for (i, set) in sets.iter().enumerate() {
+            let tx = tx.clone();
+            let check = &check;
+            scope.spawn_fifo(move |_| {
+                let _ = tx.send((i, check(set)));
+            });
+        }
+        drop(tx);
+        for (i, report) in rx {
+            receive(i, report);
+        }
+    });
 }
 
 /// Totals of a check run.
