@@ -5,7 +5,7 @@
 //! Skipped (with a note) when the corpus is absent. Results are in docs/performance.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use rulebook::load::{DiskFs, FileCache, FileSystem, PcgenRoot, selectable_pccs};
+use rulebook::load::{CampaignIndex, DiskFs, FileCache, FileSystem, PcgenRoot, selectable_pccs};
 use rulebook::model::check::{RunReport, check_in_order};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -34,7 +34,8 @@ fn floor(files: &[PathBuf]) -> usize {
 /// Checks the load sets as `rulebook check` does; returns the totals.
 fn check(root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> (usize, usize) {
     let mut run = RunReport::new();
-    check_in_order(&DiskFs, root, sets, &FileCache::new(), |report| {
+    let index = CampaignIndex::build(&DiskFs, root);
+    check_in_order(&DiskFs, root, sets, &index, &FileCache::new(), |report| {
         run.add(&report);
     });
     let s = run.summary();
@@ -50,6 +51,7 @@ fn bench(c: &mut Criterion) {
     let root = PcgenRoot::at(&DiskFs, &corpus);
     let files = data_files(&corpus);
     let sets: Vec<Vec<PathBuf>> = selectable_pccs(&DiskFs, &root.data)
+        .unwrap_or_default()
         .into_iter()
         .map(|p| vec![p])
         .collect();

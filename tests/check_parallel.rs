@@ -49,8 +49,8 @@ fn assert_thread_count_does_not_matter(root: &Path, paths: &[PathBuf]) -> (Strin
 
 #[test]
 fn the_broken_examples_give_the_same_output_on_one_thread_and_on_four() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let (human, json) = assert_thread_count_does_not_matter(&data, &[data.join("broken")]);
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (human, json) = assert_thread_count_does_not_matter(&fixtures, &[fixtures.join("broken")]);
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
     let sets = json["summary"]["load_sets"].as_u64().unwrap();
     assert!(sets >= 45, "{sets} load sets");

@@ -10,7 +10,9 @@
 
 use clap::{Args, ValueEnum};
 use rulebook::diagnostic;
-use rulebook::load::{DiskFs, FileCache, FileSystem, PcgenRoot, selectable_pccs};
+use rulebook::load::{
+    CampaignIndex, DiskFs, FileCache, FileSystem, OutsideRoot, PcgenRoot, selectable_pccs,
+};
 use rulebook::model::check::{
     CheckedSet, RunReport, SetReport, check_in_order, check_load_set, render_human, summary,
 };
@@ -40,6 +42,9 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: OutputFormat,
+    /// Read files a PCC names outside the PCGen root (refused by default).
+    #[arg(long)]
+    pub allow_outside_root: bool,
 }
 
 /// The load sets named by the command line: all PCC files together, each folder's PCCs apart.
@@ -48,7 +53,10 @@ fn load_sets(fs: &dyn FileSystem, paths: &[PathBuf]) -> Result<Vec<Vec<PathBuf>>
     let mut sets = Vec::new();
     for p in paths {
         if fs.is_dir(p) {
-            let pccs = selectable_pccs(fs, p);
+            let pccs = selectable_pccs(fs, p).map_err(|problems| {
+                let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                format!("cannot walk {}: {}", p.display(), list.join("; "))
+            })?;
             if pccs.is_empty() {
                 return Err(format!("no selectable .pcc file below {}", p.display()));
             }
@@ -92,6 +100,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 );
             }
         },
+    };
+    let root = if args.allow_outside_root {
+        root.with_outside(OutsideRoot::Allow)
+    } else {
+        root
     };
     let mut run = RunReport::new();
     let human = args.format == OutputFormat::Human;
@@ -152,8 +165,10 @@ fn check_sets(root: &PcgenRoot, sets: &[Vec<PathBuf>], mut emit: impl FnMut(SetR
             }
         });
     }
+    // The data folder's PCCs indexed, and each file read, once for every load set.
+    let index = CampaignIndex::build(&DiskFs, root);
     let cache = FileCache::new();
-    check_in_order(&DiskFs, root, sets, &cache, |report| {
+    check_in_order(&DiskFs, root, sets, &index, &cache, |report| {
         emit(report);
         bar.inc(1);
         bar.set_message(format!("{} files", cache.len()));

@@ -70,17 +70,11 @@ impl CachedFile {
     }
 }
 
-/// A PCC's path and its `CAMPAIGN:`/`KEY:` values.
-type PccNames = (PathBuf, Vec<String>);
-
 /// Files read once per run, shared by every load set (see the module doc).
 #[derive(Debug, Default)]
 pub struct FileCache {
     files: Mutex<HashMap<PathBuf, Arc<CachedFile>>>,
     game_modes: OnceLock<(PathBuf, Vec<GameMode>)>,
-    /// Every PCC below the data folder with its `CAMPAIGN:` and `KEY:` values, in path
-    /// order (a stopgap until the loader's campaign index; one walk per run).
-    pcc_names: OnceLock<(PathBuf, Vec<PccNames>)>,
 }
 
 impl FileCache {
@@ -143,43 +137,6 @@ impl FileCache {
         self.len() == 0
     }
 
-    /// The first PCC below `data` (in path order) whose `CAMPAIGN:` or `KEY:` is `name`
-    /// (any case); the folder is walked and its PCCs read once per run.
-    pub fn campaign_named(&self, fs: &dyn FileSystem, data: &Path, name: &str) -> Option<PathBuf> {
-        let index = |data: &Path| -> Vec<PccNames> {
-            fs.files_below(data)
-                .into_iter()
-                .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pcc")))
-                .filter_map(|p| {
-                    let bytes = fs.read(&p).ok()?;
-                    let names = String::from_utf8_lossy(&bytes)
-                        .lines()
-                        .filter_map(|l| {
-                            let l = l.trim();
-                            l.strip_prefix("CAMPAIGN:")
-                                .or_else(|| l.strip_prefix("KEY:"))
-                                .map(|v| v.trim().to_owned())
-                        })
-                        .collect();
-                    Some((p, names))
-                })
-                .collect()
-        };
-        let find = |pccs: &[PccNames]| {
-            pccs.iter()
-                .find(|(_, names)| names.iter().any(|n| n.eq_ignore_ascii_case(name)))
-                .map(|(p, _)| p.clone())
-        };
-        let (at, pccs) = self
-            .pcc_names
-            .get_or_init(|| (data.to_path_buf(), index(data)));
-        if at == data {
-            find(pccs)
-        } else {
-            find(&index(data))
-        }
-    }
-
     /// The game modes below `dir` (read once; another folder is read each time).
     pub fn game_modes(&self, fs: &dyn FileSystem, dir: &Path) -> Vec<GameMode> {
         let (at, modes) = self
@@ -236,20 +193,6 @@ mod tests {
             (w.code.id, w.span.file, w.span.range()),
             ("L0101", FileId(3), 3..5)
         );
-    }
-
-    #[test]
-    fn a_campaign_is_found_by_name_or_key_from_one_walk() {
-        let fs = MemoryFs::new()
-            .with("/r/data/b/x.pcc", "CAMPAIGN:Other\nKEY:Core\n")
-            .with("/r/data/a/y.pcc", "CAMPAIGN:Core Rules\n")
-            .with("/r/data/a/z.lst", "CAMPAIGN:Core\n");
-        let cache = FileCache::new();
-        let data = Path::new("/r/data");
-        let found = |n| cache.campaign_named(&fs, data, n);
-        assert_eq!(found("core"), Some(PathBuf::from("/r/data/b/x.pcc")));
-        assert_eq!(found("CORE RULES"), Some(PathBuf::from("/r/data/a/y.pcc")));
-        assert_eq!(found("Nothing"), None);
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! summarise. The CLI (`rulebook check`) prints what this returns; tests call it directly.
 
 use crate::diagnostic::{self, Diagnostic, JsonDiagnostic, Severity};
-use crate::load::{FileCache, FileSystem, LoadSet, PcgenRoot, load_cached};
+use crate::load::{
+    CampaignIndex, FileCache, FileSystem, LoadSet, PcgenRoot, load, load_cached, load_with,
+};
 use crate::model::{Dataset, build};
 use crate::source::SourceMap;
 use serde::Serialize;
@@ -22,17 +24,32 @@ pub struct CheckedSet {
 
 /// Loads the PCCs `pccs` (selected together) under `root` and checks them.
 pub fn check_load_set(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> CheckedSet {
-    check_load_set_cached(fs, root, pccs, &FileCache::new())
+    checked(load(fs, root, pccs))
 }
 
-/// [`check_load_set`], reading files through `cache` (shared by the load sets of one run).
+/// [`check_load_set`] with the data folder's campaign index built once for many load sets.
+pub fn check_load_set_with(
+    fs: &dyn FileSystem,
+    root: &PcgenRoot,
+    pccs: &[PathBuf],
+    index: &CampaignIndex,
+) -> CheckedSet {
+    checked(load_with(fs, root, pccs, index))
+}
+
+/// [`check_load_set_with`], also reading files through `cache` (shared by the load sets of
+/// one run: each file read, decoded and split once).
 pub fn check_load_set_cached(
     fs: &dyn FileSystem,
     root: &PcgenRoot,
     pccs: &[PathBuf],
+    index: &CampaignIndex,
     cache: &FileCache,
 ) -> CheckedSet {
-    let mut load = load_cached(fs, root, pccs, cache);
+    checked(load_cached(fs, root, pccs, index, cache))
+}
+
+fn checked(mut load: LoadSet) -> CheckedSet {
     let (dataset, model_diags) = build(&load);
     let mut diagnostics = std::mem::take(&mut load.diagnostics);
     diagnostics.extend(model_diags);
@@ -44,7 +61,8 @@ pub fn check_load_set_cached(
     }
 }
 
-/// Checks each of `sets` (the PCCs of one load set each) over one `cache`, in parallel on a
+/// Checks each of `sets` (the PCCs of one load set each) over one campaign `index` and one
+/// file `cache`, in parallel on a
 /// rayon pool (`RAYON_NUM_THREADS` sets its size), and hands each set's report to `emit` in
 /// the order of `sets` as soon as it and every earlier set are done. A set's model is dropped
 /// as soon as it is checked, so memory holds the cache and the sets being checked, not every
@@ -53,10 +71,11 @@ pub fn check_in_order(
     fs: &(dyn FileSystem + Sync),
     root: &PcgenRoot,
     sets: &[Vec<PathBuf>],
+    index: &CampaignIndex,
     cache: &FileCache,
     mut emit: impl FnMut(SetReport),
 ) {
-    let check = |set: &[PathBuf]| check_load_set_cached(fs, root, set, cache).into_report();
+    let check = |set: &[PathBuf]| check_load_set_cached(fs, root, set, index, cache).into_report();
     let mut next = 0;
     let mut done = BTreeMap::new();
     let mut receive = |i: usize, report: SetReport| {
