@@ -2,7 +2,7 @@
 //! `rulebook check data` does — every selectable PCC its own load set, in parallel over one
 //! file cache — beside its floor: reading every `.pcc`/`.lst` once and counting its lines.
 //! Also the first 1, 10 and 100 load sets, to show how the cost grows with the work.
-//! Skipped (with a note) when the corpus is absent. Results are in docs/performance.md.
+//! Skipped (with a note) when the corpus is absent (`PCGEN_CORPUS` overrides its path). Results are in docs/performance.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rulebook::load::{CampaignIndex, DiskFs, FileCache, FileSystem, PcgenRoot, selectable_pccs};
@@ -43,7 +43,11 @@ fn check(root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> (usize, usize) {
 }
 
 fn bench(c: &mut Criterion) {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/pcgen-corpus");
+    // `PCGEN_CORPUS` points elsewhere (e.g. from a worktree one folder deeper).
+    let corpus = std::env::var_os("PCGEN_CORPUS").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/pcgen-corpus"),
+        PathBuf::from,
+    );
     if !corpus.join("system/gameModes").is_dir() {
         eprintln!("note: ../shared/pcgen-corpus is missing; corpus benchmark skipped");
         return;
