@@ -5,6 +5,7 @@
 //! disk itself (see `crate::load::FileSystem` for how files come in).
 
 use std::ops::Range;
+use std::sync::Arc;
 
 /// Identity of one source file inside a [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -211,10 +212,11 @@ impl SourceFile {
     }
 }
 
-/// All source files of one load, addressed by [`FileId`].
+/// All source files of one load, addressed by [`FileId`]. Files are shared (`Arc`): load sets
+/// that read the same file hold one copy of its text (see `crate::load::cache`).
 #[derive(Clone, Debug, Default)]
 pub struct SourceMap {
-    files: Vec<SourceFile>,
+    files: Vec<Arc<SourceFile>>,
 }
 
 impl SourceMap {
@@ -225,14 +227,24 @@ impl SourceMap {
 
     /// Adds a file and returns its id.
     pub fn add(&mut self, file: SourceFile) -> FileId {
+        self.add_shared(Arc::new(file))
+    }
+
+    /// Adds a file another map may hold too (no copy of its text) and returns its id here.
+    pub fn add_shared(&mut self, file: Arc<SourceFile>) -> FileId {
         let id = FileId(clamp_u32(self.files.len()));
         self.files.push(file);
         id
     }
 
+    /// The shared handle of the file with this id, if any.
+    pub fn get_shared(&self, id: FileId) -> Option<&Arc<SourceFile>> {
+        self.files.get(id.0 as usize)
+    }
+
     /// The file with this id, if any.
     pub fn get(&self, id: FileId) -> Option<&SourceFile> {
-        self.files.get(id.0 as usize)
+        self.files.get(id.0 as usize).map(|f| &**f)
     }
 
     /// All files with their ids.
@@ -240,7 +252,7 @@ impl SourceMap {
         self.files
             .iter()
             .enumerate()
-            .map(|(i, f)| (FileId(clamp_u32(i)), f))
+            .map(|(i, f)| (FileId(clamp_u32(i)), &**f))
     }
 
     /// Number of files.

@@ -4,12 +4,19 @@
 //! it, each checked as its own load set (a folder without one is reported and skipped).
 //! Exit codes: 0 clean (warnings allowed unless `--deny warnings`), 1 errors found, 2 usage
 //! or I/O failure.
+//!
+//! Load sets are checked in parallel over one [`FileCache`] ([`check_in_order`];
+//! `RAYON_NUM_THREADS` sets the thread count), and each set's report is printed as soon as it
+//! and every set before it are done, so the output does not depend on the thread count.
 
 use super::output::{Out, OutputArgs, Stream};
 use clap::{Args, ValueEnum};
-use rulebook::load::{CampaignIndex, DiskFs, FileSystem, OutsideRoot, PcgenRoot, selectable_pccs};
+use rulebook::load::{
+    CampaignIndex, DiskFs, FileCache, FileSystem, OutsideRoot, PcgenRoot, selectable_pccs,
+};
 use rulebook::model::check::{
-    CheckedSet, check_load_set, check_load_set_with, json_output, summary, write_human,
+    CheckedSet, RunReport, SetReport, check_in_order, check_load_set, summary, write_human,
+    write_set,
 };
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -165,52 +172,49 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return super::usage_error(e),
     };
-    let mut checked = check_sets(&fs, &root, &sets);
-    for set in &mut checked {
-        policy.apply(&mut set.diagnostics);
-    }
+    let mut run = RunReport::new();
+    let human = args.format == OutputFormat::Human;
+    let options = out.render_options(Stream::Stdout);
     let mut stdout = Out::new();
-    let written = match args.format {
-        OutputFormat::Human => {
-            let options = out.render_options(Stream::Stdout);
-            let totals = summary(&checked);
-            if policy.quiet {
-                for set in &mut checked {
-                    set.diagnostics.retain(|d| policy.shown(d));
-                }
-            }
-            write_human(&mut stdout, &checked, &options).and_then(|()| {
-                if policy.quiet {
-                    Ok(())
-                } else {
-                    writeln!(stdout, "{}", totals.line())
-                }
-            })
+    let mut written = Ok(());
+    check_sets(&root, &sets, |mut report| {
+        policy.apply(&mut report.diagnostics);
+        let mut new = run.add(&report);
+        if human && written.is_ok() {
+            new.retain(|d| policy.shown(d));
+            written = write_set(&mut stdout, &new, &report, &options).and_then(|()| stdout.flush());
         }
-        OutputFormat::Json => match serde_json::to_string_pretty(&json_output(&checked)) {
-            Ok(s) => writeln!(stdout, "{s}"),
-            Err(e) => return super::usage_error(e),
-        },
-    };
+    });
+    let totals = run.summary();
+    let written = written.and_then(|()| match args.format {
+        OutputFormat::Human if policy.quiet => Ok(()),
+        OutputFormat::Human => writeln!(stdout, "{}", totals.line()),
+        OutputFormat::Json => serde_json::to_string_pretty(&run.into_json())
+            .map_err(std::io::Error::other)
+            .and_then(|s| writeln!(stdout, "{s}")),
+    });
     if let Err(e) = written.and_then(|()| stdout.flush()) {
         return super::usage_error(format!("cannot write the report: {e}"));
     }
-    if summary(&checked).errors > 0 {
+    if totals.errors > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-/// Checks each load set, showing a progress bar on a terminal once loading takes over 1 s.
-fn check_sets(fs: &dyn FileSystem, root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> Vec<CheckedSet> {
+/// Checks the load sets in parallel over one file cache and hands each set's report to
+/// `emit` in the order of `sets`, as soon as it and every earlier set are done (the model of
+/// a set is dropped as soon as it is checked). A progress bar shows on a terminal once
+/// checking takes over 1 s.
+fn check_sets(root: &PcgenRoot, sets: &[Vec<PathBuf>], mut emit: impl FnMut(SetReport)) {
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(sets.len() as u64),
         indicatif::ProgressDrawTarget::hidden(),
     );
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{spinner} checking {msg} [{pos}/{len}] {elapsed}")
-    {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} checking: {pos}/{len} load sets, {msg} [{elapsed}]",
+    ) {
         bar.set_style(style);
     }
     if std::io::stderr().is_terminal() {
@@ -223,18 +227,15 @@ fn check_sets(fs: &dyn FileSystem, root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> V
             }
         });
     }
-    // The data folder's PCCs, indexed once for every load set.
-    let index = CampaignIndex::build(fs, root);
-    let mut out = Vec::new();
-    for set in sets {
-        if let Some(name) = set.first().and_then(|p| p.file_name()) {
-            bar.set_message(name.to_string_lossy().into_owned());
-        }
-        out.push(check_load_set_with(fs, root, set, &index));
+    // The data folder's PCCs indexed, and each file read, once for every load set.
+    let index = CampaignIndex::build(&DiskFs, root);
+    let cache = FileCache::new();
+    check_in_order(&DiskFs, root, sets, &index, &cache, |report| {
+        emit(report);
         bar.inc(1);
-    }
+        bar.set_message(format!("{} files", cache.len()));
+    });
     bar.finish_and_clear();
-    out
 }
 
 /// `rulebook` with no arguments: check the example dataset in `data/`, summarise it, then

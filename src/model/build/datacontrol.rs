@@ -134,7 +134,8 @@ impl<'a> Builder<'a> {
             .and_then(super::format_from_name)
             .filter(|f| self.known_format(f));
         self.fact_index
-            .insert((set, Name::new(loc.text), Name::new(name.text)));
+            .entry((set, Name::new(loc.text), Name::new(name.text)))
+            .or_insert(self.ds.fact_defs.len());
         self.ds.fact_defs.push(FactDef {
             location: Name::new(loc.text),
             name: Name::new(name.text),

@@ -170,7 +170,8 @@ pub(crate) struct Builder<'a> {
     pub(crate) formulas: Vec<PendingFormula>,
     pub(crate) used: Vec<bool>,
     refs: Vec<PendingRef>,
-    fact_index: crate::model::fxhash::FxHashSet<(bool, Name, Name)>,
+    /// (FACTSET?, location, name) → index of its first definition in `ds.fact_defs`.
+    fact_index: crate::model::fxhash::FxHashMap<(bool, Name, Name), usize>,
 }
 
 /// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
@@ -190,7 +191,7 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         formulas: Vec::new(),
         used: Vec::new(),
         refs: Vec::new(),
-        fact_index: crate::model::fxhash::FxHashSet::default(),
+        fact_index: crate::model::fxhash::FxHashMap::default(),
     };
     b.run();
     (b.ds, b.diags)

@@ -412,8 +412,9 @@ impl<'a> Builder<'a> {
         };
         let defined = self
             .fact_index
-            .contains(&(set, Name::new(loc), Name::new(name.text)));
-        if !defined {
+            .get(&(set, Name::new(loc), Name::new(name.text)))
+            .copied();
+        let Some(def) = defined else {
             let def = if set { "FACTSETDEF" } else { "FACTDEF" };
             let known: Vec<String> = self
                 .ds
@@ -443,13 +444,8 @@ impl<'a> Builder<'a> {
                 .with_help(help),
             );
             return;
-        }
-        let format = self
-            .ds
-            .fact_defs
-            .iter()
-            .find(|d| d.set == set && d.location.is(loc) && d.name.is(name.text))
-            .and_then(|d| d.format.clone());
+        };
+        let format = self.ds.fact_defs.get(def).and_then(|d| d.format.clone());
         if let Some(f) = format.filter(|f| {
             matches!(
                 f,
