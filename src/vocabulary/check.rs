@@ -1,0 +1,518 @@
+//! The validator: every token of every line checked against the vocabulary.
+//!
+//! One mistake gives one diagnostic, on the token name (or sub-token) it is about. Token
+//! values are not validated here, except for the sub-token that picks a BONUS type, a CHOOSE,
+//! ADD, AUTO, QUALIFY, REMOVE or TEMPBONUS form. FACT/FACTSET names are checked by the model
+//! against the load's FACTDEFs (`M0111`), FACE under a game mode that replaces it by
+//! `M0114`, and VARIABLE, GLOBALMODIFIER and DATATABLE lines entirely by the model.
+
+use super::codes;
+use super::lines::{FirstColumn, LineType, line_type};
+use super::suggest::suggest;
+use super::table::{Status, TokenRow, Vocabulary};
+use crate::diagnostic::Diagnostic;
+use crate::load::text::{LineMode, lines};
+use crate::load::{FileKind, Line, LoadSet};
+use crate::source::{FileId, Span};
+
+/// How many kinds a "valid on" help line names before "and N more".
+const KINDS_SHOWN: usize = 6;
+
+/// Checks every PCC and LST line of a load set; returns the diagnostics.
+pub fn check_load_set(load: &LoadSet) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut seen: Vec<FileId> = Vec::new();
+    for c in &load.campaigns {
+        if seen.contains(&c.file) {
+            continue;
+        }
+        seen.push(c.file);
+        if let Some(src) = load.sources.get(c.file) {
+            check_pcc(c.file, &src.text, &mut out);
+        }
+    }
+    for f in &load.files {
+        if let Some(src) = load.sources.get(f.file) {
+            check_lines(f.kind, &src.text, &f.lines, &mut out);
+        }
+    }
+    out
+}
+
+/// Checks the lines of a PCC file (`text` is the whole file).
+pub fn check_pcc(file: FileId, text: &str, out: &mut Vec<Diagnostic>) {
+    let mut c = Checker { text, out };
+    for line in lines(file, text, LineMode::Whole) {
+        for t in &line.tokens {
+            c.token("PCC", *t, None);
+        }
+    }
+}
+
+/// Checks the lines of one file of `kind` (`text` is the whole file).
+pub fn check_lines(kind: FileKind, text: &str, lines: &[Line], out: &mut Vec<Diagnostic>) {
+    let mut c = Checker { text, out };
+    for line in lines {
+        c.line(kind, line);
+    }
+}
+
+struct Checker<'t, 'o> {
+    text: &'t str,
+    out: &'o mut Vec<Diagnostic>,
+}
+
+fn sub_span(span: Span, from: usize, len: usize) -> Span {
+    let start = span.start as usize + from;
+    Span::new(span.file, start..start + len)
+}
+
+impl<'t> Checker<'t, '_> {
+    fn slice(&self, span: Span) -> &'t str {
+        let text: &'t str = self.text;
+        text.get(span.range()).unwrap_or("")
+    }
+
+    fn line(&mut self, kind: FileKind, line: &Line) {
+        let Some(first) = line.tokens.first().copied() else {
+            return;
+        };
+        let first_text = self.slice(first);
+        match line_type(kind, first_text) {
+            LineType::Model => {}
+            LineType::Unknown { expected } => {
+                let shown = first_text.split(':').next().unwrap_or(first_text).trim();
+                let shown_span = sub_span(first, 0, shown.len());
+                self.out.push(
+                    Diagnostic::error(
+                        codes::UNKNOWN_LINE_TYPE,
+                        shown_span,
+                        format!("`{shown}` does not start a line of a {} file", kind.token()),
+                    )
+                    .with_label("PCGen drops this whole line")
+                    .with_help(expected.to_owned()),
+                );
+            }
+            LineType::Kind {
+                kind: table_kind,
+                first: first_col,
+                level,
+            } => {
+                let skip = match first_col {
+                    FirstColumn::Token => 0,
+                    FirstColumn::Name => {
+                        self.name_column(table_kind, first);
+                        1
+                    }
+                };
+                for t in line.tokens.iter().skip(skip) {
+                    if table_kind == "BIOSET:RACENAME" {
+                        self.bio_tag(*t);
+                    } else {
+                        self.token(table_kind, *t, level);
+                    }
+                }
+            }
+        }
+    }
+
+    /// An object name column holding `KEY:`, `TYPE:` … after a space: the author used spaces
+    /// where PCGen needs tabs.
+    fn name_column(&mut self, kind: &str, first: Span) {
+        let text = self.slice(first);
+        let vocab = Vocabulary::get();
+        let mut at = 0usize;
+        for word in text.split(' ') {
+            let here = at;
+            at += word.len() + 1;
+            if here == 0 {
+                continue;
+            }
+            let Some((name, _)) = word.split_once(':') else {
+                continue;
+            };
+            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_uppercase() || b == b'!') {
+                continue;
+            }
+            if vocab
+                .find(kind, name)
+                .is_some_and(|r| !r.is_line_identifier())
+            {
+                self.out.push(
+                    Diagnostic::warning(
+                        codes::SPACES_NOT_TABS,
+                        sub_span(first, here, name.len() + 1),
+                        format!("`{name}:` is inside the object name"),
+                    )
+                    .with_label("separated from the name by a space")
+                    .with_help("tokens must be separated by tabs: put a TAB before it"),
+                );
+                return;
+            }
+        }
+    }
+
+    /// A `TAG:value` column of a BIOSET RACENAME line: any tag is stored, PREs qualify the
+    /// next tag.
+    fn bio_tag(&mut self, tok: Span) {
+        let text = self.slice(tok);
+        if text.starts_with("PRE") || text.starts_with("!PRE") {
+            self.token("PRE", tok, None);
+        } else if !text.contains(':') {
+            self.no_colon(tok, text);
+        }
+    }
+
+    fn no_colon(&mut self, tok: Span, text: &str) {
+        let message = if text.starts_with(':') {
+            format!("`{text}` starts with `:`")
+        } else {
+            format!("`{text}` is not a token: it has no `:`")
+        };
+        self.out.push(
+            Diagnostic::error(codes::NO_COLON, tok, message)
+                .with_label("PCGen ignores this column")
+                .with_help("write `NAME:value`; columns are separated by tabs"),
+        );
+    }
+
+    /// Checks one token column against `kind`.
+    fn token(&mut self, kind: &'static str, tok: Span, level: Option<u32>) {
+        let text = self.slice(tok);
+        let name = match text.split_once(':') {
+            Some((n, _)) if !n.is_empty() => n,
+            _ => return self.no_colon(tok, text),
+        };
+        let name_span = sub_span(tok, 0, name.len());
+        let value_span = sub_span(tok, name.len() + 1, text.len() - name.len() - 1);
+        let value = text.get(name.len() + 1..).unwrap_or("");
+        let vocab = Vocabulary::get();
+        let Some(row) = vocab.find(kind, name) else {
+            return self.unknown(kind, name, name_span);
+        };
+        if row.status == Status::DeprecatedRejected {
+            self.out.push(
+                Diagnostic::error(
+                    codes::UNSUPPORTED_TOKEN,
+                    name_span,
+                    format!("`{name}` is no longer supported on a {kind} line"),
+                )
+                .with_label("PCGen rejects every use of this token")
+                .with_help(format!("remove `{name}:`")),
+            );
+            return;
+        }
+        if row.kind == "CLASSLEVEL"
+            && row.status == Status::DeprecatedAccepted
+            && row.notes.contains("ClassWrappedToken")
+            && level != Some(1)
+        {
+            self.out.push(
+                Diagnostic::error(
+                    codes::MISPLACED_TOKEN,
+                    name_span,
+                    format!("`{name}` is a CLASS token, not a level token"),
+                )
+                .with_label("PCGen reads it on level lines only on level 1")
+                .with_help(format!("move `{name}:` to the CLASS line")),
+            );
+            return;
+        }
+        if row.has_subtokens() {
+            if self.subtoken(kind, row, value, value_span) {
+                return;
+            }
+        } else if row.status == Status::DeprecatedAccepted {
+            self.deprecated(name, name_span, replacement(row, kind));
+        }
+        self.nested_pres(value, value_span);
+    }
+
+    fn deprecated(&mut self, what: &str, span: Span, instead: String) {
+        self.out.push(
+            Diagnostic::warning(
+                codes::DEPRECATED_TOKEN,
+                span,
+                format!("`{what}` is deprecated"),
+            )
+            .with_label("still accepted by PCGen, with a deprecation message")
+            .with_help(instead),
+        );
+    }
+
+    fn unknown(&mut self, kind: &'static str, name: &str, span: Span) {
+        let vocab = Vocabulary::get();
+        let elsewhere = vocab.kinds_taking(name);
+        if !elsewhere.is_empty() {
+            self.out.push(
+                Diagnostic::error(
+                    codes::MISPLACED_TOKEN,
+                    span,
+                    format!("`{name}` is not a {kind} token"),
+                )
+                .with_label(format!("PCGen does not read `{name}` on a {kind} line"))
+                .with_help(format!("`{name}` is valid on {}", kinds_list(&elsewhere))),
+            );
+            return;
+        }
+        let candidates: Vec<&str> = vocab
+            .tokens_for(kind)
+            .into_iter()
+            .filter(|r| !r.token.starts_with('<'))
+            .map(|r| r.token)
+            .collect();
+        let help = match suggest(name, candidates.iter().copied()) {
+            Some(s) if s.eq_ignore_ascii_case(name) => {
+                format!("did you mean `{s}`? token names are case-sensitive")
+            }
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!("see the {kind} tokens in docs/loading.md"),
+        };
+        self.out.push(
+            Diagnostic::error(
+                codes::UNKNOWN_TOKEN,
+                span,
+                format!("unknown token `{name}`"),
+            )
+            .with_label(format!("PCGen has no `{name}` token"))
+            .with_help(help),
+        );
+    }
+
+    /// Checks the sub-token of BONUS, CHOOSE, ADD, AUTO, QUALIFY, REMOVE or TEMPBONUS.
+    /// Returns true when a diagnostic was given.
+    fn subtoken(&mut self, kind: &'static str, row: &TokenRow, value: &str, span: Span) -> bool {
+        let Some((sub, at)) = subtoken_of(row.token, value) else {
+            return false;
+        };
+        if sub.is_empty() {
+            return false;
+        }
+        let sub_span = sub_span(span, at, sub.len());
+        let exact_case = row.token == "QUALIFY";
+        let matches = |s: &&str| -> bool {
+            if row.token == "BONUS" {
+                let up = sub.to_ascii_uppercase();
+                if let Some(p) = s.strip_suffix('=') {
+                    return up.split_once('=').is_some_and(|(n, _)| n == p);
+                }
+                return up == *s;
+            }
+            if exact_case {
+                sub == *s
+            } else {
+                sub.eq_ignore_ascii_case(s)
+            }
+        };
+        let found = row.subtokens.iter().find(|s| matches(s)).copied();
+        let full = format!("{}:{}", row.token, sub);
+        match found {
+            Some(s) => {
+                if row.deprecated_subtokens.contains(&s) || row.status == Status::DeprecatedAccepted
+                {
+                    let what = format!("{}:{s}", row.token);
+                    self.deprecated(&what, sub_span, sub_replacement(row.token, s, kind));
+                    return true;
+                }
+                false
+            }
+            None => {
+                let vocab = Vocabulary::get();
+                let elsewhere: Vec<&'static str> = vocab
+                    .kinds()
+                    .iter()
+                    .copied()
+                    .filter(|k| !matches!(*k, "*" | "PRE" | "KIT:*") && !k.starts_with("GM:"))
+                    .filter(|k| {
+                        vocab
+                            .find(k, row.token)
+                            .is_some_and(|r| r.subtokens.iter().any(|s| matches(&s)))
+                    })
+                    .collect();
+                let diag = if elsewhere.is_empty() {
+                    let help = match suggest(sub, row.subtokens.iter().copied()) {
+                        Some(s) if s.eq_ignore_ascii_case(sub) && exact_case => {
+                            format!(
+                                "did you mean `{}:{s}`? this name is case-sensitive",
+                                row.token
+                            )
+                        }
+                        Some(s) => format!("did you mean `{}:{s}`?", row.token),
+                        None => format!(
+                            "{} takes {}",
+                            row.token,
+                            row.subtokens
+                                .iter()
+                                .filter(|s| !row.deprecated_subtokens.contains(s))
+                                .copied()
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    };
+                    Diagnostic::error(
+                        codes::UNKNOWN_SUBTOKEN,
+                        sub_span,
+                        format!("unknown {} sub-token `{sub}`", row.token),
+                    )
+                    .with_label(format!("PCGen has no `{full}`"))
+                    .with_help(help)
+                } else {
+                    Diagnostic::error(
+                        codes::UNKNOWN_SUBTOKEN,
+                        sub_span,
+                        format!("`{full}` is not valid on a {kind} line"),
+                    )
+                    .with_label(format!("PCGen does not read `{full}` here"))
+                    .with_help(format!("`{full}` is valid on {}", kinds_list(&elsewhere)))
+                };
+                self.out.push(diag);
+                true
+            }
+        }
+    }
+
+    /// PREs nested in a value (`…|PREVARGT:1,x`, `[PREALIGN:LG]`), looked up case-insensitively.
+    fn nested_pres(&mut self, value: &str, span: Span) {
+        if !value.contains("PRE") {
+            return;
+        }
+        let bytes = value.as_bytes();
+        let mut start = 0usize;
+        for (i, b) in bytes
+            .iter()
+            .enumerate()
+            .chain(std::iter::once((bytes.len(), &b'|')))
+        {
+            if *b != b'|' && *b != b'[' && *b != b']' {
+                continue;
+            }
+            let piece = value.get(start..i).unwrap_or("");
+            let piece_at = start;
+            start = i + 1;
+            let Some((name, _)) = piece.split_once(':') else {
+                continue;
+            };
+            let upper = name.to_ascii_uppercase();
+            let bare = upper.strip_prefix('!').unwrap_or(&upper);
+            // `PRE` itself is written in capitals; the rest is matched ignoring case.
+            if !name.strip_prefix('!').unwrap_or(name).starts_with("PRE")
+                || bare.len() < 4
+                || !name.bytes().all(|c| c.is_ascii_alphabetic() || c == b'!')
+            {
+                continue;
+            }
+            let vocab = Vocabulary::get();
+            if vocab.find("PRE", &upper).is_some() {
+                continue;
+            }
+            let candidates = vocab.tokens_for("PRE");
+            let help = match suggest(&upper, candidates.iter().map(|r| r.token)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "see the PRE tokens in docs/loading.md".to_owned(),
+            };
+            self.out.push(
+                Diagnostic::error(
+                    codes::UNKNOWN_TOKEN,
+                    sub_span(span, piece_at, name.len()),
+                    format!("unknown prerequisite `{name}`"),
+                )
+                .with_label(format!("PCGen has no `{name}` prerequisite"))
+                .with_help(help),
+            );
+        }
+    }
+}
+
+/// The sub-token of a value and its byte offset in the value, for the tokens that have one.
+fn subtoken_of<'v>(token: &str, value: &'v str) -> Option<(&'v str, usize)> {
+    let first_piece = |from: usize| -> (&'v str, usize) {
+        let rest = value.get(from..).unwrap_or("");
+        let end = rest.find('|').unwrap_or(rest.len());
+        (rest.get(..end).unwrap_or(""), from)
+    };
+    match token {
+        "BONUS" => {
+            let (p, at) = first_piece(0);
+            if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) {
+                let (q, at) = first_piece(p.len() + 1);
+                return Some((q, at));
+            }
+            Some((p, at))
+        }
+        "CHOOSE" => {
+            let (p, at) = first_piece(0);
+            if p.to_ascii_uppercase().starts_with("NUMCHOICES=") {
+                return Some(first_piece(p.len() + 1));
+            }
+            Some((p, at))
+        }
+        "ADD" => {
+            if value.starts_with(".CLEAR") {
+                return None;
+            }
+            let (p, at) = first_piece(0);
+            let end = p.find('(').unwrap_or(p.len());
+            Some((p.get(..end).unwrap_or(p), at))
+        }
+        "QUALIFY" => {
+            let (p, at) = first_piece(0);
+            let end = p.find('=').unwrap_or(p.len());
+            Some((p.get(..end).unwrap_or(p), at))
+        }
+        "AUTO" | "REMOVE" | "TEMPBONUS" => Some(first_piece(0)),
+        _ => None,
+    }
+}
+
+fn kinds_list(kinds: &[&str]) -> String {
+    let shown: Vec<&str> = kinds.iter().take(KINDS_SHOWN).copied().collect();
+    let more = kinds.len().saturating_sub(KINDS_SHOWN);
+    let mut s = shown.join(", ");
+    if more > 0 {
+        s.push_str(&format!(" and {more} more"));
+    }
+    format!("{s} lines")
+}
+
+/// What to write instead of a deprecated token.
+fn replacement(row: &TokenRow, kind: &str) -> String {
+    let fact = |n: &str| format!("write `FACT:{n}|…` (a FACTDEF of the game mode)");
+    match row.token {
+        "FEAT" if kind.starts_with("KIT") => "write `ABILITY:CATEGORY=FEAT|…`".to_owned(),
+        "FEAT" if kind == "PCC" => "list the file with `ABILITY:`".to_owned(),
+        "FEAT" => "write `ABILITY:FEAT|AUTOMATIC|…`".to_owned(),
+        "VFEAT" => "write `ABILITY:FEAT|VIRTUAL|…`".to_owned(),
+        "PREFEAT" | "!PREFEAT" => "write `PREABILITY:n,CATEGORY=FEAT,…`".to_owned(),
+        "MODIFYFEATCHOICE" => "remove it: PCGen 6 has no replacement".to_owned(),
+        "ABB" => fact("Abb"),
+        "APPLIEDNAME" => fact("AppliedName"),
+        "APPEARANCE" => fact("Appearance"),
+        "CLASSTYPE" => fact("ClassType"),
+        "RACE" => "write `FACTSET:Race|…`".to_owned(),
+        "PANTHEON" => "write `FACTSET:Pantheon|…`".to_owned(),
+        "RATEOFFIRE" => fact("RateOfFire"),
+        "SPELLTYPE" => fact("SpellType"),
+        "SYMBOL" => fact("Symbol"),
+        "TITLE" => fact("Title"),
+        "WORSHIPPERS" => fact("Worshippers"),
+        t if row.kind == "CLASSLEVEL" => format!("move `{t}:` to the CLASS line"),
+        t => format!("see PCGen's documentation for what replaces `{t}`"),
+    }
+}
+
+/// What to write instead of a deprecated sub-token.
+fn sub_replacement(token: &str, sub: &str, kind: &str) -> String {
+    match (token, sub) {
+        ("CHOOSE", "NUMBER") => "write `TEMPVALUE:…`".to_owned(),
+        ("CHOOSE", "FEAT") => "write `CHOOSE:ABILITY|FEAT|…`".to_owned(),
+        ("CHOOSE", "FEATSELECTION") => "write `CHOOSE:ABILITYSELECTION|FEAT|…`".to_owned(),
+        ("CHOOSE", "LANGAUTO") => "write `CHOOSE:LANG|…`".to_owned(),
+        ("ADD", "FEAT") => "write `ADD:ABILITY|FEAT|NORMAL|…`".to_owned(),
+        ("ADD", "VFEAT") => "write `ADD:ABILITY|FEAT|VIRTUAL|…`".to_owned(),
+        ("AUTO", "FEAT") => "write `ABILITY:FEAT|AUTOMATIC|…`".to_owned(),
+        ("REMOVE", "FEAT") => {
+            "remove it: REMOVE is deprecated and PCGen 6 has no direct replacement".to_owned()
+        }
+        _ => format!("`{token}:{sub}` is deprecated on {kind} lines"),
+    }
+}
