@@ -25,6 +25,7 @@ pub fn check_load_set(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -
     let (dataset, model_diags) = build(&load);
     let mut diagnostics = std::mem::take(&mut load.diagnostics);
     diagnostics.extend(model_diags);
+    diagnostics.extend(crate::vocabulary::check_load_set(&load));
     diagnostic::sort(&mut diagnostics, &load.sources);
     CheckedSet {
         load,
