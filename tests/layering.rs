@@ -13,7 +13,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("vocabulary", &["source", "name", "diagnostic", "load"]),
     (
         "model",
-        &["source", "name", "diagnostic", "formula", "load", "vocabulary"],
+        &[
+            "source",
+            "name",
+            "diagnostic",
+            "formula",
+            "load",
+            "vocabulary",
+        ],
     ),
     (
         "solve",

@@ -10,8 +10,14 @@ use std::path::{Path, PathBuf};
 fn fixtures() -> Option<PathBuf> {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     // Beside the checkout, or beside the folder of a git worktree (`wt/<name>`).
-    let dirs = [here.join("../shared/pcgen"), here.join("../../shared/pcgen")];
-    if let Some(dir) = dirs.into_iter().find(|d| d.join("system/gameModes").is_dir()) {
+    let dirs = [
+        here.join("../shared/pcgen"),
+        here.join("../../shared/pcgen"),
+    ];
+    if let Some(dir) = dirs
+        .into_iter()
+        .find(|d| d.join("system/gameModes").is_dir())
+    {
         Some(dir)
     } else {
         eprintln!("note: ../shared/pcgen is missing; real-dataset tests skipped");
@@ -85,7 +91,11 @@ fn pathfinder_1e_core_reports_only_fact_is_orc() {
             5
         )]
     );
-    let d = set.diagnostics.iter().find(|d| d.code.id == "M0111").unwrap();
+    let d = set
+        .diagnostics
+        .iter()
+        .find(|d| d.code.id == "M0111")
+        .unwrap();
     assert!(d.message.contains("IsOrc"), "{}", d.message);
     assert_eq!(
         deprecations(&set),

@@ -195,7 +195,7 @@ impl<'t> Checker<'t, '_> {
                 Diagnostic::error(
                     codes::UNSUPPORTED_TOKEN,
                     name_span,
-                    format!("`{name}` is no longer supported on a {kind} line"),
+                    format!("`{name}` is no longer supported on {kind} lines"),
                 )
                 .with_label("PCGen rejects every use of this token")
                 .with_help(format!("remove `{name}:`")),
@@ -248,9 +248,9 @@ impl<'t> Checker<'t, '_> {
                 Diagnostic::error(
                     codes::MISPLACED_TOKEN,
                     span,
-                    format!("`{name}` is not a {kind} token"),
+                    format!("`{name}` is not a token of {kind} lines"),
                 )
-                .with_label(format!("PCGen does not read `{name}` on a {kind} line"))
+                .with_label(format!("PCGen does not read `{name}` on {kind} lines"))
                 .with_help(format!("`{name}` is valid on {}", kinds_list(&elsewhere))),
             );
             return;
@@ -360,7 +360,7 @@ impl<'t> Checker<'t, '_> {
                     Diagnostic::error(
                         codes::UNKNOWN_SUBTOKEN,
                         sub_span,
-                        format!("`{full}` is not valid on a {kind} line"),
+                        format!("`{full}` is not valid on {kind} lines"),
                     )
                     .with_label(format!("PCGen does not read `{full}` here"))
                     .with_help(format!("`{full}` is valid on {}", kinds_list(&elsewhere)))
