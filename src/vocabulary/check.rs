@@ -326,7 +326,7 @@ impl<'t> Checker<'t, '_> {
                     .filter(|k| {
                         vocab
                             .find(k, row.token)
-                            .is_some_and(|r| r.subtokens.iter().any(|s| matches(&s)))
+                            .is_some_and(|r| r.subtokens.iter().any(&matches))
                     })
                     .collect();
                 let diag = if elsewhere.is_empty() {
@@ -514,5 +514,119 @@ fn sub_replacement(token: &str, sub: &str, kind: &str) -> String {
             "remove it: REMOVE is deprecated and PCGen 6 has no direct replacement".to_owned()
         }
         _ => format!("`{token}:{sub}` is deprecated on {kind} lines"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FileId;
+
+    /// (code, column, help) of every diagnostic for `text` as a `kind` file.
+    fn run(kind: FileKind, text: &str) -> Vec<(&'static str, usize, String)> {
+        let mut out = Vec::new();
+        check_lines(
+            kind,
+            text,
+            &lines(FileId(0), text, LineMode::Object),
+            &mut out,
+        );
+        out.iter()
+            .map(|d| {
+                let col = text
+                    .get(..d.span.start as usize)
+                    .map_or(0, |t| t.rfind('\n').map_or(t.len(), |n| t.len() - n - 1))
+                    + 1;
+                (d.code.id, col, d.help.clone().unwrap_or_default())
+            })
+            .collect()
+    }
+
+    fn codes(kind: FileKind, text: &str) -> Vec<&'static str> {
+        run(kind, text).into_iter().map(|d| d.0).collect()
+    }
+
+    #[test]
+    fn class_tokens_on_level_lines_only_on_level_one() {
+        let text = "CLASS:Wizard\tHD:4\n1\tPROHIBITSPELL:SCHOOL=Evocation\n2\tPROHIBITSPELL:SCHOOL=Evocation\n";
+        assert_eq!(codes(FileKind::Class, text), vec!["T0113", "T0111"]);
+        assert_eq!(
+            codes(FileKind::Class, "CLASS:Wizard\nWizard\tHD:4\n"),
+            vec!["T0115"]
+        );
+        assert!(
+            codes(
+                FileKind::Class,
+                "CLASS:Wizard\n3:REPEATLEVEL:4\tBONUS:STAT|INT|1\n"
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn subtokens_by_kind_and_form() {
+        // CHOOSE forms other than NUMBER only on some kinds: the help names them.
+        let d = run(FileKind::Spell, "Fireball\tCHOOSE:SKILL|ALL\n");
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].0, "T0112");
+        assert!(d[0].2.contains("ABILITY"), "{}", d[0].2);
+        // An old leading level before the BONUS type; NAME= types; .CLEAR forms.
+        assert!(
+            codes(
+                FileKind::Feat,
+                "A\tBONUS:1|COMBAT|BAB|1\tBONUS:WEAPONPROF=Club|DAMAGE|1\tADD:.CLEAR\n"
+            )
+            .is_empty()
+        );
+        assert!(codes(FileKind::Feat, "A\tCHOOSE:NUMCHOICES=2|skill|ALL\n").is_empty());
+        // QUALIFY class names are exact-case.
+        assert_eq!(
+            codes(FileKind::Feat, "A\tQUALIFY:ability=FEAT|Dodge\n"),
+            vec!["T0112"]
+        );
+        assert_eq!(
+            codes(FileKind::Feat, "A\tCHOOSE:FEAT=Dodge|x\n"),
+            vec!["T0112"]
+        );
+    }
+
+    #[test]
+    fn nested_pres_and_kit_lines() {
+        let d = run(FileKind::Feat, "A\tBONUS:COMBAT|BAB|1|PREVARGTQE:1,x\n");
+        assert_eq!(d.len(), 1);
+        assert_eq!((d[0].0, d[0].1), ("T0110", 22));
+        assert!(d[0].2.contains("PREVARGTEQ"));
+        assert!(codes(FileKind::Feat, "A\tDESC:Prerequisites: none|PREvarGT:1,x\n").is_empty());
+        let kit = "STARTPACK:Kit\tVISIBLE:YES\nGEAR:Rope\tQTY:1\tOPTION:1\nGAER:Rope\n";
+        assert_eq!(codes(FileKind::Kit, kit), vec!["T0115"]);
+        assert_eq!(codes(FileKind::Kit, "GEAR:Rope\tKEY:x\n"), vec!["T0111"]);
+    }
+
+    #[test]
+    fn source_and_mod_lines() {
+        assert!(
+            codes(
+                FileKind::Race,
+                "SOURCELONG:Book\tSOURCESHORT:B\nElf.MOD\tMOVE:Walk,30\n"
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            codes(FileKind::Race, "SOURCELONG:Book\tSTARTFEATS:1\n"),
+            vec!["T0111"]
+        );
+        assert_eq!(codes(FileKind::Race, "Elf\tFEAT:Dodge\n"), vec!["T0113"]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_checked_without_panicking(text in "[A-Za-z!.:|=\\[\\]\\t\\n 0-9]{0,80}") {
+            for kind in FileKind::LOAD_ORDER {
+                let mut out = Vec::new();
+                check_lines(kind, &text, &lines(FileId(0), &text, LineMode::Object), &mut out);
+            }
+            let mut out = Vec::new();
+            check_pcc(FileId(0), &text, &mut out);
+        }
     }
 }
