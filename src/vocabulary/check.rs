@@ -9,7 +9,7 @@
 use super::codes;
 use super::lines::{FirstColumn, LineType, line_type};
 use super::suggest::suggest;
-use super::table::{Status, TokenRow, Vocabulary};
+use super::table::{KindTable, Status, TokenRow, Vocabulary};
 use crate::diagnostic::Diagnostic;
 use crate::load::text::{LineMode, lines};
 use crate::load::{FileKind, Line, LoadSet};
@@ -41,7 +41,11 @@ pub fn check_load_set(load: &LoadSet) -> Vec<Diagnostic> {
 
 /// Checks the lines of a PCC file (`text` is the whole file).
 pub fn check_pcc(file: FileId, text: &str, out: &mut Vec<Diagnostic>) {
-    let mut c = Checker { text, out };
+    let mut c = Checker {
+        text,
+        out,
+        cache: None,
+    };
     for line in lines(file, text, LineMode::Whole) {
         for t in &line.tokens {
             c.token("PCC", *t, None);
@@ -51,7 +55,11 @@ pub fn check_pcc(file: FileId, text: &str, out: &mut Vec<Diagnostic>) {
 
 /// Checks the lines of one file of `kind` (`text` is the whole file).
 pub fn check_lines(kind: FileKind, text: &str, lines: &[Line], out: &mut Vec<Diagnostic>) {
-    let mut c = Checker { text, out };
+    let mut c = Checker {
+        text,
+        out,
+        cache: None,
+    };
     for line in lines {
         c.line(kind, line);
     }
@@ -60,7 +68,11 @@ pub fn check_lines(kind: FileKind, text: &str, lines: &[Line], out: &mut Vec<Dia
 struct Checker<'t, 'o> {
     text: &'t str,
     out: &'o mut Vec<Diagnostic>,
+    cache: KindCache,
 }
+
+/// The last kind looked up and its table (lines of one file nearly always share a kind).
+type KindCache = Option<(&'static str, &'static KindTable)>;
 
 fn sub_span(span: Span, from: usize, len: usize) -> Span {
     let start = span.start as usize + from;
@@ -187,7 +199,15 @@ impl<'t> Checker<'t, '_> {
         let value_span = sub_span(tok, name.len() + 1, text.len() - name.len() - 1);
         let value = text.get(name.len() + 1..).unwrap_or("");
         let vocab = Vocabulary::get();
-        let Some(row) = vocab.find(kind, name) else {
+        let table = match self.cache {
+            Some((k, t)) if k == kind => Some(t),
+            _ => {
+                let t = vocab.kind_table(kind);
+                self.cache = t.map(|t| (kind, t));
+                t
+            }
+        };
+        let Some(row) = table.and_then(|t| vocab.find_in(t, name)) else {
             return self.unknown(kind, name, name_span);
         };
         if row.status == Status::DeprecatedRejected {
@@ -290,13 +310,14 @@ impl<'t> Checker<'t, '_> {
         }
         let sub_span = sub_span(span, at, sub.len());
         let exact_case = row.token == "QUALIFY";
+        let bonus_name = sub.split_once('=').map(|(n, _)| n);
         let matches = |s: &&str| -> bool {
             if row.token == "BONUS" {
-                let up = sub.to_ascii_uppercase();
+                // Types are upper-cased by PCGen; `WEAPONPROF=x` matches on `WEAPONPROF=`.
                 if let Some(p) = s.strip_suffix('=') {
-                    return up.split_once('=').is_some_and(|(n, _)| n == p);
+                    return bonus_name.is_some_and(|n| n.eq_ignore_ascii_case(p));
                 }
-                return up == *s;
+                return sub.eq_ignore_ascii_case(s);
             }
             if exact_case {
                 sub == *s
@@ -305,7 +326,6 @@ impl<'t> Checker<'t, '_> {
             }
         };
         let found = row.subtokens.iter().find(|s| matches(s)).copied();
-        let full = format!("{}:{}", row.token, sub);
         match found {
             Some(s) => {
                 if row.deprecated_subtokens.contains(&s) || row.status == Status::DeprecatedAccepted
@@ -317,6 +337,7 @@ impl<'t> Checker<'t, '_> {
                 false
             }
             None => {
+                let full = format!("{}:{}", row.token, sub);
                 let vocab = Vocabulary::get();
                 let elsewhere: Vec<&'static str> = vocab
                     .kinds()

@@ -5,7 +5,40 @@
 //! (recursively). The resolved map of every kind is built once, so a lookup is one hash probe.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::LazyLock;
+
+/// FxHash (as in rustc): token names are short and trusted keys of a static table, so a
+/// fast non-keyed hash is right; a lookup is on the path of every token of every file.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        for b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(*b)).wrapping_mul(K);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// The tokens of one kind (its own and inherited rows), for one-probe lookups.
+#[derive(Debug, Default)]
+pub struct KindTable {
+    map: FxMap<&'static str, usize>,
+}
 
 /// The table's text, as copied from `../shared/reference/pcgen-token-vocabulary.tsv`.
 pub const TABLE_TSV: &str = include_str!("pcgen-token-vocabulary.tsv");
@@ -59,7 +92,7 @@ impl TokenRow {
 pub struct Vocabulary {
     rows: Vec<TokenRow>,
     /// Kind → token → row index (own rows first, then inherited ones).
-    resolved: HashMap<&'static str, HashMap<&'static str, usize>>,
+    resolved: HashMap<&'static str, KindTable>,
     /// Token → rows with that name, over every kind.
     by_name: HashMap<&'static str, Vec<usize>>,
     /// Every kind, in table order.
@@ -124,7 +157,7 @@ impl Vocabulary {
         }
         let mut resolved = HashMap::new();
         for kind in &kinds {
-            let mut map = HashMap::new();
+            let mut map = FxMap::default();
             let mut stack = vec![*kind];
             let mut seen: Vec<&str> = Vec::new();
             while let Some(k) = stack.pop() {
@@ -144,7 +177,7 @@ impl Vocabulary {
                 // Depth-first in the order written: push reversed.
                 stack.extend(inherited.into_iter().rev());
             }
-            resolved.insert(*kind, map);
+            resolved.insert(*kind, KindTable { map });
         }
         Vocabulary {
             rows,
@@ -171,7 +204,17 @@ impl Vocabulary {
 
     /// The row for `token` (exact case) on `kind`, inherited rows included.
     pub fn find(&self, kind: &str, token: &str) -> Option<&TokenRow> {
-        let i = self.resolved.get(kind)?.get(token)?;
+        self.find_in(self.resolved.get(kind)?, token)
+    }
+
+    /// The tokens of `kind`, for repeated [`Vocabulary::find_in`] lookups.
+    pub fn kind_table(&self, kind: &str) -> Option<&KindTable> {
+        self.resolved.get(kind)
+    }
+
+    /// The row for `token` (exact case) in a kind's table.
+    pub fn find_in(&self, table: &KindTable, token: &str) -> Option<&TokenRow> {
+        let i = table.map.get(token)?;
         self.rows.get(*i)
     }
 
@@ -181,7 +224,7 @@ impl Vocabulary {
             .resolved
             .get(kind)
             .into_iter()
-            .flat_map(|m| m.values())
+            .flat_map(|m| m.map.values())
             .filter_map(|i| self.rows.get(*i))
             .collect();
         out.sort_by_key(|r| r.token);
