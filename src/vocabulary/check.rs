@@ -45,6 +45,7 @@ pub fn check_pcc(file: FileId, text: &str, out: &mut Vec<Diagnostic>) {
         text,
         out,
         cache: None,
+        vocab: Vocabulary::get(),
     };
     for line in lines(file, text, LineMode::Whole) {
         for t in &line.tokens {
@@ -59,6 +60,7 @@ pub fn check_lines(kind: FileKind, text: &str, lines: &[Line], out: &mut Vec<Dia
         text,
         out,
         cache: None,
+        vocab: Vocabulary::get(),
     };
     for line in lines {
         c.line(kind, line);
@@ -69,6 +71,7 @@ struct Checker<'t, 'o> {
     text: &'t str,
     out: &'o mut Vec<Diagnostic>,
     cache: KindCache,
+    vocab: &'static Vocabulary,
 }
 
 /// The last kind looked up and its table (lines of one file nearly always share a kind).
@@ -198,7 +201,7 @@ impl<'t> Checker<'t, '_> {
         let name_span = sub_span(tok, 0, name.len());
         let value_span = sub_span(tok, name.len() + 1, text.len() - name.len() - 1);
         let value = text.get(name.len() + 1..).unwrap_or("");
-        let vocab = Vocabulary::get();
+        let vocab = self.vocab;
         let table = match self.cache {
             Some((k, t)) if k == kind => Some(t),
             _ => {
@@ -311,8 +314,9 @@ impl<'t> Checker<'t, '_> {
         let sub_span = sub_span(span, at, sub.len());
         let exact_case = row.token == "QUALIFY";
         let bonus_name = sub.split_once('=').map(|(n, _)| n);
+        let is_bonus = row.token == "BONUS";
         let matches = |s: &&str| -> bool {
-            if row.token == "BONUS" {
+            if is_bonus {
                 // Types are upper-cased by PCGen; `WEAPONPROF=x` matches on `WEAPONPROF=`.
                 if let Some(p) = s.strip_suffix('=') {
                     return bonus_name.is_some_and(|n| n.eq_ignore_ascii_case(p));
@@ -394,37 +398,44 @@ impl<'t> Checker<'t, '_> {
 
     /// PREs nested in a value (`…|PREVARGT:1,x`, `[PREALIGN:LG]`), looked up case-insensitively.
     fn nested_pres(&mut self, value: &str, span: Span) {
-        if !value.contains("PRE") {
+        // `split` and `contains` on one byte use memchr: values (long DESC texts included)
+        // are scanned at memory speed.
+        let mut at = 0usize;
+        for piece in value.split('|') {
+            let piece_at = at;
+            at += piece.len() + 1;
+            self.nested_pre(piece, piece_at, span);
+            if piece.contains('[') {
+                for (i, _) in piece.match_indices('[') {
+                    let rest = piece.get(i + 1..).unwrap_or("");
+                    self.nested_pre(rest, piece_at + i + 1, span);
+                }
+            }
+        }
+    }
+
+    /// `text` (at byte `at` of the value) if it starts with a PRE token.
+    fn nested_pre(&mut self, text: &str, at: usize, span: Span) {
+        // `PRE` itself is written in capitals; the rest is matched ignoring case.
+        if !text.strip_prefix('!').unwrap_or(text).starts_with("PRE") {
             return;
         }
-        let bytes = value.as_bytes();
-        let mut start = 0usize;
-        for (i, b) in bytes
-            .iter()
-            .enumerate()
-            .chain(std::iter::once((bytes.len(), &b'|')))
+        let Some((name, _)) = text.split_once(':') else {
+            return;
+        };
+        let piece_at = at;
+        if self.vocab.find("PRE", name).is_some() {
+            return;
+        }
         {
-            if *b != b'|' && *b != b'[' && *b != b']' {
-                continue;
-            }
-            let piece = value.get(start..i).unwrap_or("");
-            let piece_at = start;
-            start = i + 1;
-            let Some((name, _)) = piece.split_once(':') else {
-                continue;
-            };
             let upper = name.to_ascii_uppercase();
             let bare = upper.strip_prefix('!').unwrap_or(&upper);
-            // `PRE` itself is written in capitals; the rest is matched ignoring case.
-            if !name.strip_prefix('!').unwrap_or(name).starts_with("PRE")
-                || bare.len() < 4
-                || !name.bytes().all(|c| c.is_ascii_alphabetic() || c == b'!')
-            {
-                continue;
+            if bare.len() < 4 || !name.bytes().all(|c| c.is_ascii_alphabetic() || c == b'!') {
+                return;
             }
             let vocab = Vocabulary::get();
             if vocab.find("PRE", &upper).is_some() {
-                continue;
+                return;
             }
             let candidates = vocab.tokens_for("PRE");
             let help = match suggest(&upper, candidates.iter().map(|r| r.token)) {
