@@ -15,6 +15,35 @@ use crate::load::text::{LineMode, lines};
 use crate::load::{FileKind, Line, LoadSet};
 use crate::source::{FileId, Span};
 
+/// The tokens whose values are scanned for nested PREs (`|PRExxx:…`, `[PRExxx:…]`): those
+/// that carry trailing prerequisites. Free-text tokens (DESC, BENEFIT, INFO, ASPECT) are the
+/// bulk of the bytes of real data and are not scanned.
+const NESTED_PRE_TOKENS: &[&str] = &[
+    "ABILITY",
+    "ADD",
+    "AUTO",
+    "BONUS",
+    "CCSKILL",
+    "CSKILL",
+    "DOMAIN",
+    "DR",
+    "KIT",
+    "MOVE",
+    "NATURALATTACKS",
+    "SAB",
+    "SPELLKNOWN",
+    "SPELLLEVEL",
+    "SPELLS",
+    "SR",
+    "TEMPLATE",
+    "UDAM",
+    "VISION",
+    "CHANGEPROF",
+    "FOLLOWERS",
+    "COMPANIONLIST",
+    "SERVESAS",
+];
+
 /// How many kinds a "valid on" help line names before "and N more".
 const KINDS_SHOWN: usize = 6;
 
@@ -248,7 +277,9 @@ impl<'t> Checker<'t, '_> {
         } else if row.status == Status::DeprecatedAccepted {
             self.deprecated(name, name_span, replacement(row, kind));
         }
-        self.nested_pres(value, value_span);
+        if NESTED_PRE_TOKENS.contains(&name) {
+            self.nested_pres(value, value_span);
+        }
     }
 
     fn deprecated(&mut self, what: &str, span: Span, instead: String) {
