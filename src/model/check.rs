@@ -53,6 +53,7 @@ fn checked(mut load: LoadSet) -> CheckedSet {
     let (dataset, model_diags) = build(&load);
     let mut diagnostics = std::mem::take(&mut load.diagnostics);
     diagnostics.extend(model_diags);
+    diagnostics.extend(crate::vocabulary::check_load_set(&load));
     diagnostic::sort(&mut diagnostics, &load.sources);
     CheckedSet {
         load,
