@@ -18,10 +18,42 @@ impl<'a> Builder<'a> {
         id
     }
 
+    /// Reads a MODIFY value (`Variable|MODIFIER|value|…`); its problem reported, if any.
+    pub(super) fn modify_item(&mut self, value: Slice<'_>) -> Option<ModifyItem> {
+        match syntax::modify(value) {
+            Ok(item) => Some(item),
+            Err(d) => {
+                self.token_problem(value, 2, d);
+                None
+            }
+        }
+    }
+
+    /// Reports `d`, the problem of a MODIFY-like token's `value` whose formula follows
+    /// `fields` `|`-separated fields — unless the formula itself has a syntax error (an
+    /// unclosed `(` makes the whole token unsplittable): then that error, as `rulebook
+    /// eval` gives it (`(` never closed, with where it was opened), is the one reported.
+    fn token_problem(&mut self, value: Slice<'_>, fields: usize, d: Diagnostic) {
+        if d.code == lcodes::MALFORMED {
+            if let Some(formula) = formula_field(value, fields) {
+                let parsed = crate::formula::parse_formula(
+                    formula.text,
+                    formula.span.file,
+                    formula.span.start,
+                );
+                if !parsed.diagnostics.is_empty() {
+                    self.diags.extend(parsed.diagnostics);
+                    return;
+                }
+            }
+        }
+        self.diags.push(d);
+    }
+
     pub(super) fn modify_other(&mut self, value: Slice<'_>, source: Option<ObjectId>) {
         let item = match syntax::modify_other(value) {
             Ok(i) => i,
-            Err(d) => return self.diags.push(d),
+            Err(d) => return self.token_problem(value, 4, d),
         };
         let Some(scope) = self.scope(&item.scope) else {
             return;
@@ -282,7 +314,11 @@ impl<'a> Builder<'a> {
             .ds
             .variables
             .iter()
-            .filter(|v| !v.origin.is_channel() && self.ds.scopes.depth_to(scope, v.scope).is_some())
+            .filter(|v| {
+                !v.origin.is_channel()
+                    && !v.flawed
+                    && self.ds.scopes.depth_to(scope, v.scope).is_some()
+            })
             .map(|v| v.name.to_string())
             .collect();
         let mut d = Diagnostic::error(
@@ -325,4 +361,24 @@ impl<'a> Builder<'a> {
         );
         self.diags.push(d);
     }
+}
+
+/// The formula field of a MODIFY-like token's value that cannot be split at its top-level
+/// `|`s (brackets unbalanced): what follows the first `fields` `|`s, without a trailing
+/// `|PRIORITY=n`. `None` when there are fewer fields or the formula is empty.
+fn formula_field(value: Slice<'_>, fields: usize) -> Option<Slice<'_>> {
+    let mut start = 0;
+    for _ in 0..fields {
+        start += value.text.get(start..)?.find('|')? + 1;
+    }
+    let rest = value.text.get(start..)?;
+    let end = rest
+        .rfind("|PRIORITY=")
+        .filter(|&at| {
+            rest.get(at + "|PRIORITY=".len()..)
+                .is_some_and(|p| p.trim().chars().all(|c| c.is_ascii_digit()))
+        })
+        .unwrap_or(rest.len());
+    let formula = value.sub(start..start + end).trim();
+    (!formula.text.is_empty()).then_some(formula)
 }

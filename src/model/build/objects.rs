@@ -84,11 +84,8 @@ impl<'a> Builder<'a> {
         match token_parts(text, first) {
             Some((k, v)) if k.text == "MODIFY" => {
                 self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
-                match syntax::modify(v) {
-                    Ok(item) => {
-                        self.modifier(&item, ScopeId::GLOBAL, Applies::Global, None);
-                    }
-                    Err(d) => self.diags.push(d),
+                if let Some(item) = self.modify_item(v) {
+                    self.modifier(&item, ScopeId::GLOBAL, Applies::Global, None);
                 }
             }
             Some((k, v)) if k.text == "MODIFYOTHER" => {
@@ -298,11 +295,8 @@ impl<'a> Builder<'a> {
         match key.text {
             "MODIFY" => {
                 self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
-                match syntax::modify(value) {
-                    Ok(item) => {
-                        self.modifier(&item, scope, Applies::Own, Some(id));
-                    }
-                    Err(d) => self.diags.push(d),
+                if let Some(item) = self.modify_item(value) {
+                    self.modifier(&item, scope, Applies::Own, Some(id));
                 }
             }
             "MODIFYOTHER" => {
@@ -347,12 +341,11 @@ impl<'a> Builder<'a> {
             .resolve("PC.EQUIPMENT.PART")
             .map_or(ScopeId::GLOBAL, |(s, _)| s);
         match key.text.trim() {
-            "MODIFY" => match syntax::modify(inner) {
-                Ok(item) => {
+            "MODIFY" => {
+                if let Some(item) = self.modify_item(inner) {
                     self.modifier(&item, part_scope, Applies::Part(n.value), Some(id));
                 }
-                Err(d) => self.diags.push(d),
-            },
+            }
             "MODIFYOTHER" => self.modify_other(inner, Some(id)),
             _ => self.diags.push(
                 Diagnostic::error(
