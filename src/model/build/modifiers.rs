@@ -267,6 +267,46 @@ impl<'a> Builder<'a> {
                 .with_help(format!("write {}", literal::shape(&variable.format))),
             );
         };
+        // The spec: "the value CAN be a formula", for every format. PCGen takes formulas
+        // for NUMBER only; elsewhere a formula is accepted with a warning that says so.
+        let pcgen_fixed = |this: &mut Self| {
+            let format = &variable.format;
+            let (message, help) = match format {
+                Format::Boolean => (
+                    "PCGen accepts only `true` or `false` here".to_owned(),
+                    "keep it if only this engine reads the data; PCGen needs a fixed true/false"
+                        .to_owned(),
+                ),
+                Format::String => (
+                    "PCGen reads this STRING value as the text itself, not as a formula"
+                        .to_owned(),
+                    "keep it if only this engine reads the data; PCGen sets the text as written"
+                        .to_owned(),
+                ),
+                _ => (
+                    format!("PCGen accepts only a fixed {format} value here"),
+                    format!(
+                        "keep it if only this engine reads the data; PCGen needs {}",
+                        literal::shape(format)
+                    ),
+                ),
+            };
+            let note = match format {
+                Format::Boolean => "the spec's own example sets a BOOLEAN with a formula (`HandsRequired>Hands`)",
+                _ => "the spec says of every MODIFY: \"the value CAN be a formula\"",
+            };
+            this.diags.push(
+                Diagnostic::warning(codes::PCGEN_DIVERGENCE, item.value.span, message)
+                    .with_label(format!("a formula for a {format} modifier"))
+                    .with_help(help)
+                    .with_note(note),
+            );
+        };
+        let parses = |text: &str| {
+            crate::formula::parse_formula(text, item.value.span.file, item.value.span.start)
+                .diagnostics
+                .is_empty()
+        };
         match &variable.format {
             Format::Number => Some(match literal::parse(&Format::Number, text) {
                 Some(l) => ModifierValue::Constant(l),
@@ -275,29 +315,45 @@ impl<'a> Builder<'a> {
             Format::Boolean => match literal::parse(&Format::Boolean, text) {
                 Some(l) => Some(ModifierValue::Constant(l)),
                 None => {
-                    self.diags.push(
-                        Diagnostic::warning(
-                            codes::PCGEN_DIVERGENCE,
-                            item.value.span,
-                            "PCGen accepts only `true` or `false` here",
-                        )
-                        .with_label("a formula for a BOOLEAN modifier")
-                        .with_help("keep it if only this engine reads the data; PCGen needs a fixed true/false")
-                        .with_note("the spec's own example sets a BOOLEAN with a formula (`HandsRequired>Hands`)"),
-                    );
+                    pcgen_fixed(self);
                     Some(formula())
                 }
             },
+            // Text is text; a value holding a quoted string (`"Sir "+Name`) is a formula.
+            Format::String if text.contains('"') && parses(text) => {
+                pcgen_fixed(self);
+                Some(formula())
+            }
             Format::String => Some(ModifierValue::Constant(Value::string(text))),
             Format::Dice | Format::OrderedPair => match literal::parse(&variable.format, text) {
                 Some(l) => Some(ModifierValue::Constant(l)),
-                None => {
-                    bad(self);
-                    None
-                }
+                None => match crate::formula::Dice::parse_with_bonus(text.trim()) {
+                    Ok(d) if variable.format == Format::Dice => {
+                        self.diags.push(
+                            Diagnostic::warning(
+                                codes::PCGEN_DIVERGENCE,
+                                item.value.span,
+                                "PCGen's DICE values take no bonus",
+                            )
+                            .with_label("the spec's `AdB+C` form")
+                            .with_help("keep it if only this engine reads the data; for PCGen write the dice alone (`1d6`) and add the bonus elsewhere")
+                            .with_note("the spec writes DICE as `AdB+C`; PCGen reports \"not a valid Dice\""),
+                        );
+                        Some(ModifierValue::Constant(Value::Dice(d)))
+                    }
+                    _ if parses(text) => {
+                        pcgen_fixed(self);
+                        Some(formula())
+                    }
+                    _ => {
+                        bad(self);
+                        None
+                    }
+                },
             },
             Format::Object(_) | Format::Optional(_) => {
                 if text.contains(['"', '(']) {
+                    pcgen_fixed(self);
                     Some(formula())
                 } else {
                     Some(ModifierValue::Constant(Value::Object(Name::new(
