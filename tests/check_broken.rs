@@ -1,7 +1,8 @@
-//! Every loader and model diagnostic has a broken example under `data/broken/<CODE>-<name>/`:
-//! its rendered report is an insta snapshot, and the JSON output places it at the file, line
-//! and column named in the case's `expect.txt`. The example dataset in `data/handsworld`
-//! checks without errors.
+//! Every loader and model diagnostic has a broken example under
+//! `tests/fixtures/broken/<CODE>-<name>/` (the PCGen root of the cases is `tests/fixtures`): its
+//! rendered report is an insta snapshot, and the JSON output places it at the file, line and
+//! column named in the case's `expect.txt`. The example dataset in `data/handsworld` checks
+//! without errors, and so does the whole `data/` folder.
 
 use rulebook::diagnostic::{Severity, render, to_json};
 use rulebook::load::{DiskFs, PcgenRoot};
@@ -12,8 +13,13 @@ fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
 }
 
+/// The PCGen root of the broken examples (its `system/gameModes` holds their game modes).
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
 fn cases() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(data().join("broken"))
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixtures().join("broken"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.join("case.pcc").is_file())
@@ -24,7 +30,7 @@ fn cases() -> Vec<PathBuf> {
 
 #[test]
 fn every_broken_case_reports_its_code_at_the_expected_place() {
-    let root = PcgenRoot::at(&DiskFs, &data());
+    let root = PcgenRoot::at(&DiskFs, &fixtures());
     let cases = cases();
     assert!(cases.len() >= 45, "{} cases", cases.len());
     for dir in cases {
@@ -154,4 +160,19 @@ fn l0103_read_failure_is_reported_at_the_pcc_line_naming_the_file() {
     assert_eq!(j.severity, Severity::Error);
     let report = render(&[failures[0].clone()], &set.load.sources, false);
     insta::assert_snapshot!("L0103-read-failed", report);
+}
+
+/// A newcomer's first command in the repository, `rulebook check data`, finds no errors: the
+/// broken examples live under `tests/fixtures/`, not in `data/`.
+#[test]
+fn the_data_folder_checks_without_errors() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["check", "data"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("\n0 errors"), "{stdout}");
+    assert!(!stdout.contains("broken/"), "{stdout}");
 }
