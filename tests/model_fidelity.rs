@@ -15,7 +15,10 @@ const DEFAULTS: &str = "DEFAULTVARIABLEVALUE:NUMBER|0\nDEFAULTVARIABLEVALUE:ORDE
 fn check(controls: &str, files: &[(&str, &str, &str)]) -> (Vec<Diagnostic>, String) {
     let mut pcc = String::from("CAMPAIGN:Test\nGAMEMODE:Test\nDATACONTROL:ctl.lst\n");
     let mut fs = MemoryFs::new()
-        .with("/pc/system/gameModes/Test/miscinfo.lst", "ALLOWEDMODES:Test\n")
+        .with(
+            "/pc/system/gameModes/Test/miscinfo.lst",
+            "ALLOWEDMODES:Test\n",
+        )
         .with("/pc/data/t/ctl.lst", format!("{DEFAULTS}{controls}"));
     for (key, name, text) in files {
         pcc.push_str(&format!("{key}:{name}\n"));
@@ -99,7 +102,7 @@ fn did_you_mean_skips_names_whose_definition_failed() {
             ("GLOBALMODIFIER", "mods.lst", "MODIFY:Sped|ADD|1\n"),
         ],
     );
-    assert_eq!(codes(&found), ["M0102", "M0107"], "{report}");
+    assert_eq!(codes(&found), ["M0107", "M0102"], "{report}");
     assert!(!report.contains("did you mean `Speed`"), "{report}");
 }
 
@@ -110,7 +113,11 @@ fn an_unclosed_parenthesis_in_a_token_reads_as_in_eval() {
     let (found, report) = check(
         "",
         &[
-            ("VARIABLE", "vars.lst", "GLOBAL:NUMBER=X\nLOCAL:PC.EQUIPMENT|NUMBER=W\n"),
+            (
+                "VARIABLE",
+                "vars.lst",
+                "GLOBAL:NUMBER=X\nLOCAL:PC.EQUIPMENT|NUMBER=W\n",
+            ),
             (
                 "GLOBALMODIFIER",
                 "mods.lst",
@@ -149,7 +156,7 @@ Ghost\tKEY:Ghost\tFACT:Flavour|spooky\n",
     );
     assert_eq!(codes(&found), ["M0130", "M0130"], "{report}");
     assert!(
-        found[1].message == "FACT BaseSize, FACT Legs was required but not set in RACE Ghost",
+        found[1].message == "FACT BaseSize, FACT Legs were required but not set in RACE Ghost",
         "{report}"
     );
     insta::assert_snapshot!(report);
@@ -182,7 +189,10 @@ FACTDEF:RACE|F\tDATAFORMAT:Number\tREQUIRED:no\tSELECTABLE:Yes\tVISIBLE:EXPORT\t
 fn solve(files: &[(&str, &str, &str)], read: &[&str]) -> (Vec<Diagnostic>, String, Vec<String>) {
     let mut pcc = String::from("CAMPAIGN:Test\nGAMEMODE:Test\nDATACONTROL:ctl.lst\n");
     let mut fs = MemoryFs::new()
-        .with("/pc/system/gameModes/Test/miscinfo.lst", "ALLOWEDMODES:Test\n")
+        .with(
+            "/pc/system/gameModes/Test/miscinfo.lst",
+            "ALLOWEDMODES:Test\n",
+        )
         .with(
             "/pc/data/t/ctl.lst",
             format!("{DEFAULTS}DEFAULTVARIABLEVALUE:DICE|1d4\n"),
@@ -229,7 +239,11 @@ fn set_takes_a_formula_for_every_format() {
         ],
         &["Big", "Reach", "Hit", "Title", "Plain"],
     );
-    assert_eq!(codes(&found), ["M0113", "M0113", "M0113", "M0113"], "{report}");
+    assert_eq!(
+        codes(&found),
+        ["M0113", "M0113", "M0113", "M0113"],
+        "{report}"
+    );
     assert_eq!(values, ["true", "10,5", "2d6", "Giant", "Big and (tall)"]);
     insta::assert_snapshot!(report);
 }
@@ -239,7 +253,11 @@ fn set_takes_a_formula_for_every_format() {
 fn dice_take_the_spec_bonus_form() {
     let (found, report, values) = solve(
         &[
-            ("VARIABLE", "vars.lst", "GLOBAL:DICE=Damage\nGLOBAL:DICE=Penalty\n"),
+            (
+                "VARIABLE",
+                "vars.lst",
+                "GLOBAL:DICE=Damage\nGLOBAL:DICE=Penalty\n",
+            ),
             (
                 "GLOBALMODIFIER",
                 "mods.lst",

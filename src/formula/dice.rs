@@ -45,7 +45,10 @@ impl Dice {
     /// Parses the spec's DICE form `AdB+C` / `AdB-C` (a bonus after PCGen's `NdS`), or
     /// anything [`Dice::parse`] takes. PCGen itself rejects the bonus.
     pub fn parse_with_bonus(text: &str) -> Result<Dice, String> {
-        let Some(at) = text.rfind(['+', '-']).filter(|&at| at > 0 && text.contains('d')) else {
+        let Some(at) = text
+            .rfind(['+', '-'])
+            .filter(|&at| at > 0 && text.contains('d'))
+        else {
             return Dice::parse(text);
         };
         let (dice, bonus) = text.split_at(at);

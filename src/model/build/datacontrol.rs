@@ -250,7 +250,10 @@ impl<'a> Builder<'a> {
             let missing: Vec<&FactDef> = required
                 .iter()
                 .filter(|d| d.location.is(loc))
-                .filter(|d| !o.facts.iter().any(|f| f.set == d.set && f.name == d.name))
+                .filter(|d| {
+                    !o.facts.iter().any(|f| f.set == d.set && f.name == d.name)
+                        && !self.facts_written.contains(&(o.id, d.set, d.name.clone()))
+                })
                 .copied()
                 .collect();
             let Some(first) = missing.first() else {
@@ -265,7 +268,11 @@ impl<'a> Builder<'a> {
             let mut d = Diagnostic::error(
                 codes::REQUIRED_FACT,
                 o.span,
-                format!("{what} was required but not set in {loc} {}", o.key),
+                format!(
+                    "{what} {} required but not set in {loc} {}",
+                    if missing.len() == 1 { "was" } else { "were" },
+                    o.key
+                ),
             )
             .with_label(format!("{loc} without {what}"))
             .with_secondary(first.span, "required here (REQUIRED:YES)")

@@ -173,6 +173,8 @@ pub(crate) struct Builder<'a> {
     fact_index: crate::model::fxhash::FxHashSet<(bool, Name, Name)>,
     /// Every variable by name and channel-ness, whatever its scope (for the overlap rule).
     names: crate::model::fxhash::FxHashMap<(Name, bool), Vec<VarId>>,
+    /// Every FACT/FACTSET token an object wrote (valid or not), for `REQUIRED:YES`.
+    facts_written: crate::model::fxhash::FxHashSet<(ObjectId, bool, Name)>,
 }
 
 /// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
@@ -194,6 +196,7 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         refs: Vec::new(),
         fact_index: crate::model::fxhash::FxHashSet::default(),
         names: crate::model::fxhash::FxHashMap::default(),
+        facts_written: crate::model::fxhash::FxHashSet::default(),
     };
     b.run();
     (b.ds, b.diags)

@@ -278,8 +278,7 @@ impl<'a> Builder<'a> {
                         .to_owned(),
                 ),
                 Format::String => (
-                    "PCGen reads this STRING value as the text itself, not as a formula"
-                        .to_owned(),
+                    "PCGen reads this STRING value as the text itself, not as a formula".to_owned(),
                     "keep it if only this engine reads the data; PCGen sets the text as written"
                         .to_owned(),
                 ),
@@ -292,12 +291,21 @@ impl<'a> Builder<'a> {
                 ),
             };
             let note = match format {
-                Format::Boolean => "the spec's own example sets a BOOLEAN with a formula (`HandsRequired>Hands`)",
+                Format::Boolean => {
+                    "the spec's own example sets a BOOLEAN with a formula (`HandsRequired>Hands`)"
+                }
                 _ => "the spec says of every MODIFY: \"the value CAN be a formula\"",
             };
             this.diags.push(
                 Diagnostic::warning(codes::PCGEN_DIVERGENCE, item.value.span, message)
-                    .with_label(format!("a formula for a {format} modifier"))
+                    .with_label(format!(
+                        "a formula for {} {format} modifier",
+                        if format.to_string().starts_with(['A', 'E', 'I', 'O', 'U']) {
+                            "an"
+                        } else {
+                            "a"
+                        }
+                    ))
                     .with_help(help)
                     .with_note(note),
             );
@@ -341,7 +349,9 @@ impl<'a> Builder<'a> {
                         );
                         Some(ModifierValue::Constant(Value::Dice(d)))
                     }
-                    _ if parses(text) => {
+                    // A formula names something (a variable, a function): a bare number
+                    // for a pair or dice is a mistyped constant, not a formula.
+                    _ if text.contains(|c: char| c.is_ascii_alphabetic()) && parses(text) => {
                         pcgen_fixed(self);
                         Some(formula())
                     }

@@ -403,6 +403,9 @@ impl<'a> Builder<'a> {
         let Some(loc) = fact_location(kind) else {
             return;
         };
+        // Written, even if its value is reported below: a REQUIRED:YES check must not
+        // report the same line again as a missing fact.
+        self.facts_written.insert((id, set, Name::new(name.text)));
         let defined = self
             .fact_index
             .contains(&(set, Name::new(loc), Name::new(name.text)));
