@@ -92,6 +92,9 @@ pub enum TextEncoding {
         /// The value of that byte.
         byte: u8,
     },
+    /// UTF-16 or UTF-32 (recognised by its byte-order mark or its zero bytes), decoded as
+    /// such; named as `UTF-16LE`, `UTF-16BE`, `UTF-32LE` or `UTF-32BE`.
+    Wide(&'static str),
 }
 
 /// Decodes file bytes: UTF-8 when valid, otherwise Windows-1252 (which never fails).

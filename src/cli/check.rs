@@ -5,8 +5,10 @@
 //! found, 2 usage or I/O failure.
 
 use clap::{Args, ValueEnum};
-use rulebook::load::{DiskFs, FileSystem, PcgenRoot, selectable_pccs};
-use rulebook::model::check::{CheckedSet, check_load_set, json_output, render_human, summary};
+use rulebook::load::{CampaignIndex, DiskFs, FileSystem, OutsideRoot, PcgenRoot, selectable_pccs};
+use rulebook::model::check::{
+    CheckedSet, check_load_set, check_load_set_with, json_output, render_human, summary,
+};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -33,6 +35,9 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: OutputFormat,
+    /// Read files a PCC names outside the PCGen root (refused by default).
+    #[arg(long)]
+    pub allow_outside_root: bool,
 }
 
 /// The load sets named by the command line: all PCC files together, each folder's PCCs apart.
@@ -41,7 +46,10 @@ fn load_sets(fs: &dyn FileSystem, paths: &[PathBuf]) -> Result<Vec<Vec<PathBuf>>
     let mut sets = Vec::new();
     for p in paths {
         if fs.is_dir(p) {
-            let pccs = selectable_pccs(fs, p);
+            let pccs = selectable_pccs(fs, p).map_err(|problems| {
+                let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                format!("cannot walk {}: {}", p.display(), list.join("; "))
+            })?;
             if pccs.is_empty() {
                 return Err(format!("no selectable .pcc file below {}", p.display()));
             }
@@ -86,6 +94,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         },
     };
+    let root = if args.allow_outside_root {
+        root.with_outside(OutsideRoot::Allow)
+    } else {
+        root
+    };
     let checked = check_sets(&fs, &root, &sets);
     match args.format {
         OutputFormat::Human => {
@@ -127,12 +140,14 @@ fn check_sets(fs: &dyn FileSystem, root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> V
             }
         });
     }
+    // The data folder's PCCs, indexed once for every load set.
+    let index = CampaignIndex::build(fs, root);
     let mut out = Vec::new();
     for set in sets {
         if let Some(name) = set.first().and_then(|p| p.file_name()) {
             bar.set_message(name.to_string_lossy().into_owned());
         }
-        out.push(check_load_set(fs, root, set));
+        out.push(check_load_set_with(fs, root, set, &index));
         bar.inc(1);
     }
     bar.finish_and_clear();

@@ -129,15 +129,43 @@ impl FileKind {
     }
 }
 
-/// One alternative of a PRECAMPAIGN prerequisite.
+/// One alternative of a PRECAMPAIGN prerequisite (PCGen's `PreCampaignTester`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PreItem {
-    /// `INCLUDES=Name`: the campaign with this key or name.
-    Includes(String),
-    /// `BOOKTYPE=Type`: any campaign of this book type.
+    /// A bare name: a loaded campaign with this key or name.
+    Name(String),
+    /// `BOOKTYPE=Type`: a loaded campaign of this book type.
     BookType(String),
-    /// `[Name]`: this campaign does not count.
+    /// `INCLUDES=Name`: a loaded campaign, or one a loaded campaign includes by `PCC:`, with
+    /// this key or name.
+    Includes(String),
+    /// `INCLUDESBOOKTYPE=Type`: a loaded campaign, or one it includes, of this book type.
+    IncludesBookType(String),
+    /// `[Name]`: this campaign never counts towards the other items.
     Except(String),
+}
+
+impl PreItem {
+    /// The campaign name this item asks for, if it names one.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            PreItem::Name(n) | PreItem::Includes(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The book type this item asks for, if it names one.
+    pub fn book_type(&self) -> Option<&str> {
+        match self {
+            PreItem::BookType(t) | PreItem::IncludesBookType(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// True for the `INCLUDES…` forms, which also look at included sub-campaigns.
+    pub fn looks_inside(&self) -> bool {
+        matches!(self, PreItem::Includes(_) | PreItem::IncludesBookType(_))
+    }
 }
 
 /// `PRECAMPAIGN:n,item,…` or `!PRECAMPAIGN:…`.
@@ -153,8 +181,31 @@ pub struct PreCampaign {
     pub span: Span,
 }
 
+/// A campaign as a prerequisite sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate<'a> {
+    /// `KEY:`.
+    pub key: &'a str,
+    /// `CAMPAIGN:`.
+    pub name: &'a str,
+    /// `BOOKTYPE:` values.
+    pub book_types: &'a [String],
+    /// True for a campaign that is loaded itself (selected or added), false for one only
+    /// included by another through `PCC:`.
+    pub top_level: bool,
+}
+
+impl Candidate<'_> {
+    fn is(&self, name: &str) -> bool {
+        self.key.eq_ignore_ascii_case(name) || self.name.eq_ignore_ascii_case(name)
+    }
+}
+
 impl PreCampaign {
-    fn parse(text: &str, span: Span) -> Option<PreCampaign> {
+    /// Parses a `PRECAMPAIGN:`/`!PRECAMPAIGN:` token's text; `None` when it is not one or its
+    /// count is not a number.
+    pub fn parse(text: &str, span: Span) -> Option<PreCampaign> {
+        let text = text.trim();
         let (negated, rest) = match text.strip_prefix('!') {
             Some(r) => (true, r),
             None => (false, text),
@@ -163,16 +214,19 @@ impl PreCampaign {
         let mut parts = value.split(',');
         let count = parts.next()?.trim().parse().ok()?;
         let items = parts
-            .filter_map(|p| {
-                let p = p.trim();
-                if let Some(n) = p.strip_prefix("INCLUDES=") {
-                    Some(PreItem::Includes(n.to_owned()))
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                if let Some(n) = p.strip_prefix("INCLUDESBOOKTYPE=") {
+                    PreItem::IncludesBookType(n.trim().to_owned())
+                } else if let Some(n) = p.strip_prefix("INCLUDES=") {
+                    PreItem::Includes(n.trim().to_owned())
                 } else if let Some(n) = p.strip_prefix("BOOKTYPE=") {
-                    Some(PreItem::BookType(n.to_owned()))
+                    PreItem::BookType(n.trim().to_owned())
+                } else if let Some(n) = p.strip_prefix('[').and_then(|n| n.strip_suffix(']')) {
+                    PreItem::Except(n.trim().to_owned())
                 } else {
-                    p.strip_prefix('[')
-                        .and_then(|n| n.strip_suffix(']'))
-                        .map(|n| PreItem::Except(n.to_owned()))
+                    PreItem::Name(p.to_owned())
                 }
             })
             .collect();
@@ -184,39 +238,34 @@ impl PreCampaign {
         })
     }
 
-    /// Whether the prerequisite holds for campaigns given as (key, name, book types).
-    pub fn passes(&self, loaded: &[(&str, &str, &[String])]) -> bool {
-        let except: Vec<&str> = self
-            .items
+    /// True when `c` is named by a `[…]` exception.
+    fn excepted(&self, c: &Candidate<'_>) -> bool {
+        self.items
             .iter()
-            .filter_map(|i| match i {
-                PreItem::Except(n) => Some(n.as_str()),
-                _ => None,
-            })
-            .collect();
-        let is = |a: &str, b: &str| a.eq_ignore_ascii_case(b);
-        let mut matched = 0u32;
-        for item in &self.items {
-            let hit = match item {
-                PreItem::Includes(n) => loaded.iter().any(|(k, c, _)| is(k, n) || is(c, n)),
-                PreItem::BookType(t) => loaded.iter().any(|(k, c, types)| {
-                    types.iter().any(|x| is(x, t)) && !except.iter().any(|e| is(e, k) || is(e, c))
-                }),
-                PreItem::Except(_) => false,
-            };
-            if hit {
-                matched = matched.saturating_add(1);
-            }
-        }
-        (matched >= self.count) != self.negated
+            .any(|i| matches!(i, PreItem::Except(n) if c.is(n)))
     }
 
-    /// The campaign names an un-negated prerequisite asks for by `INCLUDES=`.
-    pub fn included_names(&self) -> impl Iterator<Item = &str> {
-        self.items.iter().filter_map(|i| match i {
-            PreItem::Includes(n) => Some(n.as_str()),
-            _ => None,
-        })
+    /// True when `item` holds for the loaded campaigns `loaded`.
+    pub fn item_holds(&self, item: &PreItem, loaded: &[Candidate<'_>]) -> bool {
+        let seen = |c: &&Candidate<'_>| (c.top_level || item.looks_inside()) && !self.excepted(c);
+        match item {
+            PreItem::Name(n) | PreItem::Includes(n) => loaded.iter().filter(seen).any(|c| c.is(n)),
+            PreItem::BookType(t) | PreItem::IncludesBookType(t) => loaded
+                .iter()
+                .filter(seen)
+                .any(|c| c.book_types.iter().any(|x| x.eq_ignore_ascii_case(t))),
+            PreItem::Except(_) => false,
+        }
+    }
+
+    /// Whether the prerequisite holds for the loaded campaigns `loaded`.
+    pub fn passes(&self, loaded: &[Candidate<'_>]) -> bool {
+        let matched = self
+            .items
+            .iter()
+            .filter(|i| self.item_holds(i, loaded))
+            .count();
+        (matched >= self.count as usize) != self.negated
     }
 }
 
@@ -348,10 +397,18 @@ pub fn parse_pcc(
                     c.pre.push(p);
                 }
             }
-            "PCC" => match resolve_path(value, dir, root) {
-                Ok(p) => c.includes.push((p, vslice.span)),
-                Err(e) => diagnostics.push(bad_path(vslice.span, e)),
-            },
+            "PCC" => {
+                // PCGen reads the text before the first `|` as the path; what follows is a
+                // prerequisite, and the sub-campaign is included regardless.
+                let path = value.split('|').next().unwrap_or(value);
+                let lead = path.len() - path.trim_start().len();
+                let at = vslice.span.start as usize + lead;
+                let span = Span::new(file, at..at + path.trim().len());
+                match resolve_path(path, dir, root) {
+                    Ok(p) => c.includes.push((p, span)),
+                    Err(e) => diagnostics.push(bad_path(span, e)),
+                }
+            }
             "LSTEXCLUDE" => {
                 for part in value.split('|') {
                     if let Ok(p) = resolve_path(part, dir, root) {
@@ -471,12 +528,55 @@ mod tests {
         )
         .unwrap();
         let core = vec!["Core Rules".to_string()];
-        assert!(p.passes(&[("Core Rulebook", "Core Rulebook", &core)]));
-        assert!(!p.passes(&[
-            ("Core Rulebook", "Core Rulebook", &core),
-            ("Other", "Other", &core)
-        ]));
+        let c = |name: &'static str, top_level| Candidate {
+            key: name,
+            name,
+            book_types: &core,
+            top_level,
+        };
+        assert!(p.passes(&[c("Core Rulebook", true)]));
+        assert!(!p.passes(&[c("Core Rulebook", true), c("Other", true)]));
         let q = PreCampaign::parse("PRECAMPAIGN:1,INCLUDES=APG", Span::default()).unwrap();
-        assert!(!q.passes(&[("Core Rulebook", "Core Rulebook", &core)]));
+        assert!(!q.passes(&[c("Core Rulebook", true)]));
+    }
+
+    #[test]
+    fn precampaign_reads_every_form() {
+        let p = PreCampaign::parse(
+            "PRECAMPAIGN:2,INCLUDESBOOKTYPE=Core Rules,INCLUDES=A,BOOKTYPE=B,Bare Name,[X]",
+            Span::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            p.items,
+            vec![
+                PreItem::IncludesBookType("Core Rules".into()),
+                PreItem::Includes("A".into()),
+                PreItem::BookType("B".into()),
+                PreItem::Name("Bare Name".into()),
+                PreItem::Except("X".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn bare_names_and_booktype_see_loaded_campaigns_includes_see_sub_campaigns() {
+        let core = vec!["Core Rules".to_string()];
+        let sub = Candidate {
+            key: "Sub",
+            name: "Sub",
+            book_types: &core,
+            top_level: false,
+        };
+        let holds = |t: &str| {
+            PreCampaign::parse(t, Span::default())
+                .unwrap()
+                .passes(&[sub])
+        };
+        assert!(!holds("PRECAMPAIGN:1,Sub"));
+        assert!(!holds("PRECAMPAIGN:1,BOOKTYPE=Core Rules"));
+        assert!(holds("PRECAMPAIGN:1,INCLUDES=Sub"));
+        assert!(holds("PRECAMPAIGN:1,INCLUDESBOOKTYPE=Core Rules"));
+        assert!(!holds("!PRECAMPAIGN:1,INCLUDES=sub"));
     }
 }

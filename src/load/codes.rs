@@ -69,6 +69,18 @@ pub const INCLUDE_TOO_DEEP: Code = Code {
     id: "L0113",
     name: "include-too-deep",
 };
+/// A PCC names a file outside the PCGen root (`../`, an absolute path, a link leading out);
+/// it is not read unless `--allow-outside-root` is given.
+pub const OUTSIDE_ROOT: Code = Code {
+    id: "L0114",
+    name: "outside-root",
+};
+/// A file entry's PRECAMPAIGN condition names campaigns or book types that no campaign under
+/// the data folder has: the file is never loaded.
+pub const NEVER_SATISFIED: Code = Code {
+    id: "L0115",
+    name: "never-satisfied",
+};
 
 /// A token has the wrong shape (missing `|`, `=` or value).
 pub const MALFORMED: Code = Code {

@@ -17,6 +17,47 @@ pub trait FileSystem {
     fn is_dir(&self, path: &Path) -> bool;
     /// Every regular file below `dir` (recursively), sorted by path.
     fn files_below(&self, dir: &Path) -> Vec<PathBuf>;
+    /// Every regular file below `dir` with the problems met on the way (an unreadable
+    /// sub-folder, a link leading out of `dir`): a walk never drops a folder silently.
+    fn walk(&self, dir: &Path) -> Walk {
+        Walk {
+            files: self.files_below(dir),
+            problems: Vec::new(),
+        }
+    }
+    /// True when something exists at `path` (a file, a folder, a device or a pipe).
+    fn exists(&self, path: &Path) -> bool {
+        self.is_file(path) || self.is_dir(path)
+    }
+    /// The path with every symbolic link resolved, for the file systems that have links
+    /// (`None` when it does not exist). The default is the lexical form.
+    fn canonical(&self, path: &Path) -> Option<PathBuf> {
+        Some(normalize(path))
+    }
+}
+
+/// The result of walking a folder: its files and what could not be walked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Walk {
+    /// Regular files below the folder, sorted by path.
+    pub files: Vec<PathBuf>,
+    /// Entries that were not walked, with the reason.
+    pub problems: Vec<WalkProblem>,
+}
+
+/// A folder entry a walk could not follow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WalkProblem {
+    /// The entry.
+    pub path: PathBuf,
+    /// Why it was not walked.
+    pub reason: String,
+}
+
+impl std::fmt::Display for WalkProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.reason)
+    }
 }
 
 /// The real disk.
@@ -37,15 +78,58 @@ impl FileSystem for DiskFs {
     }
 
     fn files_below(&self, dir: &Path) -> Vec<PathBuf> {
-        let mut out: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-            .follow_links(true)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_file())
-            .map(|e| e.into_path())
-            .collect();
-        out.sort();
-        out
+        self.walk(dir).files
+    }
+
+    /// Walks `dir` without following folder links (a link to `/` or `..` would walk the
+    /// machine or the sibling datasets). A link to a regular file inside `dir` counts as
+    /// that file; a link leading out of `dir`, or to a folder, is a problem. Errors (an
+    /// unreadable folder) are problems too, never dropped.
+    fn walk(&self, dir: &Path) -> Walk {
+        let mut walk = Walk::default();
+        let inside = std::fs::canonicalize(dir).ok();
+        for entry in walkdir::WalkDir::new(dir).follow_links(false) {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    let path = e.path().unwrap_or(dir).to_path_buf();
+                    let reason = e
+                        .io_error()
+                        .map_or_else(|| e.to_string(), ToString::to_string);
+                    walk.problems.push(WalkProblem { path, reason });
+                    continue;
+                }
+            };
+            let kind = entry.file_type();
+            if kind.is_file() {
+                walk.files.push(entry.into_path());
+            } else if kind.is_symlink() {
+                let target = std::fs::canonicalize(entry.path()).ok();
+                let within = match (&target, &inside) {
+                    (Some(t), Some(i)) => t.starts_with(i),
+                    _ => false,
+                };
+                if within && target.as_deref().is_some_and(Path::is_file) {
+                    walk.files.push(entry.into_path());
+                } else if !within {
+                    walk.problems.push(WalkProblem {
+                        path: entry.into_path(),
+                        reason: "a link leading out of the folder (not followed)".to_owned(),
+                    });
+                }
+                // A link to a folder inside: its files are walked where they are.
+            }
+        }
+        walk.files.sort();
+        walk
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        path.symlink_metadata().is_ok()
+    }
+
+    fn canonical(&self, path: &Path) -> Option<PathBuf> {
+        std::fs::canonicalize(path).ok()
     }
 }
 

@@ -62,6 +62,10 @@ pub fn read_game_modes(fs: &dyn FileSystem, dir: &Path) -> Vec<GameMode> {
                     gm.allowed = v.split('|').map(|s| s.trim().to_owned()).collect();
                 }
             }
+            if gm.allowed.is_empty() {
+                // PCGen's GameMode: without ALLOWEDMODES, a mode allows its own name.
+                gm.allowed.push(gm.dir.clone());
+            }
             if let Ok(bytes) = fs.read(&folder.join("codeControl.lst")) {
                 gm.controls = parse_controls(&String::from_utf8_lossy(&bytes));
             }
@@ -118,5 +122,12 @@ mod tests {
         assert_eq!(modes[0].controls.face.as_deref(), Some("Face"));
         assert!(modes[0].controls.alignment_feature);
         assert!(modes[0].controls.stat_input.is_none());
+    }
+
+    #[test]
+    fn a_mode_without_allowedmodes_allows_its_folder_name() {
+        let fs = MemoryFs::new().with("/g/Sidewinder/miscinfo.lst", "GAMEMODEKEY:x\n");
+        let modes = read_game_modes(&fs, Path::new("/g"));
+        assert!(modes[0].accepts("Sidewinder"));
     }
 }

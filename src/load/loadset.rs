@@ -2,13 +2,15 @@
 //! mode, and every listed file read in PCGen's fixed load order.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::campaign::{Campaign, FileKind, KeyFilter, parse_pcc};
+use crate::load::campaign::{Campaign, Candidate, FileKind, KeyFilter, PreItem, parse_pcc};
 use crate::load::codes;
-use crate::load::fs::{FileSystem, normalize};
+use crate::load::fs::{FileSystem, WalkProblem, normalize};
 use crate::load::gamemode::{GameMode, read_game_modes};
-use crate::load::root::PcgenRoot;
+use crate::load::index::CampaignIndex;
+use crate::load::root::{Escape, PcgenRoot};
 use crate::load::text::{Line, LineMode, lines, read_source};
 use crate::source::{FileId, SourceFile, SourceMap, Span, TextEncoding};
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -57,9 +59,16 @@ pub fn line_mode(kind: FileKind) -> LineMode {
     }
 }
 
-/// The PCCs below `dir` that a user can select (those with a GAMEMODE line), sorted.
-pub fn selectable_pccs(fs: &dyn FileSystem, dir: &Path) -> Vec<PathBuf> {
-    fs.files_below(dir)
+/// The PCCs below `dir` that a user can select (those with a GAMEMODE line), sorted; or
+/// what the walk could not read (an unreadable sub-folder, a link leading out), so that no
+/// folder's findings go missing silently.
+pub fn selectable_pccs(fs: &dyn FileSystem, dir: &Path) -> Result<Vec<PathBuf>, Vec<WalkProblem>> {
+    let walk = fs.walk(dir);
+    if !walk.problems.is_empty() {
+        return Err(walk.problems);
+    }
+    Ok(walk
+        .files
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pcc")))
         .filter(|p| {
@@ -69,11 +78,18 @@ pub fn selectable_pccs(fs: &dyn FileSystem, dir: &Path) -> Vec<PathBuf> {
                     .any(|l| l.trim_start().starts_with("GAMEMODE:"))
             })
         })
-        .collect()
+        .collect())
+}
+
+/// The campaign index a load uses: shared by the caller, or built on first need.
+enum IndexRef<'a> {
+    Shared(&'a CampaignIndex),
+    Lazy(OnceCell<CampaignIndex>),
 }
 
 struct Loader<'a> {
     fs: &'a dyn FileSystem,
+    index: IndexRef<'a>,
     root: PcgenRoot,
     sources: SourceMap,
     diagnostics: Vec<Diagnostic>,
@@ -83,6 +99,78 @@ struct Loader<'a> {
 }
 
 impl Loader<'_> {
+    fn index(&self) -> &CampaignIndex {
+        match &self.index {
+            IndexRef::Shared(i) => i,
+            IndexRef::Lazy(cell) => cell.get_or_init(|| CampaignIndex::build(self.fs, &self.root)),
+        }
+    }
+
+    /// The loaded campaigns as prerequisites see them: `selected` (loaded themselves) and
+    /// everything they include.
+    fn candidates(&self, selected: &[usize]) -> Vec<Candidate<'_>> {
+        let mut seen = HashSet::new();
+        let mut reach = Vec::new();
+        for &i in selected {
+            self.reachable(i, &mut seen, &mut reach);
+        }
+        reach
+            .into_iter()
+            .filter_map(|i| {
+                self.campaigns.get(i).map(|c| Candidate {
+                    key: &c.key,
+                    name: &c.name,
+                    book_types: &c.book_types,
+                    top_level: selected.contains(&i),
+                })
+            })
+            .collect()
+    }
+
+    fn outside(&mut self, at: Span, escape: Escape) {
+        let message = match &escape {
+            Escape::Lexical => {
+                "this path leads outside the PCGen root; the file is not read".to_owned()
+            }
+            Escape::Link(to) => format!(
+                "a link on this path leads outside the PCGen root (to `{}`); the file is not read",
+                to.display()
+            ),
+        };
+        self.diagnostics.push(
+            Diagnostic::error(codes::OUTSIDE_ROOT, at, message)
+                .with_label("outside the PCGen root")
+                .with_help(
+                    "keep every file of a dataset under the PCGen root (`@/` is the data folder); \
+                     `rulebook check --allow-outside-root` reads such files anyway",
+                ),
+        );
+    }
+
+    fn not_a_file(&mut self, path: &Path, at: Option<Span>, what: &str) {
+        let display = self.root.display(path);
+        let kind = if self.fs.is_dir(path) {
+            "a folder"
+        } else {
+            "not a regular file (a device, pipe or socket)"
+        };
+        let span = at.unwrap_or_else(|| {
+            let id = self
+                .sources
+                .add(SourceFile::new(display.clone(), "", TextEncoding::Utf8));
+            Span::new(id, 0..0)
+        });
+        self.diagnostics.push(
+            Diagnostic::error(
+                codes::READ_FAILED,
+                span,
+                format!("{what} `{display}` is {kind}"),
+            )
+            .with_label("not a file")
+            .with_help("list a regular file here"),
+        );
+    }
+
     fn missing(&mut self, path: &Path, at: Option<Span>, what: &str) {
         let display = self.root.display(path);
         let span = at.unwrap_or_else(|| {
@@ -108,17 +196,40 @@ impl Loader<'_> {
         if let Some(id) = self.read.get(path) {
             return Some(*id);
         }
+        // Files a PCC names stay under the root; what the user names on the command line
+        // is theirs to choose.
+        if let Some(at) = at {
+            if let Some(escape) = self.root.escape(self.fs, path) {
+                self.outside(at, escape);
+                return None;
+            }
+        }
         if !self.fs.is_file(path) {
-            self.missing(path, at, what);
+            if self.fs.exists(path) {
+                self.not_a_file(path, at, what);
+            } else {
+                self.missing(path, at, what);
+            }
             return None;
         }
         let display = self.root.display(path);
         match read_source(self.fs, path, display.clone(), &mut self.sources) {
             Ok((id, not_utf8)) => {
                 if let Some(w) = not_utf8 {
-                    self.diagnostics.push(w.with_note(
-                        "read as Windows-1252; PCGen refuses such a file and skips all of it",
-                    ));
+                    let wide = self.sources.get(id).and_then(|f| match f.encoding {
+                        TextEncoding::Wide(name) => Some(name),
+                        _ => None,
+                    });
+                    let note = match wide {
+                        Some(name) => format!(
+                            "read as {name}; PCGen reads only UTF-8 and skips all of such a file"
+                        ),
+                        None => {
+                            "read as Windows-1252; PCGen refuses such a file and skips all of it"
+                                .to_owned()
+                        }
+                    };
+                    self.diagnostics.push(w.with_note(note));
                 }
                 self.read.insert(path.to_path_buf(), id);
                 Some(id)
@@ -224,28 +335,218 @@ impl Loader<'_> {
     }
 }
 
-/// Finds a campaign by key or name among all PCCs under the data folder.
-fn find_campaign(fs: &dyn FileSystem, root: &PcgenRoot, name: &str) -> Option<PathBuf> {
-    fs.files_below(&root.data).into_iter().find(|p| {
-        p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pcc"))
-            && fs.read(p).is_ok_and(|b| {
-                String::from_utf8_lossy(&b).lines().any(|l| {
-                    let l = l.trim();
-                    l.strip_prefix("CAMPAIGN:")
-                        .or_else(|| l.strip_prefix("KEY:"))
-                        .is_some_and(|v| v.trim().eq_ignore_ascii_case(name))
-                })
-            })
-    })
+/// PRECAMPAIGN on the campaigns loaded themselves: whatever a failing requirement names is
+/// added from the index (a name or KEY as it is; a book type as the campaign of that type
+/// in the same game mode), one alternative at a time until the requirement holds. What no
+/// campaign under the data folder provides is one [`codes::MISSING_CAMPAIGN`] per name.
+/// The user's PCCs are taken in path order, so the [`codes::CAMPAIGN_ADDED`] notes do not
+/// depend on the order they were given in.
+fn require_campaigns(l: &mut Loader<'_>, selected: &mut Vec<usize>) {
+    let mut queue = selected.clone();
+    queue.sort_by(|a, b| {
+        let path = |i: &usize| l.campaigns.get(*i).map(|c| c.path.clone());
+        path(a).cmp(&path(b))
+    });
+    let mut reported: HashSet<String> = HashSet::new();
+    let mut k = 0;
+    while let Some(&i) = queue.get(k) {
+        k += 1;
+        let Some(c) = l.campaigns.get(i) else {
+            continue;
+        };
+        let pres: Vec<_> = c.pre.iter().filter(|p| !p.negated).cloned().collect();
+        let mut modes = c.game_modes.clone();
+        if modes.is_empty() {
+            modes = selected
+                .iter()
+                .filter_map(|j| l.campaigns.get(*j))
+                .find(|c| !c.game_modes.is_empty())
+                .map(|c| c.game_modes.clone())
+                .unwrap_or_default();
+        }
+        for pre in pres {
+            let mut missing: Vec<String> = Vec::new();
+            for item in &pre.items {
+                let candidates = l.candidates(selected);
+                if pre.passes(&candidates) {
+                    break;
+                }
+                if pre.item_holds(item, &candidates) {
+                    continue;
+                }
+                drop(candidates);
+                let found = match item {
+                    PreItem::Name(n) | PreItem::Includes(n) => l
+                        .index()
+                        .find(n)
+                        .map(|c| (c.path.clone(), format!("required campaign `{n}`"))),
+                    PreItem::BookType(t) | PreItem::IncludesBookType(t) => {
+                        l.index().for_book_type(t, &modes).map(|c| {
+                            (
+                                c.path.clone(),
+                                format!("`{}`, the required `{t}` book,", c.name),
+                            )
+                        })
+                    }
+                    PreItem::Except(_) => continue,
+                };
+                let Some((path, what)) = found else {
+                    missing.push(match item {
+                        PreItem::BookType(t) | PreItem::IncludesBookType(t) => {
+                            format!("a `{t}` book")
+                        }
+                        other => format!("`{}`", other.name().unwrap_or_default()),
+                    });
+                    continue;
+                };
+                if let Some(j) = l.campaign(&path, None, &mut Vec::new()) {
+                    if !selected.contains(&j) {
+                        selected.push(j);
+                        queue.push(j);
+                    }
+                    l.diagnostics.push(
+                        Diagnostic::note(
+                            codes::CAMPAIGN_ADDED,
+                            pre.span,
+                            format!("{what} was added to the load"),
+                        )
+                        .with_note(format!("from {}", l.root.display(&path))),
+                    );
+                }
+            }
+            let candidates = l.candidates(selected);
+            if pre.passes(&candidates) {
+                continue;
+            }
+            drop(candidates);
+            missing.retain(|m| reported.insert(m.to_lowercase()));
+            if let Some(d) = missing_campaigns(&pre.span, &missing) {
+                l.diagnostics.push(d);
+            }
+        }
+    }
+}
+
+/// One [`codes::MISSING_CAMPAIGN`] for the requirements of one PRECAMPAIGN token that no
+/// campaign under the data folder provides (`None` when all were already reported).
+fn missing_campaigns(span: &Span, missing: &[String]) -> Option<Diagnostic> {
+    const SHOWN: usize = 5;
+    let (first, rest) = missing.split_first()?;
+    let message = if rest.is_empty() {
+        format!("required campaign {first} is not in the data folder")
+    } else {
+        let shown: Vec<&str> = missing.iter().take(SHOWN).map(String::as_str).collect();
+        let more = missing.len().saturating_sub(SHOWN);
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        format!(
+            "{} required campaigns are not in the data folder: {}{tail}",
+            missing.len(),
+            shown.join(", ")
+        )
+    };
+    Some(
+        Diagnostic::error(codes::MISSING_CAMPAIGN, *span, message)
+            .with_label("needs this campaign")
+            .with_help("install the campaign, or select it together with this one"),
+    )
+}
+
+/// A [`codes::NEVER_SATISFIED`] warning when no campaign under the data folder (nor any
+/// loaded one) can satisfy a file entry's failing condition, so the file is never loaded.
+fn never_satisfied(
+    index: &CampaignIndex,
+    loaded: &[Candidate<'_>],
+    pre: &crate::load::campaign::PreCampaign,
+    root: &PcgenRoot,
+    path: &Path,
+) -> Option<Diagnostic> {
+    if pre.negated {
+        return None;
+    }
+    let can: usize = pre
+        .items
+        .iter()
+        .filter(|item| match item {
+            PreItem::Name(n) | PreItem::Includes(n) => {
+                index.find(n).is_some()
+                    || loaded
+                        .iter()
+                        .any(|c| c.key.eq_ignore_ascii_case(n) || c.name.eq_ignore_ascii_case(n))
+            }
+            PreItem::BookType(t) | PreItem::IncludesBookType(t) => {
+                index.has_book_type(t)
+                    || loaded
+                        .iter()
+                        .any(|c| c.book_types.iter().any(|x| x.eq_ignore_ascii_case(t)))
+            }
+            PreItem::Except(_) => false,
+        })
+        .count();
+    if can >= pre.count as usize {
+        return None;
+    }
+    let unknown: Vec<String> = pre
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            PreItem::Name(n) | PreItem::Includes(n) if index.find(n).is_none() => {
+                Some(format!("no campaign is named `{n}`"))
+            }
+            PreItem::BookType(t) | PreItem::IncludesBookType(t) if !index.has_book_type(t) => {
+                Some(format!("no campaign has BOOKTYPE `{t}`"))
+            }
+            _ => None,
+        })
+        .collect();
+    Some(
+        Diagnostic::warning(
+            codes::NEVER_SATISFIED,
+            pre.span,
+            format!(
+                "no campaign under the data folder satisfies this condition: `{}` is never loaded",
+                root.display(path)
+            ),
+        )
+        .with_label("can never hold")
+        .with_help("correct the campaign name or book type, or remove the condition")
+        .with_note(unknown.join("; ")),
+    )
 }
 
 /// The longest chain of `PCC:` includes that is followed (real data nests two or three).
 pub const MAX_INCLUDE_DEPTH: usize = 100;
 
-/// Loads the campaigns `pccs` (selected together) from `root`.
+/// Loads the campaigns `pccs` (selected together) from `root`. Required campaigns are looked
+/// up in an index of `root.data` built on first need; to check many load sets, build one
+/// [`CampaignIndex`] and use [`load_with`].
 pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet {
+    load_from(fs, root, pccs, IndexRef::Lazy(OnceCell::new()))
+}
+
+/// [`load`] with a campaign index built once for the run (`CampaignIndex::build(fs, root)`)
+/// and shared by every load set.
+pub fn load_with(
+    fs: &dyn FileSystem,
+    root: &PcgenRoot,
+    pccs: &[PathBuf],
+    index: &CampaignIndex,
+) -> LoadSet {
+    load_from(fs, root, pccs, IndexRef::Shared(index))
+}
+
+fn load_from(
+    fs: &dyn FileSystem,
+    root: &PcgenRoot,
+    pccs: &[PathBuf],
+    index: IndexRef<'_>,
+) -> LoadSet {
     let mut l = Loader {
         fs,
+        index,
         root: root.clone(),
         sources: SourceMap::new(),
         diagnostics: Vec::new(),
@@ -262,90 +563,32 @@ pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet 
         }
     }
 
-    // PRECAMPAIGN on the selected campaigns: add what is missing, warn on conflicts.
-    let mut k = 0;
-    while let Some(&i) = selected.get(k) {
-        k += 1;
-        let pres = l
-            .campaigns
-            .get(i)
-            .map(|c| c.pre.clone())
-            .unwrap_or_default();
-        for pre in pres {
-            if pre.negated {
-                continue;
-            }
-            for name in pre.included_names() {
-                let present = l
-                    .campaigns
-                    .iter()
-                    .any(|c| c.key.eq_ignore_ascii_case(name) || c.name.eq_ignore_ascii_case(name));
-                if present {
-                    continue;
-                }
-                match find_campaign(fs, root, name) {
-                    Some(path) => {
-                        if let Some(j) = l.campaign(&path, None, &mut Vec::new()) {
-                            if !selected.contains(&j) {
-                                selected.push(j);
-                            }
-                            l.diagnostics.push(
-                                Diagnostic::note(
-                                    codes::CAMPAIGN_ADDED,
-                                    pre.span,
-                                    format!("required campaign `{name}` was added to the load"),
-                                )
-                                .with_note(format!("from {}", root.display(&path))),
-                            );
-                        }
-                    }
-                    None => l.diagnostics.push(
-                        Diagnostic::error(
-                            codes::MISSING_CAMPAIGN,
-                            pre.span,
-                            format!("required campaign `{name}` is not in the data folder"),
-                        )
-                        .with_label("needs this campaign")
-                        .with_help("install the campaign, or select it together with this one"),
-                    ),
-                }
-            }
-        }
-    }
+    require_campaigns(&mut l, &mut selected);
 
-    // The campaigns loaded, for prerequisites: (key, name, book types).
+    // The campaigns loaded, for prerequisites.
     let mut loaded_idx = Vec::new();
     let mut seen = HashSet::new();
     for &i in &selected {
         l.reachable(i, &mut seen, &mut loaded_idx);
     }
-    let info: Vec<(String, String, Vec<String>)> = loaded_idx
-        .iter()
-        .filter_map(|i| l.campaigns.get(*i))
-        .map(|c| (c.key.clone(), c.name.clone(), c.book_types.clone()))
-        .collect();
-    let info_ref: Vec<(&str, &str, &[String])> = info
-        .iter()
-        .map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_slice()))
-        .collect();
-    let selected_info: Vec<(&str, &str, &[String])> = selected
-        .iter()
-        .filter_map(|i| l.campaigns.get(*i))
-        .map(|c| (c.key.as_str(), c.name.as_str(), c.book_types.as_slice()))
-        .collect();
     let mut conflicts = Vec::new();
-    for &i in &selected {
-        if let Some(c) = l.campaigns.get(i) {
-            for pre in c.pre.iter().filter(|p| p.negated) {
-                if !pre.passes(&selected_info) {
-                    conflicts.push(
-                        Diagnostic::warning(
-                            codes::CAMPAIGN_CONFLICT,
-                            pre.span,
-                            format!("`{}` does not allow the other selected campaigns", c.name),
-                        )
-                        .with_help("PCGen refuses this selection; load the campaigns separately"),
-                    );
+    {
+        let candidates = l.candidates(&selected);
+        for &i in &selected {
+            if let Some(c) = l.campaigns.get(i) {
+                for pre in c.pre.iter().filter(|p| p.negated) {
+                    if !pre.passes(&candidates) {
+                        conflicts.push(
+                            Diagnostic::warning(
+                                codes::CAMPAIGN_CONFLICT,
+                                pre.span,
+                                format!("`{}` does not allow the other selected campaigns", c.name),
+                            )
+                            .with_help(
+                                "PCGen refuses this selection; load the campaigns separately",
+                            ),
+                        );
+                    }
                 }
             }
         }
@@ -445,9 +688,21 @@ pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet 
     }
     let mut listed: HashSet<(PathBuf, Option<KeyFilter>, FileKind)> = HashSet::new();
     let mut plan: Vec<(FileKind, PathBuf, Option<KeyFilter>, Option<Span>)> = Vec::new();
+    let candidates = l.candidates(&selected);
+    let mut never = Vec::new();
+    let mut judged = HashSet::new();
     for kind in FileKind::LOAD_ORDER {
         for e in entries.iter().filter(|e| e.kind == kind) {
-            if excludes.contains(&e.path) || !e.pre.iter().all(|p| p.passes(&info_ref)) {
+            if excludes.contains(&e.path) {
+                continue;
+            }
+            if let Some(failed) = e.pre.iter().find(|p| !p.passes(&candidates)) {
+                if judged.insert(failed.span) {
+                    if let Some(d) = never_satisfied(l.index(), &candidates, failed, root, &e.path)
+                    {
+                        never.push(d);
+                    }
+                }
                 continue;
             }
             if listed.insert((e.path.clone(), e.filter.clone(), kind)) {
@@ -468,6 +723,8 @@ pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet 
             }
         }
     }
+    drop(candidates);
+    l.diagnostics.extend(never);
     let mut files = Vec::new();
     for (kind, path, filter, at) in plan {
         let Some(id) = l.read(&path, at, &format!("{} file", kind.token())) else {
@@ -558,10 +815,10 @@ mod tests {
         );
         assert_eq!(set.game_mode.as_ref().map(|g| g.dir.as_str()), Some("GM"));
         assert_eq!((set.campaigns.len(), set.selected), (2, 1));
-        // The include cycle back to main.pcc is cut with a warning; y.lst is read as
-        // Windows-1252 with a warning. Nothing else.
+        // The include cycle back to main.pcc is cut with a warning; x.lst's condition names
+        // a campaign nobody has; y.lst is read as Windows-1252 with a warning. Nothing else.
         let codes: Vec<&str> = set.diagnostics.iter().map(|d| d.code.id).collect();
-        assert_eq!(codes, vec!["L0107", "L0101"]);
+        assert_eq!(codes, vec!["L0107", "L0115", "L0101"]);
         let w = set
             .files
             .iter()

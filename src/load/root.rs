@@ -10,12 +10,60 @@ pub struct PcgenRoot {
     pub root: PathBuf,
     /// The data folder (`@/`, `*/`).
     pub data: PathBuf,
+    /// Whether files outside the root may be read.
+    pub outside: OutsideRoot,
+}
+
+/// What the loader does with a file a PCC names outside the PCGen root (through `../`, an
+/// absolute path or a symbolic link): a dataset from a stranger must not read the machine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutsideRoot {
+    /// Not read; an error at the PCC line (the default).
+    #[default]
+    Refuse,
+    /// Read like any other file (`rulebook check --allow-outside-root`).
+    Allow,
+}
+
+/// Why a path may not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Escape {
+    /// The path itself (after folding `..`) is outside the root.
+    Lexical,
+    /// The path is inside, but a symbolic link on it leads to this place outside.
+    Link(PathBuf),
 }
 
 impl PcgenRoot {
     /// A root with an explicit data folder.
     pub fn new(root: PathBuf, data: PathBuf) -> Self {
-        PcgenRoot { root, data }
+        PcgenRoot {
+            root,
+            data,
+            outside: OutsideRoot::Refuse,
+        }
+    }
+
+    /// The same root with files outside it allowed (or refused).
+    pub fn with_outside(self, outside: OutsideRoot) -> Self {
+        PcgenRoot { outside, ..self }
+    }
+
+    /// `None` when `path` may be read: it is inside the root (links resolved), or files
+    /// outside are allowed. A path that does not exist yet is judged lexically.
+    pub fn escape(&self, fs: &dyn FileSystem, path: &Path) -> Option<Escape> {
+        if self.outside == OutsideRoot::Allow {
+            return None;
+        }
+        let path = normalize(path);
+        if !path.starts_with(&self.root) {
+            return Some(Escape::Lexical);
+        }
+        let real = fs.canonical(&path)?;
+        let root = fs
+            .canonical(&self.root)
+            .unwrap_or_else(|| self.root.clone());
+        (!real.starts_with(&root)).then_some(Escape::Link(real))
     }
 
     /// The game-modes folder, `system/gameModes` under the root.
@@ -28,12 +76,9 @@ impl PcgenRoot {
         let root = normalize(dir);
         let data = root.join("data");
         if fs.is_dir(&data) {
-            PcgenRoot { root, data }
+            PcgenRoot::new(root, data)
         } else {
-            PcgenRoot {
-                data: root.clone(),
-                root,
-            }
+            PcgenRoot::new(root.clone(), root)
         }
     }
 
@@ -68,5 +113,22 @@ mod tests {
         assert_eq!(r.data, PathBuf::from("/pc/data"));
         assert_eq!(r.display(Path::new("/pc/data/a/a.pcc")), "data/a/a.pcc");
         assert!(PcgenRoot::find(&fs, Path::new("/elsewhere/x.pcc")).is_none());
+    }
+
+    #[test]
+    fn paths_out_of_the_root_escape_unless_allowed() {
+        let fs = MemoryFs::new().with("/pc/data/a.lst", "");
+        let r = PcgenRoot::new(PathBuf::from("/pc"), PathBuf::from("/pc/data"));
+        assert_eq!(r.escape(&fs, Path::new("/pc/data/a.lst")), None);
+        assert_eq!(
+            r.escape(&fs, Path::new("/pc/data/../../etc/passwd")),
+            Some(Escape::Lexical)
+        );
+        assert_eq!(
+            r.escape(&fs, Path::new("/etc/passwd")),
+            Some(Escape::Lexical)
+        );
+        let allowed = r.with_outside(OutsideRoot::Allow);
+        assert_eq!(allowed.escape(&fs, Path::new("/etc/passwd")), None);
     }
 }

@@ -44,6 +44,31 @@ pub fn read_source(
     sources: &mut SourceMap,
 ) -> std::io::Result<(FileId, Option<Diagnostic>)> {
     let bytes = fs.read(path)?;
+    if let Some(wide) = Wide::detect(&bytes) {
+        let text = wide.decode(&bytes);
+        let id = sources.add(SourceFile::new(
+            display,
+            text,
+            TextEncoding::Wide(wide.name()),
+        ));
+        let end = sources
+            .get(id)
+            .and_then(|f| f.text.chars().next())
+            .map_or(0, char::len_utf8);
+        let bom = if wide.bom {
+            ""
+        } else {
+            " (no byte-order mark)"
+        };
+        let warning = Diagnostic::warning(
+            codes::NOT_UTF8,
+            Span::new(id, 0..end),
+            format!("file is {}{bom}, not UTF-8", wide.name()),
+        )
+        .with_label("recognised from the zero bytes between the characters")
+        .with_help("save the file as UTF-8");
+        return Ok((id, Some(warning)));
+    }
     // Valid UTF-8 without a BOM (nearly every file) is moved, not copied.
     let (text, encoding, bytes) = if bytes.starts_with(b"\xEF\xBB\xBF") {
         let (t, e) = decode_text(&bytes);
@@ -59,7 +84,7 @@ pub fn read_source(
         }
     };
     let bad_at = match encoding {
-        TextEncoding::Utf8 => None,
+        TextEncoding::Utf8 | TextEncoding::Wide(_) => None,
         TextEncoding::Windows1252 {
             first_bad_byte,
             byte,
@@ -85,6 +110,118 @@ pub fn read_source(
         .with_help("save the file as UTF-8")
     });
     Ok((id, warning))
+}
+
+/// A UTF-16 or UTF-32 encoding: its unit size, byte order and whether a byte-order mark
+/// starts the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Wide {
+    unit: usize,
+    little: bool,
+    bom: bool,
+}
+
+impl Wide {
+    /// Recognises UTF-16/UTF-32 by its byte-order mark, or, without one, by zero bytes in the
+    /// same places of (nearly) every unit of the first kilobyte (text in these encodings
+    /// is mostly ASCII; UTF-8 and Windows-1252 text has no zero bytes).
+    fn detect(bytes: &[u8]) -> Option<Wide> {
+        let with_bom = |unit, little| {
+            Some(Wide {
+                unit,
+                little,
+                bom: true,
+            })
+        };
+        if bytes.starts_with(b"\xFF\xFE\0\0") {
+            return with_bom(4, true);
+        }
+        if bytes.starts_with(b"\0\0\xFE\xFF") {
+            return with_bom(4, false);
+        }
+        if bytes.starts_with(b"\xFF\xFE") {
+            return with_bom(2, true);
+        }
+        if bytes.starts_with(b"\xFE\xFF") {
+            return with_bom(2, false);
+        }
+        let sample = bytes.get(..bytes.len().min(1024)).unwrap_or(bytes);
+        let sample = sample.get(..sample.len() / 4 * 4).unwrap_or(&[]);
+        if sample.len() < 4 {
+            return None;
+        }
+        // Share of zero bytes at each position modulo 4, in percent.
+        let mut zeros = [0usize; 4];
+        for (i, b) in sample.iter().enumerate() {
+            if *b == 0 {
+                if let Some(z) = zeros.get_mut(i % 4) {
+                    *z += 1;
+                }
+            }
+        }
+        let units = sample.len() / 4;
+        let pct = zeros.map(|z| z * 100 / units);
+        let high = |i: usize| pct.get(i).is_some_and(|p| *p >= 90);
+        let low = |i: usize| pct.get(i).is_some_and(|p| *p < 50);
+        let guess = |unit, little| {
+            Some(Wide {
+                unit,
+                little,
+                bom: false,
+            })
+        };
+        if low(0) && high(1) && high(2) && high(3) {
+            guess(4, true)
+        } else if high(0) && high(1) && high(2) && low(3) {
+            guess(4, false)
+        } else if low(0) && high(1) && low(2) && high(3) {
+            guess(2, true)
+        } else if high(0) && low(1) && high(2) && low(3) {
+            guess(2, false)
+        } else {
+            None
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match (self.unit, self.little) {
+            (4, true) => "UTF-32LE",
+            (4, false) => "UTF-32BE",
+            (_, true) => "UTF-16LE",
+            (_, false) => "UTF-16BE",
+        }
+    }
+
+    /// The text (without the byte-order mark); bad units become U+FFFD.
+    fn decode(self, bytes: &[u8]) -> String {
+        let body = if self.bom {
+            bytes.get(self.unit..).unwrap_or(&[])
+        } else {
+            bytes
+        };
+        if self.unit == 2 {
+            let enc = if self.little {
+                encoding_rs::UTF_16LE
+            } else {
+                encoding_rs::UTF_16BE
+            };
+            return enc.decode_without_bom_handling(body).0.into_owned();
+        }
+        body.chunks(4)
+            .map(|c| {
+                let mut unit = [0u8; 4];
+                for (d, s) in unit.iter_mut().zip(c) {
+                    *d = *s;
+                }
+                let n = if self.little {
+                    u32::from_le_bytes(unit)
+                } else {
+                    u32::from_be_bytes(unit)
+                };
+                char::from_u32(n).unwrap_or(char::REPLACEMENT_CHARACTER)
+            })
+            .collect()
+    }
 }
 
 /// Byte ranges of every line of `text` (without line breaks) with 1-based numbers. CR, LF and
@@ -225,6 +362,42 @@ mod tests {
             .map(|l| l.number)
             .collect();
         assert_eq!(numbers, vec![1, 3, 6]);
+    }
+
+    fn wide(text: &str, unit: usize, little: bool) -> Vec<u8> {
+        text.chars()
+            .flat_map(|c| {
+                let n = c as u32;
+                match (unit, little) {
+                    (4, true) => n.to_le_bytes().to_vec(),
+                    (4, false) => n.to_be_bytes().to_vec(),
+                    (_, true) => (n as u16).to_le_bytes().to_vec(),
+                    (_, false) => (n as u16).to_be_bytes().to_vec(),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn utf16_and_utf32_without_bom_are_recognised_and_decoded() {
+        let text = "Fighter\tKEY:F\tMODIFY:Hands|ADD|1\n";
+        for (unit, little, name) in [
+            (2, true, "UTF-16LE"),
+            (2, false, "UTF-16BE"),
+            (4, true, "UTF-32LE"),
+            (4, false, "UTF-32BE"),
+        ] {
+            let fs = crate::load::fs::MemoryFs::new().with("/x.lst", wide(text, unit, little));
+            let mut sources = SourceMap::new();
+            let (id, warning) =
+                read_source(&fs, Path::new("/x.lst"), "x.lst".into(), &mut sources).unwrap();
+            assert_eq!(sources.get(id).unwrap().text, text, "{name}");
+            let w = warning.expect("a warning");
+            assert!(w.message.contains(name), "{}", w.message);
+        }
+        // Plain UTF-8 and Windows-1252 are not taken for wide text.
+        assert_eq!(Wide::detect(text.as_bytes()), None);
+        assert_eq!(Wide::detect(b"Caf\xe9\tKEY:Y\n"), None);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! summarise. The CLI (`rulebook check`) prints what this returns; tests call it directly.
 
 use crate::diagnostic::{self, Diagnostic, JsonDiagnostic, Severity};
-use crate::load::{FileSystem, LoadSet, PcgenRoot, load};
+use crate::load::{CampaignIndex, FileSystem, LoadSet, PcgenRoot, load, load_with};
 use crate::model::{Dataset, build};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -21,7 +21,20 @@ pub struct CheckedSet {
 
 /// Loads the PCCs `pccs` (selected together) under `root` and checks them.
 pub fn check_load_set(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> CheckedSet {
-    let mut load = load(fs, root, pccs);
+    checked(load(fs, root, pccs))
+}
+
+/// [`check_load_set`] with the data folder's campaign index built once for many load sets.
+pub fn check_load_set_with(
+    fs: &dyn FileSystem,
+    root: &PcgenRoot,
+    pccs: &[PathBuf],
+    index: &CampaignIndex,
+) -> CheckedSet {
+    checked(load_with(fs, root, pccs, index))
+}
+
+fn checked(mut load: LoadSet) -> CheckedSet {
     let (dataset, model_diags) = build(&load);
     let mut diagnostics = std::mem::take(&mut load.diagnostics);
     diagnostics.extend(model_diags);
