@@ -141,7 +141,8 @@ FACTDEF:RACE|Legs\tDATAFORMAT:NUMBER\tREQUIRED:Y\tSELECTABLE:NO\n\
 FACTDEF:RACE|Flavour\tDATAFORMAT:STRING\tREQUIRED:NO\tVISIBLE:NO\tDISPLAYNAME:Flavour text\n";
 
 /// `REQUIRED:YES` is enforced as PCGen does: one error per object that lacks a required
-/// fact, naming every required fact it lacks; objects that give them are fine.
+/// fact, naming every required fact it lacks; objects that give them are fine, and so is
+/// an object only a `.MOD` of a missing object made up (its problem is the missing object).
 #[test]
 fn required_facts_are_enforced_once_per_object() {
     let (found, report) = check(
@@ -151,7 +152,8 @@ fn required_facts_are_enforced_once_per_object() {
             "races.lst",
             "Human\tKEY:Human\tFACT:BaseSize|M\tFACT:Legs|2\n\
 Snake\tKEY:Snake\tFACT:BaseSize|S\n\
-Ghost\tKEY:Ghost\tFACT:Flavour|spooky\n",
+Ghost\tKEY:Ghost\tFACT:Flavour|spooky\n\
+Orc.MOD\tFACT:Flavour|green\n",
         )],
     );
     assert_eq!(codes(&found), ["M0130", "M0130"], "{report}");

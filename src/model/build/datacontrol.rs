@@ -240,7 +240,12 @@ impl<'a> Builder<'a> {
             return;
         }
         let mut found = Vec::new();
-        for o in self.ds.objects.iter().filter(|o| !o.forgotten) {
+        let checked = self
+            .ds
+            .objects
+            .iter()
+            .filter(|o| !o.forgotten && !self.made_by_mod.contains(&o.id));
+        for o in checked {
             let ObjectKind::File(kind) = &o.kind else {
                 continue;
             };

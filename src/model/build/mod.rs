@@ -175,6 +175,8 @@ pub(crate) struct Builder<'a> {
     names: crate::model::fxhash::FxHashMap<(Name, bool), Vec<VarId>>,
     /// Every FACT/FACTSET token an object wrote (valid or not), for `REQUIRED:YES`.
     facts_written: crate::model::fxhash::FxHashSet<(ObjectId, bool, Name)>,
+    /// Objects that exist only because a `.MOD` line named them.
+    made_by_mod: crate::model::fxhash::FxHashSet<ObjectId>,
 }
 
 /// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
@@ -197,6 +199,7 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         fact_index: crate::model::fxhash::FxHashSet::default(),
         names: crate::model::fxhash::FxHashMap::default(),
         facts_written: crate::model::fxhash::FxHashSet::default(),
+        made_by_mod: crate::model::fxhash::FxHashSet::default(),
     };
     b.run();
     (b.ds, b.diags)

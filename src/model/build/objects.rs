@@ -264,7 +264,13 @@ impl<'a> Builder<'a> {
                         }
                         let id = match self.ds.object(&okind, key) {
                             Some(id) => id,
-                            None => self.new_object(okind.clone(), key, key, scope, first),
+                            None => {
+                                let id = self.new_object(okind.clone(), key, key, scope, first);
+                                // Made up for a .MOD of an object the load does not have:
+                                // PCGen reports the missing object, not its missing facts.
+                                self.made_by_mod.insert(id);
+                                id
+                            }
                         };
                         for t in line.tokens.iter().skip(1) {
                             self.object_token(id, *t, kind);
