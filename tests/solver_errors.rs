@@ -454,3 +454,22 @@ fn calc_reads_a_windows_1252_character_file() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("STR.StatScore"));
     insta::assert_snapshot!(stderr);
 }
+
+/// Equipment modifiers in a character file go onto a part (1 or 2, or a higher `PART:n` of
+/// the data) of a granted EQUIPMENT: onto a race, or onto part 0 or 4294967295, they are
+/// an error at the entry (`S0104`) and create nothing.
+#[test]
+fn s0104_equipment_modifier_onto_a_non_equipment_or_a_missing_part() {
+    let text = "grant = [\"RACE:Human\", \"EQUIPMENT:Longsword\"]\n\
+[[equipmod]]\nequipment = \"RACE:Human\"\nkey = \"Vicious\"\n\
+[[equipmod]]\nequipment = \"EQUIPMENT:Longsword\"\npart = 0\nkey = \"Vicious\"\n\
+[[equipmod]]\nequipment = \"EQUIPMENT:Longsword\"\npart = 4294967295\nkey = \"Vicious\"\n";
+    let out = calc(text, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("[S0104]").count(), 3, "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("PART0"), "{stdout}");
+    assert!(!stdout.contains("Human.PART"), "{stdout}");
+    insta::assert_snapshot!(stderr);
+}

@@ -156,7 +156,9 @@ pub(crate) fn load(
         None => None,
     };
     let mut set = check_load_set(&fs, &root, &pccs);
-    let dataset = Arc::new(set.dataset.clone());
+    // Moved, not cloned: calc never reads `set.dataset` again, and a clone of a large
+    // dataset cost a tenth of the run.
+    let dataset = Arc::new(std::mem::take(&mut set.dataset));
     let (character, mut problems) = match file {
         Some((source, located, read)) => {
             let id = set.load.sources.add(source);

@@ -72,6 +72,7 @@ impl MapEnv {
                 Value::Dice(super::dice::Dice {
                     quantity: 0,
                     sides: 1,
+                    bonus: 0,
                 }),
             ),
         ] {
