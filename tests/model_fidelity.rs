@@ -82,8 +82,8 @@ fn a_conflict_with_a_built_in_leaves_the_built_in_format() {
             ("VARIABLE", "vars.lst", "GLOBAL:BOOLEAN=Face\n"),
             ("GLOBALMODIFIER", "mods.lst", "MODIFY:Face|SET|5,5\n"),
             (
-                "FEAT",
-                "feats.lst",
+                "TEMPLATE",
+                "templates.lst",
                 "Big\tKEY:Big\tMODIFY:Face|SET|10,10\nHuge\tKEY:Huge\tMODIFY:Face|SET|15,15\n",
             ),
         ],
@@ -124,8 +124,8 @@ fn an_unclosed_parenthesis_in_a_token_reads_as_in_eval() {
                 "MODIFY:X|SET|(1+2\nMODIFY:X|ADD|max(1,2|PRIORITY=5\n",
             ),
             (
-                "FEAT",
-                "feats.lst",
+                "TEMPLATE",
+                "templates.lst",
                 "Odd\tKEY:Odd\tMODIFYOTHER:PC.EQUIPMENT|ALL|W|ADD|(X\n",
             ),
         ],
@@ -180,7 +180,7 @@ FACTDEF:RACE|F\tDATAFORMAT:Number\tREQUIRED:no\tSELECTABLE:Yes\tVISIBLE:EXPORT\t
     );
     assert_eq!(
         codes(&found),
-        ["M0129", "M0129", "M0129", "M0129", "M0129"],
+        ["M0129", "M0129", "M0129", "M0129", "T0110"],
         "{report}"
     );
     insta::assert_snapshot!(report);

@@ -2,10 +2,6 @@
 
 use super::*;
 
-/// The attributes a FACTDEF line takes, for help lines.
-const ATTRIBUTES: &str =
-    "FACTDEF takes DATAFORMAT:, REQUIRED:, SELECTABLE:, VISIBLE:, DISPLAYNAME: and EXPLANATION:";
-
 /// PCGen's YES/NO reading (REQUIRED, SELECTABLE): `Y`/`YES`/`N`/`NO`, any case.
 fn yes_no(text: &str) -> Option<bool> {
     if text.eq_ignore_ascii_case("YES") || text.eq_ignore_ascii_case("Y") {
@@ -156,8 +152,9 @@ impl<'a> Builder<'a> {
         let mut has_format = false;
         for t in line.tokens.iter().skip(1) {
             let text = self.text(*t);
+            // A token without `:` or with a name FACTDEF does not take is the token
+            // vocabulary's finding (T0117, T0110), reported once there.
             let Some((k, v)) = token_parts(text, *t) else {
-                self.fact_attribute_problem(*t, "a FACTDEF attribute is `NAME:value`", ATTRIBUTES);
                 continue;
             };
             let v = v.trim();
@@ -198,11 +195,7 @@ impl<'a> Builder<'a> {
                 },
                 "DISPLAYNAME" => def.display_name = Some(v.text.to_owned()),
                 "EXPLANATION" => def.explanation = Some(v.text.to_owned()),
-                _ => self.fact_attribute_problem(
-                    k.span,
-                    &format!("`{}` is not a FACTDEF attribute", k.text),
-                    ATTRIBUTES,
-                ),
+                _ => {}
             }
         }
         if !has_format {
