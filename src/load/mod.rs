@@ -13,6 +13,7 @@
 
 pub mod campaign;
 pub mod codes;
+pub mod definitions;
 pub mod fs;
 pub mod gamemode;
 pub mod index;
