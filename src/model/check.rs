@@ -31,7 +31,9 @@ pub fn check_load_set_with(
     pccs: &[PathBuf],
     index: &CampaignIndex,
 ) -> CheckedSet {
-    checked(load_with(fs, root, pccs, index))
+    let mut set = checked(load_with(fs, root, pccs, index));
+    super::elsewhere::name_defining_campaigns(fs, root, index, &set.load, &mut set.diagnostics);
+    set
 }
 
 fn checked(mut load: LoadSet) -> CheckedSet {
