@@ -62,8 +62,9 @@ pub struct CampaignIndex {
     /// Lower-cased book type → positions in `campaigns` (path order).
     by_book_type: HashMap<String, Vec<usize>>,
     problems: Vec<WalkProblem>,
-    /// What each campaign defines, scanned on first need (`load::definitions`).
-    definitions: LazyDefinitions,
+    /// What each campaign defines, scanned on first need (`load::definitions`); boxed to
+    /// keep the index small where it is held by value.
+    definitions: Box<LazyDefinitions>,
 }
 
 impl CampaignIndex {
@@ -103,7 +104,7 @@ impl CampaignIndex {
             by_name,
             by_book_type,
             problems,
-            definitions: LazyDefinitions::default(),
+            definitions: Box::default(),
         }
     }
 
