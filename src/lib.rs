@@ -10,6 +10,7 @@
 //! 6. [`character`] — the character API applications embed;
 //! 7. [`dialect`] — FICS, ICC and UnterMUD formula languages on the same core;
 //! 8. [`conformance`] — runs the reference implementations' test vectors.
+//! 9. [`lsp`] — the language server behind `rulebook lsp` (beside the CLI; nothing uses it).
 //!
 //! [`diagnostic`] values flow out of every layer; only the binary prints them.
 //!
@@ -68,6 +69,7 @@ pub mod diagnostic;
 pub mod dialect;
 pub mod formula;
 pub mod load;
+pub mod lsp;
 pub mod model;
 pub mod name;
 pub mod solve;

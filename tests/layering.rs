@@ -45,6 +45,19 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "dialect",
         ],
     ),
+    (
+        "lsp",
+        &[
+            "source",
+            "name",
+            "diagnostic",
+            "formula",
+            "load",
+            "model",
+            "solve",
+            "character",
+        ],
+    ),
 ];
 
 fn files(path: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -42,6 +42,12 @@ pub enum Command {
     Graph(graph::GraphArgs),
     /// Evaluate a FICS, ICC or UnterMUD formula.
     Dialect(dialect::DialectArgs),
+    /// Run the language server over stdin/stdout (see docs/editors.md).
+    Lsp {
+        /// Accepted for editors that pass it; stdio is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
 }
 
 /// Runs the parsed command line.
@@ -54,6 +60,10 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Explain(a)) => explain::run(a),
         Some(Command::Graph(a)) => graph::run(a),
         Some(Command::Dialect(a)) => dialect::run(a),
+        Some(Command::Lsp { .. }) => match rulebook::lsp::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => usage_error(e),
+        },
         None => run_example(),
     }
 }

@@ -1,0 +1,75 @@
+//! One checked load set as the server keeps it: the checker's output plus the way back from
+//! file ids to paths and from paths to file ids.
+
+use crate::load::fs::normalize;
+use crate::model::check::CheckedSet;
+use crate::source::{FileId, SourceFile};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// A checked load set with its files' paths.
+#[derive(Debug)]
+pub struct Checked {
+    /// The PCC naming the load set.
+    pub pcc: PathBuf,
+    /// What `rulebook check` computes for it.
+    pub set: CheckedSet,
+    paths: Vec<Option<PathBuf>>,
+    ids: HashMap<PathBuf, FileId>,
+}
+
+impl Checked {
+    /// Indexes a checked set.
+    pub fn new(pcc: PathBuf, set: CheckedSet) -> Self {
+        let mut paths: Vec<Option<PathBuf>> = vec![None; set.load.sources.len()];
+        fn put(paths: &mut [Option<PathBuf>], id: FileId, p: &Path) {
+            if let Some(slot) = paths.get_mut(id.0 as usize) {
+                *slot = Some(normalize(p));
+            }
+        }
+        for f in &set.load.files {
+            put(&mut paths, f.file, &f.path);
+        }
+        for c in &set.load.campaigns {
+            put(&mut paths, c.file, &c.path);
+        }
+        // Game-mode files: shown relative to the root.
+        for (id, f) in set.load.sources.iter() {
+            if paths.get(id.0 as usize).is_some_and(Option::is_none) && !f.path.is_empty() {
+                let p = set.load.root.root.join(&f.path);
+                put(&mut paths, id, &p);
+            }
+        }
+        let ids = paths
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some((p.clone()?, FileId(u32::try_from(i).ok()?))))
+            .collect();
+        Checked {
+            pcc,
+            set,
+            paths,
+            ids,
+        }
+    }
+
+    /// The path of a file of this load.
+    pub fn path(&self, id: FileId) -> Option<&Path> {
+        self.paths.get(id.0 as usize)?.as_deref()
+    }
+
+    /// The id of a path in this load.
+    pub fn file(&self, path: &Path) -> Option<FileId> {
+        self.ids.get(&normalize(path)).copied()
+    }
+
+    /// The source of a file of this load.
+    pub fn source(&self, id: FileId) -> Option<&SourceFile> {
+        self.set.load.sources.get(id)
+    }
+
+    /// Every file path of this load.
+    pub fn paths(&self) -> impl Iterator<Item = &Path> {
+        self.paths.iter().filter_map(|p| p.as_deref())
+    }
+}

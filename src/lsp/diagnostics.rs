@@ -1,0 +1,199 @@
+//! rulebook diagnostics as LSP diagnostics: code with a link to `docs/errors.md`, severity,
+//! the secondary labels as related locations, `Unnecessary` for unused things, and the
+//! "did you mean" suggestion carried in `data` for the code action.
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::lsp::checked::Checked;
+use crate::lsp::position::LineIndex;
+use crate::lsp::uri;
+use crate::source::Span;
+use lsp_types as lsp;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// The suggestion of a help line such as ``did you mean `Score`?`` (or with double quotes).
+pub fn suggestion(help: &str) -> Option<&str> {
+    let rest = help.split("did you mean ").nth(1)?;
+    let quote = rest.chars().next().filter(|c| *c == '`' || *c == '"')?;
+    let body = rest.get(1..)?;
+    let end = body.find(quote)?;
+    body.get(..end).filter(|s| !s.is_empty())
+}
+
+/// The part of a diagnostic's text that a suggestion replaces (a span may cover a whole
+/// token): the first name the message quotes (`` `SUBTRACT` ``) that the text holds, else the
+/// `:`/`|`/`=`/`,`/`(`-separated piece nearest to the suggestion. Byte range within `text`.
+pub fn replaced_part(text: &str, message: &str, suggestion: &str) -> std::ops::Range<usize> {
+    let quoted = message
+        .split(['`', '"'])
+        .skip(1)
+        .step_by(2)
+        .filter(|q| !q.is_empty());
+    for q in quoted {
+        if let Some(at) = text.find(q) {
+            return at..at + q.len();
+        }
+    }
+    let mut best: Option<(usize, std::ops::Range<usize>)> = None;
+    let mut start = 0;
+    for piece in text.split([':', '|', '=', ',', '(', ')', '"', '\t']) {
+        let r = start..start + piece.len();
+        start = r.end + 1;
+        let trimmed = piece.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let lead = piece.len() - piece.trim_start().len();
+        let r = r.start + lead..r.start + lead + trimmed.len();
+        let d = crate::name::edit_distance(
+            &trimmed.to_ascii_lowercase(),
+            &suggestion.to_ascii_lowercase(),
+        );
+        if best.as_ref().is_none_or(|(b, _)| d < *b) {
+            best = Some((d, r));
+        }
+    }
+    best.map_or(0..text.len(), |(_, r)| r)
+}
+
+/// The link to a code's entry in `docs/errors.md`, under `base` (the document's URL).
+pub fn code_href(base: &str, d: &Diagnostic) -> Option<lsp::Uri> {
+    let anchor = format!("{}-{}", d.code.id.to_ascii_lowercase(), d.code.name);
+    lsp::Uri::from_str(&format!("{base}#{anchor}")).ok()
+}
+
+/// The LSP range of a span in a load.
+pub fn span_range(checked: &Checked, span: Span, index: &LineIndex) -> Option<lsp::Range> {
+    let text = &checked.source(span.file)?.text;
+    Some(index.range(text, span.start as usize, span.end as usize))
+}
+
+/// The location of a span (a fresh line index: for the occasional related location).
+pub fn location(checked: &Checked, span: Span) -> Option<lsp::Location> {
+    let path = checked.path(span.file)?;
+    let text = &checked.source(span.file)?.text;
+    let index = LineIndex::new(text);
+    Some(lsp::Location::new(
+        uri::from_path(path)?,
+        index.range(text, span.start as usize, span.end as usize),
+    ))
+}
+
+/// Converts one diagnostic of `checked` (whose primary file is indexed by `index`).
+pub fn to_lsp(
+    checked: &Checked,
+    d: &Diagnostic,
+    index: &LineIndex,
+    docs_base: &str,
+) -> Option<lsp::Diagnostic> {
+    let range = span_range(checked, d.span, index)?;
+    let mut message = d.message.clone();
+    if !d.primary_label.is_empty() && d.primary_label != d.message {
+        message.push_str(&format!("\n{}", d.primary_label));
+    }
+    if let Some(help) = &d.help {
+        message.push_str(&format!("\nhelp: {help}"));
+    }
+    for n in &d.notes {
+        message.push_str(&format!("\nnote: {n}"));
+    }
+    let related: Vec<lsp::DiagnosticRelatedInformation> = d
+        .labels
+        .iter()
+        .filter_map(|l| {
+            Some(lsp::DiagnosticRelatedInformation {
+                location: location(checked, l.span)?,
+                message: l.message.clone(),
+            })
+        })
+        .collect();
+    let mut tags = Vec::new();
+    if d.code.name.starts_with("unused") {
+        tags.push(lsp::DiagnosticTag::UNNECESSARY);
+    }
+    if d.code.name.contains("deprecated") {
+        tags.push(lsp::DiagnosticTag::DEPRECATED);
+    }
+    let data = d.help.as_deref().and_then(suggestion).and_then(|s| {
+        let text = checked.source(d.span.file)?.text.as_str();
+        let covered = text.get(d.span.range())?;
+        let part = replaced_part(covered, &d.message, s);
+        let start = d.span.start as usize + part.start;
+        let at = index.range(text, start, start + part.len());
+        Some(serde_json::json!({ "replace": s, "range": at }))
+    });
+    Some(lsp::Diagnostic {
+        range,
+        severity: Some(match d.severity {
+            Severity::Error => lsp::DiagnosticSeverity::ERROR,
+            Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+            Severity::Note => lsp::DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(lsp::NumberOrString::String(d.code.id.to_owned())),
+        code_description: code_href(docs_base, d).map(|href| lsp::CodeDescription { href }),
+        source: Some("rulebook".to_owned()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        tags: (!tags.is_empty()).then_some(tags),
+        data,
+    })
+}
+
+/// Every diagnostic of `checked` grouped by the path of its primary file.
+pub fn by_file(checked: &Checked, docs_base: &str) -> Vec<(PathBuf, Vec<lsp::Diagnostic>)> {
+    let mut out: Vec<(PathBuf, Vec<lsp::Diagnostic>)> = Vec::new();
+    let mut current: Option<(crate::source::FileId, LineIndex)> = None;
+    for d in &checked.set.diagnostics {
+        let Some(path) = checked.path(d.span.file) else {
+            continue;
+        };
+        let Some(source) = checked.source(d.span.file) else {
+            continue;
+        };
+        if current.as_ref().is_none_or(|(f, _)| *f != d.span.file) {
+            current = Some((d.span.file, LineIndex::new(&source.text)));
+        }
+        let Some((_, index)) = &current else {
+            continue;
+        };
+        let Some(l) = to_lsp(checked, d, index, docs_base) else {
+            continue;
+        };
+        match out.iter_mut().find(|(p, _)| p == path) {
+            Some((_, list)) => list.push(l),
+            None => out.push((path.to_path_buf(), vec![l])),
+        }
+    }
+    out
+}
+
+/// The default `docs/errors.md` location: the copy in this source tree.
+pub fn default_docs_base() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs")
+        .join("errors.md");
+    uri::from_path(&path).map_or_else(String::new, |u| u.as_str().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_come_from_did_you_mean_help() {
+        assert_eq!(suggestion("did you mean `Score`?"), Some("Score"));
+        assert_eq!(suggestion("did you mean \"STR\"?"), Some("STR"));
+        assert_eq!(suggestion("declare it with GLOBAL:"), None);
+        assert_eq!(suggestion("did you mean ``?"), None);
+    }
+
+    #[test]
+    fn a_suggestion_replaces_the_nearest_piece_of_a_wide_span() {
+        assert_eq!(replaced_part("Scroe", "unknown variable", "Score"), 0..5);
+        let token = "MODIFY:Score|SUBTRACT|1";
+        let message = "unknown modifier `SUBTRACT`";
+        assert_eq!(&token[replaced_part(token, message, "ADD")], "SUBTRACT");
+        let formula = " d20Mod( Scroe )";
+        assert_eq!(&formula[replaced_part(formula, "", "Score")], "Scroe");
+    }
+}

@@ -1,0 +1,136 @@
+//! Go to definition and find references.
+//!
+//! References are found in the text of every file of the load: names in formulas and token
+//! values compared as PCGen compares them (case-insensitive), object keys as whole `|`/`:`/`,`
+//! separated parts and as the names that start object lines.
+
+use crate::lsp::checked::Checked;
+use crate::lsp::context::{Context, is_name_char};
+use crate::lsp::target::{self, Target, object_line_key};
+use crate::source::{FileId, Span};
+use std::ops::Range;
+use std::path::PathBuf;
+
+/// Where a target is defined: a span in the load, or a whole file.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A span of a file of the load.
+    Span(Span),
+    /// The start of a file.
+    File(PathBuf),
+}
+
+/// The definition of the name at the cursor.
+pub fn definition(ctx: &Context<'_>) -> Option<Place> {
+    let (t, _) = target::at(ctx)?;
+    match t {
+        Target::Variable(v) => v.span.map(Place::Span),
+        Target::Function(f) => Some(Place::Span(f.span)),
+        Target::Table(t) => Some(Place::Span(t.span)),
+        Target::Object(o) => Some(Place::Span(o.span)),
+        Target::File(p) => Some(Place::File(p)),
+        Target::Builtin(_) | Target::Scope(_) | Target::Token(_) => None,
+    }
+}
+
+/// Every use of the name at the cursor in the load (the definition included).
+pub fn references(ctx: &Context<'_>) -> Vec<Span> {
+    let Some((t, _)) = target::at(ctx) else {
+        return Vec::new();
+    };
+    let checked = ctx.checked;
+    let mut out = match &t {
+        Target::Variable(v) => {
+            let mut out = names(checked, v.name.as_str());
+            if let Some(s) = v.span {
+                if !out.iter().any(|o| overlaps(o, &s)) {
+                    out.insert(0, s);
+                }
+            }
+            out
+        }
+        Target::Function(f) => names(checked, f.name.as_str()),
+        Target::Table(t) => names(checked, t.name.as_str()),
+        Target::Builtin(n) => names(checked, n),
+        Target::Object(o) => keys(checked, o.key.as_str()),
+        Target::Scope(s) => names(checked, checked.set.dataset.scopes.name(*s)),
+        Target::Token(_) | Target::File(_) => Vec::new(),
+    };
+    out.sort_by_key(|s| (s.file, s.start));
+    out.dedup();
+    out
+}
+
+fn overlaps(a: &Span, b: &Span) -> bool {
+    a.file == b.file && a.start < b.end && b.start < a.end
+}
+
+/// Files of the load whose text is searched: PCC and listed files.
+fn searched(checked: &Checked) -> Vec<FileId> {
+    let load = &checked.set.load;
+    let mut ids: Vec<FileId> = load.files.iter().map(|f| f.file).collect();
+    ids.extend(load.campaigns.iter().map(|c| c.file));
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// Runs of name characters equal to `name`.
+fn names(checked: &Checked, name: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    for id in searched(checked) {
+        let Some(src) = checked.source(id) else {
+            continue;
+        };
+        let text = src.text.as_str();
+        for (at, _) in text.match_indices(|c: char| c.eq_ignore_ascii_case(&first(name))) {
+            let Some(cand) = text.get(at..at + name.len()) else {
+                continue;
+            };
+            if !cand.eq_ignore_ascii_case(name) {
+                continue;
+            }
+            let before_ok = text
+                .get(..at)
+                .and_then(|s| s.chars().next_back())
+                .is_none_or(|c| !is_name_char(c));
+            let after_ok = text
+                .get(at + name.len()..)
+                .and_then(|s| s.chars().next())
+                .is_none_or(|c| !is_name_char(c));
+            if before_ok && after_ok {
+                out.push(Span::new(id, at..at + name.len()));
+            }
+        }
+    }
+    out
+}
+
+fn first(name: &str) -> char {
+    name.chars().next().unwrap_or('\0')
+}
+
+/// Parts of token values (split at tab, `|`, `:`, `,`, `=`) and object-line names equal to
+/// `key`.
+fn keys(checked: &Checked, key: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    for id in searched(checked) {
+        let Some(src) = checked.source(id) else {
+            continue;
+        };
+        let text = src.text.as_str();
+        let mut start = 0;
+        for piece in text.split(['\t', '|', ':', ',', '=', '\n', '\r']) {
+            let r: Range<usize> = start..start + piece.len();
+            start = r.end + 1;
+            let base = object_line_key(piece);
+            let trimmed = base.trim_start();
+            let lead = base.len() - trimmed.len();
+            if trimmed.trim_end().eq_ignore_ascii_case(key) {
+                let s = r.start + lead;
+                out.push(Span::new(id, s..s + trimmed.trim_end().len()));
+            }
+        }
+    }
+    out
+}

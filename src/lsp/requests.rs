@@ -1,0 +1,165 @@
+//! Read-only requests over a [`Snapshot`]: LSP parameters in, LSP results out.
+
+use crate::lsp::context::Context;
+use crate::lsp::diagnostics::location;
+use crate::lsp::navigate::{self, Place};
+use crate::lsp::position::LineIndex;
+use crate::lsp::session::Snapshot;
+use crate::lsp::{complete, hover, symbols, uri};
+use lsp_types as lsp;
+use std::collections::HashMap;
+
+/// The cursor's context in the first load set holding the document.
+fn context<'a>(
+    snap: &'a Snapshot,
+    doc: &lsp::Uri,
+    pos: lsp::Position,
+) -> Option<(Context<'a>, LineIndex)> {
+    let path = uri::to_path(doc)?;
+    let (checked, file) = snap.sets_of(&path).into_iter().next()?;
+    let text = &checked.source(file)?.text;
+    let index = LineIndex::new(text);
+    let offset = index.offset(text, pos);
+    Some((Context::new(checked, file, offset)?, index))
+}
+
+/// `textDocument/hover`.
+pub fn hover(snap: &Snapshot, p: &lsp::HoverParams) -> Option<lsp::Hover> {
+    let tp = &p.text_document_position_params;
+    let (ctx, index) = context(snap, &tp.text_document.uri, tp.position)?;
+    let (value, range) = hover::hover(&ctx)?;
+    Some(lsp::Hover {
+        contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+            kind: lsp::MarkupKind::Markdown,
+            value,
+        }),
+        range: Some(index.range(ctx.text, range.start, range.end)),
+    })
+}
+
+/// `textDocument/definition`.
+pub fn definition(
+    snap: &Snapshot,
+    p: &lsp::GotoDefinitionParams,
+) -> Option<lsp::GotoDefinitionResponse> {
+    let tp = &p.text_document_position_params;
+    let (ctx, _) = context(snap, &tp.text_document.uri, tp.position)?;
+    let loc = match navigate::definition(&ctx)? {
+        Place::Span(s) => location(ctx.checked, s)?,
+        Place::File(path) => lsp::Location::new(uri::from_path(&path)?, lsp::Range::default()),
+    };
+    Some(lsp::GotoDefinitionResponse::Scalar(loc))
+}
+
+/// `textDocument/references`.
+pub fn references(snap: &Snapshot, p: &lsp::ReferenceParams) -> Option<Vec<lsp::Location>> {
+    let tp = &p.text_document_position;
+    let (ctx, _) = context(snap, &tp.text_document.uri, tp.position)?;
+    Some(
+        navigate::references(&ctx)
+            .into_iter()
+            .filter_map(|s| location(ctx.checked, s))
+            .collect(),
+    )
+}
+
+/// `textDocument/completion`.
+pub fn completion(snap: &Snapshot, p: &lsp::CompletionParams) -> Option<lsp::CompletionResponse> {
+    let tp = &p.text_document_position;
+    let (ctx, index) = context(snap, &tp.text_document.uri, tp.position)?;
+    let (items, start) = complete::complete(&ctx);
+    let range = index.range(ctx.text, start, ctx.offset);
+    let items = items
+        .into_iter()
+        .map(|i| lsp::CompletionItem {
+            label: i.label.clone(),
+            kind: Some(i.kind),
+            detail: i.detail,
+            text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit::new(
+                range, i.label,
+            ))),
+            ..Default::default()
+        })
+        .collect();
+    Some(lsp::CompletionResponse::Array(items))
+}
+
+/// `textDocument/codeAction`: "replace with the suggestion" for every "did you mean" in range.
+pub fn code_actions(snap: &Snapshot, p: &lsp::CodeActionParams) -> Vec<lsp::CodeActionOrCommand> {
+    let doc = &p.text_document.uri;
+    let published = uri::to_path(doc)
+        .and_then(|path| snap.published.get(&path))
+        .cloned()
+        .unwrap_or_default();
+    let overlaps = |r: &lsp::Range| r.start <= p.range.end && p.range.start <= r.end;
+    let mut out = Vec::new();
+    for d in p.context.diagnostics.iter().chain(published.iter()) {
+        if !overlaps(&d.range) {
+            continue;
+        }
+        let Some(new) = d
+            .data
+            .as_ref()
+            .and_then(|v| v.get("replace"))
+            .and_then(|v| v.as_str())
+        else {
+            continue;
+        };
+        let title = format!("Replace with `{new}`");
+        if out.iter().any(|a: &lsp::CodeActionOrCommand| matches!(a, lsp::CodeActionOrCommand::CodeAction(c) if c.title == title)) {
+            continue;
+        }
+        let range = d
+            .data
+            .as_ref()
+            .and_then(|v| v.get("range"))
+            .and_then(|r| serde_json::from_value::<lsp::Range>(r.clone()).ok())
+            .unwrap_or(d.range);
+        let edit = lsp::TextEdit::new(range, new.to_owned());
+        out.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+            title,
+            kind: Some(lsp::CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![d.clone()]),
+            edit: Some(lsp::WorkspaceEdit {
+                changes: Some(HashMap::from([(doc.clone(), vec![edit])])),
+                ..Default::default()
+            }),
+            is_preferred: Some(true),
+            ..Default::default()
+        }));
+    }
+    out
+}
+
+/// `textDocument/documentSymbol`.
+pub fn document_symbols(
+    snap: &Snapshot,
+    p: &lsp::DocumentSymbolParams,
+) -> Option<lsp::DocumentSymbolResponse> {
+    let path = uri::to_path(&p.text_document.uri)?;
+    let (checked, file) = snap.sets_of(&path).into_iter().next()?;
+    let text = &checked.source(file)?.text;
+    let index = LineIndex::new(text);
+    #[allow(deprecated)] // `deprecated` is a required field of the struct.
+    let list = symbols::symbols(checked, file)
+        .into_iter()
+        .map(|s| {
+            let range = index.range(text, s.span.start as usize, s.span.end as usize);
+            lsp::DocumentSymbol {
+                name: if s.name.is_empty() {
+                    "(unnamed)".to_owned()
+                } else {
+                    s.name
+                },
+                detail: Some(s.detail),
+                kind: s.kind,
+                tags: None,
+                deprecated: None,
+                range,
+                selection_range: range,
+                children: None,
+            }
+        })
+        .collect();
+    Some(lsp::DocumentSymbolResponse::Nested(list))
+}

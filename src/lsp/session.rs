@@ -1,0 +1,224 @@
+//! The server's state and the functions that change it: open, change, save and close a
+//! document. Each returns the diagnostics to publish. Read-only requests (hover, completion,
+//! …) take a [`Snapshot`], which shares the checked load sets and document texts by `Arc`.
+
+use crate::load::FileSystem;
+use crate::load::fs::normalize;
+use crate::lsp::checked::Checked;
+use crate::lsp::diagnostics;
+use crate::lsp::overlay::OverlayFs;
+use crate::lsp::workspace::{Workspace, is_pcc};
+use crate::model::check::check_load_set;
+use lsp_types as lsp;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Diagnostics to send for one file (an empty list clears the file's earlier ones).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Publish {
+    /// The file.
+    pub path: PathBuf,
+    /// Its diagnostics now.
+    pub diagnostics: Vec<lsp::Diagnostic>,
+    /// The document version they were computed from, when the file is open.
+    pub version: Option<i32>,
+}
+
+/// Everything the server knows.
+#[derive(Debug)]
+pub struct Session {
+    fs: OverlayFs,
+    workspace: Option<Arc<Workspace>>,
+    versions: HashMap<PathBuf, i32>,
+    checked: BTreeMap<PathBuf, Arc<Checked>>,
+    published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
+    stale: BTreeSet<PathBuf>,
+    docs_base: String,
+}
+
+/// An immutable view for read-only requests: cheap to take (maps of `Arc`s) and `Send`, so
+/// requests can be answered off the loop while the session moves on.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// The editor's texts over the disk.
+    pub fs: OverlayFs,
+    /// The checked load sets by PCC.
+    pub checked: BTreeMap<PathBuf, Arc<Checked>>,
+    /// The workspace, if one was found.
+    pub workspace: Option<Arc<Workspace>>,
+    /// The diagnostics last published, by file.
+    pub published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
+}
+
+impl Session {
+    /// A session for the workspace folder `root` (none: found from the first opened file).
+    pub fn new(root: Option<&Path>) -> Self {
+        let fs = OverlayFs::new();
+        let workspace = root.map(|r| Arc::new(Workspace::around(&fs, r)));
+        Session {
+            fs,
+            workspace,
+            versions: HashMap::new(),
+            checked: BTreeMap::new(),
+            published: Arc::default(),
+            stale: BTreeSet::new(),
+            docs_base: diagnostics::default_docs_base(),
+        }
+    }
+
+    /// Links diagnostic codes to this copy of `docs/errors.md` (a URL).
+    pub fn set_docs_base(&mut self, base: String) {
+        self.docs_base = base;
+    }
+
+    /// The workspace.
+    pub fn workspace(&self) -> Option<&Workspace> {
+        self.workspace.as_deref()
+    }
+
+    /// A document was opened with `text`.
+    pub fn open(&mut self, path: &Path, text: &str, version: i32) -> Vec<Publish> {
+        let path = normalize(path);
+        self.fs.set(&path, Arc::from(text));
+        self.versions.insert(path.clone(), version);
+        match &self.workspace {
+            None => {
+                self.workspace = Some(Arc::new(Workspace::around(&self.fs, &path)));
+            }
+            Some(w) if !w.contains(&path) => {
+                // A file of another PCGen root: that root becomes the workspace. A file with
+                // no root around it stays outside (no diagnostics).
+                if crate::load::PcgenRoot::find(&self.fs, &path).is_some() {
+                    self.workspace = Some(Arc::new(Workspace::around(&self.fs, &path)));
+                    self.checked.clear();
+                    // The old root's findings are cleared with the next publish.
+                    self.stale.extend(self.published.keys().cloned());
+                }
+            }
+            Some(_) => {}
+        }
+        self.recheck(&path)
+    }
+
+    /// The whole new text of a document (full sync).
+    pub fn change(&mut self, path: &Path, text: &str, version: i32) -> Vec<Publish> {
+        let path = normalize(path);
+        self.fs.set(&path, Arc::from(text));
+        self.versions.insert(path.clone(), version);
+        self.recheck(&path)
+    }
+
+    /// A document was saved (with its text when the client sends it).
+    pub fn save(&mut self, path: &Path, text: Option<&str>) -> Vec<Publish> {
+        let path = normalize(path);
+        if let Some(t) = text {
+            self.fs.set(&path, Arc::from(t));
+        }
+        self.recheck(&path)
+    }
+
+    /// A document was closed: the disk's text counts again.
+    pub fn close(&mut self, path: &Path) -> Vec<Publish> {
+        let path = normalize(path);
+        self.fs.remove(&path);
+        self.versions.remove(&path);
+        self.recheck(&path)
+    }
+
+    /// A read-only view of the current state.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            fs: self.fs.clone(),
+            checked: self.checked.clone(),
+            workspace: self.workspace.clone(),
+            published: self.published.clone(),
+        }
+    }
+
+    /// Re-checks the load sets that include `path` and returns what changed.
+    fn recheck(&mut self, path: &Path) -> Vec<Publish> {
+        let Some(ws) = self.workspace.as_mut().map(Arc::make_mut) else {
+            return self.publish_changes(std::iter::once(path.to_path_buf()).collect());
+        };
+        if is_pcc(path) {
+            ws.reindex_pcc(&self.fs, path);
+        }
+        let sets = ws.load_sets_of(path);
+        let root = ws.root.clone();
+        let mut touched: BTreeSet<PathBuf> = std::mem::take(&mut self.stale);
+        touched.insert(path.to_path_buf());
+        for pcc in sets {
+            if let Some(old) = self.checked.get(&pcc) {
+                touched.extend(old.paths().map(Path::to_path_buf));
+            }
+            let set = check_load_set(&self.fs, &root, std::slice::from_ref(&pcc));
+            let checked = Checked::new(pcc.clone(), set);
+            touched.extend(checked.paths().map(Path::to_path_buf));
+            self.checked.insert(pcc, Arc::new(checked));
+        }
+        self.publish_changes(touched)
+    }
+
+    /// Recomputes the diagnostics of `files` over every cached load set; returns those that
+    /// differ from what was last published (and always the file that changed).
+    fn publish_changes(&mut self, files: BTreeSet<PathBuf>) -> Vec<Publish> {
+        let mut now: HashMap<PathBuf, Vec<lsp::Diagnostic>> = HashMap::new();
+        for checked in self.checked.values() {
+            if !files.iter().any(|f| checked.file(f).is_some()) {
+                continue;
+            }
+            for (path, list) in diagnostics::by_file(checked, &self.docs_base) {
+                if !files.contains(&path) {
+                    continue;
+                }
+                let entry = now.entry(path).or_default();
+                for d in list {
+                    if !entry.contains(&d) {
+                        entry.push(d);
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for path in files {
+            let list = now.remove(&path).unwrap_or_default();
+            let before = self.published.get(&path);
+            let is_open = self.versions.contains_key(&path);
+            let changed = before.map_or(!list.is_empty() || is_open, |b| *b != list);
+            if changed {
+                out.push(Publish {
+                    version: self.versions.get(&path).copied(),
+                    path: path.clone(),
+                    diagnostics: list.clone(),
+                });
+            }
+            let published = Arc::make_mut(&mut self.published);
+            if list.is_empty() {
+                published.remove(&path);
+            } else {
+                published.insert(path, list);
+            }
+        }
+        out
+    }
+}
+
+impl Snapshot {
+    /// The checked load sets that hold `path`, with its file id in each.
+    pub fn sets_of(&self, path: &Path) -> Vec<(&Checked, crate::source::FileId)> {
+        self.checked
+            .values()
+            .filter_map(|c| Some((c.as_ref(), c.file(path)?)))
+            .collect()
+    }
+
+    /// The current text of `path` (the editor's, else the disk's, decoded).
+    pub fn text(&self, path: &Path) -> Option<String> {
+        if let Some(t) = self.fs.text(path) {
+            return Some(t.to_string());
+        }
+        let bytes = self.fs.read(path).ok()?;
+        Some(crate::source::decode_text(&bytes).0)
+    }
+}

@@ -1,0 +1,77 @@
+//! Document symbols: the objects of an LST file; the variables, channels, functions and
+//! tables a file defines.
+
+use crate::lsp::checked::Checked;
+use crate::lsp::hover::kind_name;
+use crate::source::{FileId, Span};
+use lsp_types::SymbolKind;
+
+/// One symbol of a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// Its name.
+    pub name: String,
+    /// What it is, shown beside the name.
+    pub detail: String,
+    /// The symbol kind.
+    pub kind: SymbolKind,
+    /// The whole line (or token) that defines it.
+    pub span: Span,
+}
+
+/// The symbols `file` defines in the load, in file order.
+pub fn symbols(checked: &Checked, file: FileId) -> Vec<Symbol> {
+    let ds = &checked.set.dataset;
+    let line_of = |span: Span| {
+        checked
+            .set
+            .load
+            .files
+            .iter()
+            .filter(|f| f.file == file)
+            .flat_map(|f| f.lines.iter())
+            .find(|l| l.span.start <= span.start && span.start <= l.span.end)
+            .map_or(span, |l| l.span)
+    };
+    let mut out = Vec::new();
+    for o in ds.objects.iter().filter(|o| o.span.file == file) {
+        out.push(Symbol {
+            name: o.name.trim().to_owned(),
+            detail: kind_name(&o.kind),
+            kind: SymbolKind::OBJECT,
+            span: line_of(o.span),
+        });
+    }
+    for v in &ds.variables {
+        if let Some(span) = v.span.filter(|s| s.file == file) {
+            out.push(Symbol {
+                name: v.name.as_str().to_owned(),
+                detail: format!("{} in {}", v.format, ds.scopes.name(v.scope)),
+                kind: if v.origin.is_channel() {
+                    SymbolKind::CONSTANT
+                } else {
+                    SymbolKind::VARIABLE
+                },
+                span,
+            });
+        }
+    }
+    for f in ds.functions.iter().filter(|f| f.span.file == file) {
+        out.push(Symbol {
+            name: f.name.as_str().to_owned(),
+            detail: "function".to_owned(),
+            kind: SymbolKind::FUNCTION,
+            span: line_of(f.span),
+        });
+    }
+    for t in ds.tables.iter().filter(|t| t.span.file == file) {
+        out.push(Symbol {
+            name: t.name.as_str().to_owned(),
+            detail: "table".to_owned(),
+            kind: SymbolKind::STRUCT,
+            span: t.span,
+        });
+    }
+    out.sort_by_key(|s| s.span.start);
+    out
+}

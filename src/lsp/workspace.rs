@@ -1,0 +1,233 @@
+//! The workspace: a PCGen root, its PCC files, and which load sets each file belongs to.
+//!
+//! Every PCC below the data folder is a load set of its own. A file belongs to the load set
+//! of every PCC that lists it, directly or through `PCC:` includes; a PCC that another
+//! candidate includes is checked as part of the including load set, not alone (a
+//! sub-campaign alone usually lacks its game mode and its parent's variables).
+
+use crate::load::campaign::parse_pcc;
+use crate::load::fs::normalize;
+use crate::load::{FileSystem, PcgenRoot};
+use crate::source::{FileId, SourceFile, decode_text};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+/// What one PCC lists.
+#[derive(Clone, Debug, Default)]
+struct Listing {
+    /// Listed LST files.
+    files: Vec<PathBuf>,
+    /// `PCC:` includes.
+    includes: Vec<PathBuf>,
+}
+
+/// A PCGen root and the PCC files below its data folder.
+#[derive(Clone, Debug)]
+pub struct Workspace {
+    /// The root (found as `rulebook check` finds it).
+    pub root: PcgenRoot,
+    pccs: BTreeMap<PathBuf, Listing>,
+    /// For each PCC, the PCCs it reaches through includes (itself included).
+    reach: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
+    /// For each listed file or PCC, the PCCs that reach it.
+    listed_by: HashMap<PathBuf, BTreeSet<PathBuf>>,
+}
+
+/// True for paths ending in `.pcc` (any case).
+pub fn is_pcc(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pcc"))
+}
+
+impl Workspace {
+    /// The workspace around `dir` (a folder or a file): the nearest ancestor holding
+    /// `system/gameModes`, else `dir` itself as the root (its `data/` when it has one).
+    pub fn around(fs: &dyn FileSystem, dir: &Path) -> Self {
+        let dir = normalize(dir);
+        let root = PcgenRoot::find(fs, &dir).unwrap_or_else(|| {
+            let folder = if fs.is_dir(&dir) {
+                dir.clone()
+            } else {
+                dir.parent().map_or_else(|| dir.clone(), Path::to_path_buf)
+            };
+            PcgenRoot::at(fs, &folder)
+        });
+        let mut ws = Workspace {
+            root,
+            pccs: BTreeMap::new(),
+            reach: BTreeMap::new(),
+            listed_by: HashMap::new(),
+        };
+        ws.reindex(fs);
+        ws
+    }
+
+    /// True when `path` lies below this workspace's root.
+    pub fn contains(&self, path: &Path) -> bool {
+        normalize(path).starts_with(&self.root.root)
+    }
+
+    /// Re-reads every PCC below the data folder (after a PCC changed).
+    pub fn reindex(&mut self, fs: &dyn FileSystem) {
+        self.pccs.clear();
+        for p in fs.files_below(&self.root.data) {
+            if is_pcc(&p) {
+                let listing = self.read_listing(fs, &p);
+                self.pccs.insert(p, listing);
+            }
+        }
+        self.index();
+    }
+
+    /// Re-reads one PCC (a changed or new one).
+    pub fn reindex_pcc(&mut self, fs: &dyn FileSystem, pcc: &Path) {
+        let pcc = normalize(pcc);
+        if fs.is_file(&pcc) {
+            let listing = self.read_listing(fs, &pcc);
+            self.pccs.insert(pcc, listing);
+        } else {
+            self.pccs.remove(&pcc);
+        }
+        self.index();
+    }
+
+    /// Recomputes which PCCs reach which files.
+    fn index(&mut self) {
+        self.reach = self
+            .pccs
+            .keys()
+            .map(|p| (p.clone(), self.reach_of(p)))
+            .collect();
+        self.listed_by.clear();
+        for (pcc, reach) in &self.reach {
+            for p in reach {
+                self.listed_by
+                    .entry(p.clone())
+                    .or_default()
+                    .insert(pcc.clone());
+                for f in self.pccs.get(p).map_or(&[][..], |l| l.files.as_slice()) {
+                    self.listed_by
+                        .entry(f.clone())
+                        .or_default()
+                        .insert(pcc.clone());
+                }
+            }
+        }
+    }
+
+    fn read_listing(&self, fs: &dyn FileSystem, pcc: &Path) -> Listing {
+        let Ok(bytes) = fs.read(pcc) else {
+            return Listing::default();
+        };
+        let (text, encoding) = decode_text(&bytes);
+        let source = SourceFile::new(String::new(), text, encoding);
+        let c = parse_pcc(pcc, FileId(0), &source, &self.root, &mut Vec::new());
+        Listing {
+            files: c.entries.into_iter().map(|e| normalize(&e.path)).collect(),
+            includes: c.includes.into_iter().map(|(p, _)| normalize(&p)).collect(),
+        }
+    }
+
+    /// Every PCC known, sorted.
+    pub fn pccs(&self) -> impl Iterator<Item = &PathBuf> {
+        self.pccs.keys()
+    }
+
+    /// The PCCs reachable from `pcc` through `PCC:` includes (itself included).
+    fn reach_of(&self, pcc: &Path) -> BTreeSet<PathBuf> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![pcc.to_path_buf()];
+        while let Some(p) = todo.pop() {
+            if seen.len() > 10_000 || !seen.insert(p.clone()) {
+                continue;
+            }
+            if let Some(l) = self.pccs.get(&p) {
+                todo.extend(l.includes.iter().cloned());
+            }
+        }
+        seen
+    }
+
+    /// The load sets (named by their PCC) that `path` belongs to.
+    pub fn load_sets_of(&self, path: &Path) -> Vec<PathBuf> {
+        let path = normalize(path);
+        let Some(candidates) = self.listed_by.get(&path) else {
+            return Vec::new();
+        };
+        let reaches =
+            |from: &PathBuf, to: &PathBuf| self.reach.get(from).is_some_and(|r| r.contains(to));
+        // A candidate another candidate includes (and not the other way round) is checked
+        // inside the including load set.
+        candidates
+            .iter()
+            .filter(|p| {
+                !candidates
+                    .iter()
+                    .any(|q| q != *p && reaches(q, p) && !reaches(p, q))
+            })
+            .cloned()
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::MemoryFs;
+
+    fn fs() -> MemoryFs {
+        MemoryFs::new()
+            .with("/pc/system/gameModes/X/miscinfo.lst", "")
+            .with(
+                "/pc/data/a/a.pcc",
+                "CAMPAIGN:A\nGAMEMODE:X\nPCC:@/a/sub/sub.pcc\nVARIABLE:a.lst\n",
+            )
+            .with("/pc/data/a/sub/sub.pcc", "CAMPAIGN:Sub\nEQUIPMENT:e.lst\n")
+            .with(
+                "/pc/data/b/b.pcc",
+                "CAMPAIGN:B\nGAMEMODE:X\nVARIABLE:@/a/a.lst\n",
+            )
+            .with("/pc/data/a/a.lst", "")
+            .with("/pc/data/a/sub/e.lst", "")
+            .with("/pc/data/loose.lst", "")
+    }
+
+    #[test]
+    fn a_file_belongs_to_every_pcc_listing_it_and_includes_fold_into_their_parent() {
+        let fs = fs();
+        let ws = Workspace::around(&fs, Path::new("/pc/data/a"));
+        assert_eq!(ws.root.root, PathBuf::from("/pc"));
+        let sets = |p: &str| ws.load_sets_of(Path::new(p));
+        assert_eq!(
+            sets("/pc/data/a/a.lst"),
+            vec![
+                PathBuf::from("/pc/data/a/a.pcc"),
+                PathBuf::from("/pc/data/b/b.pcc")
+            ]
+        );
+        assert_eq!(
+            sets("/pc/data/a/sub/e.lst"),
+            vec![PathBuf::from("/pc/data/a/a.pcc")]
+        );
+        assert_eq!(
+            sets("/pc/data/a/sub/sub.pcc"),
+            vec![PathBuf::from("/pc/data/a/a.pcc")]
+        );
+        assert_eq!(
+            sets("/pc/data/b/b.pcc"),
+            vec![PathBuf::from("/pc/data/b/b.pcc")]
+        );
+        assert!(sets("/pc/data/loose.lst").is_empty());
+    }
+
+    #[test]
+    fn include_cycles_keep_both_sets() {
+        let fs = MemoryFs::new()
+            .with("/pc/system/gameModes/X/miscinfo.lst", "")
+            .with("/pc/data/x.pcc", "PCC:y.pcc\nVARIABLE:v.lst\n")
+            .with("/pc/data/y.pcc", "PCC:x.pcc\n")
+            .with("/pc/data/v.lst", "");
+        let ws = Workspace::around(&fs, Path::new("/pc"));
+        assert_eq!(ws.load_sets_of(Path::new("/pc/data/v.lst")).len(), 2);
+    }
+}
