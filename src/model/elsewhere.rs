@@ -137,7 +137,9 @@ pub fn name_defining_campaigns(
                     .game_modes
                     .iter()
                     .any(|m| modes.iter().any(|n| n.eq_ignore_ascii_case(m)));
-                (!same_mode, c.path.components().count(), d.campaign)
+                // A core book before a homebrew template that shares the same file.
+                let core = c.has_book_type("Core Rules");
+                (!same_mode, !core, c.path.components().count(), d.campaign)
             });
         let Some((def, campaign)) = best else {
             continue;
