@@ -3,9 +3,14 @@
 //! formulas written in its syntax (same run); and throughput (MB/s) over ~1 MB of formulas
 //! parsed one line at a time, beside the floor of only splitting that text into lines and
 //! touching every byte. Target: ≥ 20 MB/s.
+//!
+//! `parse_check/*` times what PCGen does per formula at load (the reference's
+//! "parse+validate"): parse, then check and compile against the reference's variables, for
+//! the six formulas and the reference's 10,000-term sum; each case prints the reference's
+//! figure and the target (1/20 of it) beside the measurement.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use rulebook::formula::parse_formula;
+use rulebook::formula::{Format, MapEnv, Number, Value, check, parse_formula};
 use rulebook::source::FileId;
 use std::hint::black_box;
 
@@ -85,6 +90,76 @@ fn per_formula(c: &mut Criterion) {
     }
 }
 
+/// The reference's parse+validate medians in µs (`pcgen-formula-bench.md`, median of three
+/// runs; the 10,000-term sum is its "construct total's modifier" for the fan-in `sum`).
+const REFERENCE_PARSE_VALIDATE_US: [(&str, f64); 7] = [
+    ("d20mod", 10.0),
+    ("if_bool", 9.7),
+    ("max_value", 9.9),
+    ("long20", 17.3),
+    ("nested_if", 14.1),
+    ("bool_logic", 10.9),
+    ("sum10000", 4640.0),
+];
+
+/// The reference's variables: `Score`, `Lvl`, `RaceIsLong`, `t01`..`t20`, and the fan-in
+/// sources `s0`..`s9999`.
+fn env() -> MapEnv {
+    let mut env = MapEnv::with_pcgen_defaults();
+    let n = |i: i64| Some(Value::Number(Number::Int(i)));
+    env.define("Score", Format::Number, n(15));
+    env.define("Lvl", Format::Number, n(7));
+    env.define("RaceIsLong", Format::Boolean, Some(Value::Boolean(true)));
+    for i in 1..=20 {
+        env.define(&format!("t{i:02}"), Format::Number, n(i));
+    }
+    for i in 0..10_000 {
+        env.define(&format!("s{i}"), Format::Number, n(i % 10 + 1));
+    }
+    env
+}
+
+fn parse_check(c: &mut Criterion) {
+    let env = env();
+    let sum = (0..10_000)
+        .map(|i| format!("s{i}"))
+        .collect::<Vec<_>>()
+        .join("+");
+    let cases = FORMULAS
+        .iter()
+        .map(|(name, text)| (*name, *text))
+        .chain([("sum10000", sum.as_str())]);
+    for (name, text) in cases {
+        let format = if name == "bool_logic" {
+            Format::Boolean
+        } else {
+            Format::Number
+        };
+        let run = |text: &str| {
+            let parsed = parse_formula(text, FileId(0), 0);
+            parsed
+                .formula
+                .and_then(|f| check(&f, &env, &format, Some(&Format::Number)).ok())
+                .is_some()
+        };
+        assert!(run(text), "{name} parses and checks");
+        let reference = REFERENCE_PARSE_VALIDATE_US
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(f64::NAN, |(_, us)| *us);
+        println!(
+            "parse_check/{name}: reference parse+validate {reference} µs, target ≤ {:.3} µs",
+            reference / 20.0
+        );
+        let mut g = c.benchmark_group(format!("parse_check/{name}"));
+        if name == "sum10000" {
+            g.sample_size(20);
+        }
+        g.bench_function("rulebook", |b| b.iter(|| run(black_box(text))));
+        g.finish();
+    }
+}
+
 fn throughput(c: &mut Criterion) {
     let text = corpus();
     let mut g = c.benchmark_group("parse_throughput");
@@ -111,5 +186,5 @@ fn throughput(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, per_formula, throughput);
+criterion_group!(benches, per_formula, parse_check, throughput);
 criterion_main!(benches);

@@ -4,7 +4,8 @@
 //!
 //! 1. [`source`], [`name`] — files, decoded text, byte spans, case-insensitive names;
 //! 2. [`formula`] — the formula language: syntax, formats, values, checking, evaluation;
-//! 3. [`load`] — finding and reading PCC/LST files and their token lines;
+//! 3. [`load`] — finding and reading PCC/LST files and their token lines; beside it
+//!    [`vocabulary`], every token PCGen accepts and the check of every token line;
 //! 4. [`model`] — the data model built from tokens, and every load-time check;
 //! 5. [`solve`] — dependency graph, modifier ordering, evaluation of variables;
 //! 6. [`character`] — the character API applications embed;
@@ -74,3 +75,4 @@ pub mod model;
 pub mod name;
 pub mod solve;
 pub mod source;
+pub mod vocabulary;

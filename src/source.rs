@@ -5,6 +5,7 @@
 //! disk itself (see `crate::load::FileSystem` for how files come in).
 
 use std::ops::Range;
+use std::sync::Arc;
 
 /// Identity of one source file inside a [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -185,16 +186,37 @@ impl SourceFile {
         (line + 1, col + 1)
     }
 
+    /// The byte range of the line holding `byte` (clamped to the text), without its line
+    /// break.
+    pub fn line_range_at(&self, byte: usize) -> Range<usize> {
+        let byte = byte.min(self.text.len());
+        let line = match self.line_starts.binary_search(&clamp_u32(byte)) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let start = self.line_starts.get(line).map_or(0, |&s| s as usize);
+        let mut end = self
+            .line_starts
+            .get(line + 1)
+            .map_or(self.text.len(), |&s| s as usize);
+        let bytes = self.text.as_bytes();
+        while end > start && matches!(bytes.get(end - 1), Some(b'\n' | b'\r')) {
+            end -= 1;
+        }
+        start..end
+    }
+
     /// The text a span covers (empty if the span does not fit this file).
     pub fn slice(&self, span: Span) -> &str {
         self.text.get(span.range()).unwrap_or("")
     }
 }
 
-/// All source files of one load, addressed by [`FileId`].
+/// All source files of one load, addressed by [`FileId`]. Files are shared (`Arc`): load sets
+/// that read the same file hold one copy of its text (see `crate::load::cache`).
 #[derive(Clone, Debug, Default)]
 pub struct SourceMap {
-    files: Vec<SourceFile>,
+    files: Vec<Arc<SourceFile>>,
 }
 
 impl SourceMap {
@@ -205,14 +227,24 @@ impl SourceMap {
 
     /// Adds a file and returns its id.
     pub fn add(&mut self, file: SourceFile) -> FileId {
+        self.add_shared(Arc::new(file))
+    }
+
+    /// Adds a file another map may hold too (no copy of its text) and returns its id here.
+    pub fn add_shared(&mut self, file: Arc<SourceFile>) -> FileId {
         let id = FileId(clamp_u32(self.files.len()));
         self.files.push(file);
         id
     }
 
+    /// The shared handle of the file with this id, if any.
+    pub fn get_shared(&self, id: FileId) -> Option<&Arc<SourceFile>> {
+        self.files.get(id.0 as usize)
+    }
+
     /// The file with this id, if any.
     pub fn get(&self, id: FileId) -> Option<&SourceFile> {
-        self.files.get(id.0 as usize)
+        self.files.get(id.0 as usize).map(|f| &**f)
     }
 
     /// All files with their ids.
@@ -220,7 +252,7 @@ impl SourceMap {
         self.files
             .iter()
             .enumerate()
-            .map(|(i, f)| (FileId(clamp_u32(i)), f))
+            .map(|(i, f)| (FileId(clamp_u32(i)), &**f))
     }
 
     /// Number of files.

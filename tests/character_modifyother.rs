@@ -174,3 +174,28 @@ mod random_orders {
         }
     }
 }
+
+/// A MODIFYOTHER of a global variable through another object "adds to that global variable
+/// only if both objects are granted" (the spec): removing the addressed object takes it out
+/// of force, as removing its source does.
+#[test]
+fn a_global_modified_through_an_object_needs_both_granted() {
+    let (ds, problems) = dataset_with(
+        "Axe Lover\tKEY:Axe Lover\tMODIFYOTHER:PC.EQUIPMENT|Axe|Fondness|ADD|1\n",
+        "GLOBAL:NUMBER=Fondness\n",
+    );
+    assert!(problems.is_empty(), "{problems:?}");
+    let mut c = Character::new(ds);
+    let fondness = |c: &Character| c.get_global("Fondness").map(|x| x.to_string());
+    c.grant_key("FEAT", "Axe Lover").unwrap();
+    let axe = c.grant_key("EQUIPMENT", "Axe").unwrap();
+    let second = c.grant_key("EQUIPMENT", "Axe").unwrap();
+    assert_eq!(fondness(&c).as_deref(), Some("2"));
+    c.remove(axe);
+    assert_eq!(fondness(&c).as_deref(), Some("1"));
+    c.remove(second);
+    assert_eq!(fondness(&c).as_deref(), Some("0"));
+    let mut scratch = c.clone();
+    scratch.solve_from_scratch();
+    assert_eq!(c.values(), scratch.values());
+}

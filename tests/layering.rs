@@ -10,9 +10,17 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("diagnostic", &["source"]),
     ("formula", &["source", "name", "diagnostic"]),
     ("load", &["source", "name", "diagnostic", "formula"]),
+    ("vocabulary", &["source", "name", "diagnostic", "load"]),
     (
         "model",
-        &["source", "name", "diagnostic", "formula", "load"],
+        &[
+            "source",
+            "name",
+            "diagnostic",
+            "formula",
+            "load",
+            "vocabulary",
+        ],
     ),
     (
         "solve",
@@ -39,6 +47,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "diagnostic",
             "formula",
             "load",
+            "vocabulary",
             "model",
             "solve",
             "character",

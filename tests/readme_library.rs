@@ -3,13 +3,13 @@
 
 // README:begin
 use rulebook::character::{Character, InstanceId};
-use rulebook::diagnostic::Diagnostic;
 use rulebook::formula::Format;
 use rulebook::load::{DiskFs, PcgenRoot};
 use rulebook::model::check::check_load_set;
+use std::error::Error;
 use std::sync::Arc;
 
-fn main() -> Result<(), Box<Diagnostic>> {
+fn main() -> Result<(), Box<dyn Error>> {
     // Load and check a dataset once (problems in `set.diagnostics`), then share it.
     let data = std::path::absolute("data").expect("a working directory");
     let root = PcgenRoot::at(&DiskFs, &data);
@@ -49,6 +49,25 @@ fn main() -> Result<(), Box<Diagnostic>> {
 #[test]
 fn the_readme_library_example_runs() {
     main().unwrap();
+}
+
+/// A failed library call reads as a message through `Box<dyn Error>`, not a struct dump.
+#[test]
+fn a_library_error_displays_its_code_and_message() {
+    fn grant_missing() -> Result<(), Box<dyn Error>> {
+        let data = std::path::absolute("data")?;
+        let root = PcgenRoot::at(&DiskFs, &data);
+        let set = check_load_set(&DiskFs, &root, &[data.join("handsworld/handsworld.pcc")]);
+        let mut pc = Character::new(Arc::new(set.dataset));
+        pc.grant_key("STAT", "No Such Stat")?;
+        Ok(())
+    }
+    let err = grant_missing().unwrap_err();
+    let shown = err.to_string();
+    assert!(shown.starts_with("error[S0"), "{shown}");
+    assert!(shown.contains("No Such Stat"), "{shown}");
+    let debug = format!("{err:?}");
+    assert!(!debug.contains("FileId"), "{debug}");
 }
 
 /// The first ```rust block after `## Library` in README.md.

@@ -35,7 +35,8 @@
 
 use super::{Character, InstanceId};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::Dataset;
+use crate::load::FileKind;
+use crate::model::{Dataset, ObjectKind};
 use crate::source::{FileId, Span};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -141,9 +142,14 @@ struct LocatedInput {
 #[serde(deny_unknown_fields)]
 struct LocatedEquipMod {
     equipment: Spanned<String>,
-    #[serde(default = "first_part")]
-    part: u32,
+    #[serde(default = "first_part_unplaced")]
+    part: Spanned<u32>,
     key: Spanned<String>,
+}
+
+/// Part 1, with no place in the text (`part` left out).
+fn first_part_unplaced() -> Spanned<u32> {
+    Spanned::new(0..0, first_part())
 }
 
 /// A value with no place in any text (for a [`CharacterFile`] built in code).
@@ -171,7 +177,7 @@ impl LocatedFile {
                 .iter()
                 .map(|e| EquipModEntry {
                     equipment: text(&e.equipment),
-                    part: e.part,
+                    part: *e.part.get_ref(),
                     key: text(&e.key),
                 })
                 .collect(),
@@ -198,7 +204,7 @@ impl From<&CharacterFile> for LocatedFile {
                 .iter()
                 .map(|e| LocatedEquipMod {
                     equipment: unplaced(&e.equipment),
-                    part: e.part,
+                    part: Spanned::new(0..0, e.part),
                     key: unplaced(&e.key),
                 })
                 .collect(),
@@ -259,6 +265,8 @@ fn build_at(
     file: Option<FileId>,
 ) -> (Character, Vec<Diagnostic>) {
     let at = |s: &Spanned<String>| file.map_or(Span::DETACHED, |f| Span::new(f, s.span()));
+    let at_part = |s: &Spanned<u32>| file.map_or(Span::DETACHED, |f| Span::new(f, s.span()));
+    let last_part = last_part(&dataset);
     let mut c = Character::new(dataset);
     let mut problems = Vec::new();
     let mut granted: Vec<(String, InstanceId)> = Vec::new();
@@ -295,6 +303,19 @@ fn build_at(
             .map(|(_, inst)| *inst)
     };
     for e in &located.equipmod {
+        let part = *e.part.get_ref();
+        if part == 0 || part > last_part {
+            problems.push(
+                Diagnostic::error(
+                    super::BAD_EQUIPMOD,
+                    at_part(&e.part),
+                    format!("equipment has no part {part}"),
+                )
+                .with_label(format!("parts are numbered 1 to {last_part}"))
+                .with_help("write `part = 1` for the primary head, `part = 2` for the secondary"),
+            );
+            continue;
+        }
         let Some(host) = find(&granted, e.equipment.get_ref()) else {
             problems.push(
                 Diagnostic::error(
@@ -310,6 +331,27 @@ fn build_at(
             );
             continue;
         };
+        let host_kind = c
+            .instances
+            .get(host.0 as usize)
+            .and_then(|i| i.object)
+            .and_then(|o| c.dataset.object_by_id(o))
+            .map(|o| o.kind.clone());
+        if host_kind != Some(ObjectKind::File(FileKind::Equipment)) {
+            problems.push(
+                Diagnostic::error(
+                    super::BAD_EQUIPMOD,
+                    at(&e.equipment),
+                    format!(
+                        "equipment modifier for `{}`, which is not equipment",
+                        e.equipment.get_ref()
+                    ),
+                )
+                .with_label("not an EQUIPMENT object")
+                .with_help("equipment modifiers go onto a part of a granted `EQUIPMENT:…`"),
+            );
+            continue;
+        }
         let Some(object) = c.find_object("EQUIPMOD", e.key.get_ref()) else {
             problems.push(
                 Diagnostic::error(
@@ -322,7 +364,7 @@ fn build_at(
             );
             continue;
         };
-        let part = c.ensure_part_inner(host, e.part);
+        let part = c.ensure_part_inner(host, part);
         c.grant_inner(object, Some(part), 0);
     }
     for entry in &located.remove {
@@ -381,6 +423,19 @@ fn build_at(
     // character (a lookup before its input is set) is reported.
     c.solve();
     (c, problems)
+}
+
+/// The highest part number a character file may name: 2 (PCGen's primary and secondary
+/// heads), or the highest `PART:n` of the dataset if that is more.
+fn last_part(dataset: &Dataset) -> u32 {
+    dataset
+        .modifiers
+        .iter()
+        .filter_map(|m| match m.applies {
+            crate::model::Applies::Part(n) => Some(n),
+            _ => None,
+        })
+        .fold(2, u32::max)
 }
 
 /// The JSON Schema of character files (`schemas/character.schema.json`).

@@ -66,6 +66,13 @@ pub const BAD_INPUT: Code = Code {
     name: "bad-input",
 };
 
+/// A character file's equipment modifier names a part that no equipment has (`part = 0`,
+/// `part = 4294967295`) or goes onto an object that is not equipment (`RACE:Human`).
+pub const BAD_EQUIPMOD: Code = Code {
+    id: "S0104",
+    name: "bad-equipment-modifier",
+};
+
 /// Identity of a scope instance of a character: the global instance, a granted object, or a
 /// part of a granted equipment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -110,12 +110,23 @@ impl Character {
             s.sourced.push(id);
         }
         // Record it on the instance that owns the modified variable, so removing that
-        // instance removes it too.
-        if let Some(&(owner, _)) = self.var_names.get(&var) {
-            if owner != source {
-                if let Some(o) = self.instances.get_mut(owner.0 as usize) {
-                    o.received.push((source, id));
-                }
+        // instance removes it too — and on the instance it was addressed through (a
+        // MODIFYOTHER of a global variable "adds to that global variable only if both
+        // objects are granted", the spec says), so removing that one removes it as well.
+        let owner = self.var_names.get(&var).map(|&(owner, _)| owner);
+        let mut holders = Vec::with_capacity(2);
+        if let Some(owner) = owner {
+            holders.push(owner);
+        }
+        if !holders.contains(&target) {
+            holders.push(target);
+        }
+        for holder in holders {
+            if holder == source {
+                continue;
+            }
+            if let Some(o) = self.instances.get_mut(holder.0 as usize) {
+                o.received.push((source, id));
             }
         }
     }

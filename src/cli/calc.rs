@@ -5,6 +5,7 @@
 //! character file's entries are reported at their line in it; a character file that is not
 //! UTF-8 is read as Windows-1252 with an `L0101` warning, like a data file.
 
+use super::output::{OutputArgs, Stream};
 use clap::{Args, ValueEnum};
 use rulebook::character::Character;
 use rulebook::character::file::{self, CalcOutput, CalcValue, CharacterFile};
@@ -14,10 +15,16 @@ use rulebook::load::{DiskFs, FileSystem, PcgenRoot};
 use rulebook::model::check::{CheckedSet, check_load_set};
 use rulebook::source::SourceMap;
 use std::fmt::Write;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+
+/// Examples shown by `rulebook calc --help`.
+pub const EXAMPLES: &str = "Examples:
+  rulebook calc data/handsworld/handsworld.pcc --character data/sample-character.toml
+  rulebook calc core.pcc --character hero.toml --format json
+
+Exit codes: 0 computed without errors, 1 the character has problems, 2 usage or I/O failure.";
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -65,8 +72,8 @@ pub(crate) enum LoadError {
     Usage(String),
     /// The character file is not valid TOML or not a character file (exit code 1): the
     /// problems (the TOML error, after an `L0101` warning if the file is not UTF-8), with a
-    /// source map holding the file's text.
-    File(SourceMap, Vec<Diagnostic>),
+    /// source map holding the file's text, and the PCGen root its path is shown under.
+    File(SourceMap, Vec<Diagnostic>, PathBuf),
 }
 
 impl From<String> for LoadError {
@@ -83,14 +90,15 @@ impl From<&str> for LoadError {
 
 impl LoadError {
     /// Reports the failure on stderr; the exit code.
-    pub(crate) fn exit(self) -> ExitCode {
+    pub(crate) fn exit(self, out: &OutputArgs) -> ExitCode {
         match self {
             LoadError::Usage(message) => super::usage_error(message),
-            LoadError::File(sources, problems) => {
-                eprint!(
-                    "{}",
-                    diagnostic::render(&problems, &sources, std::io::stderr().is_terminal())
-                );
+            LoadError::File(sources, problems, root) => {
+                super::output::eprint(&diagnostic::render_with(
+                    &problems,
+                    &sources,
+                    &out.render_options_at(Stream::Stderr, &root),
+                ));
                 ExitCode::from(1)
             }
         }
@@ -113,8 +121,7 @@ pub(crate) fn load(
         }
     }
     let root = match pcgen_root {
-        Some(r) if fs.is_dir(r) => PcgenRoot::at(&fs, &absolute(r)),
-        Some(r) => return Err(format!("--pcgen-root {}: no such folder", r.display()).into()),
+        Some(r) => super::check::given_root(&fs, r, &pccs)?,
         None => pccs
             .first()
             .and_then(|p| PcgenRoot::find(&fs, p))
@@ -122,9 +129,13 @@ pub(crate) fn load(
     };
     let file = match character {
         Some(path) => {
-            // Read like a data file: not UTF-8 is decoded as Windows-1252 and reported.
+            // Only a regular file of bounded size (not a device or FIFO).
+            super::input::check_file(path, "--character", super::input::MAX_INPUT)?;
+            // Read like a data file: not UTF-8 is decoded as Windows-1252 and reported. Its
+            // path is shown like a data file's (relative to the root when under it).
             let mut alone = SourceMap::new();
-            let (id, not_utf8) = read_source(&fs, path, path.display().to_string(), &mut alone)
+            let display = root.display(&absolute(path));
+            let (id, not_utf8) = read_source(&fs, path, display, &mut alone)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             let mut read: Vec<Diagnostic> = not_utf8
                 .map(|w| w.with_note("read as Windows-1252"))
@@ -138,14 +149,16 @@ pub(crate) fn load(
                 Ok(located) => Some((source, located, read)),
                 Err(problem) => {
                     read.push(*problem);
-                    return Err(LoadError::File(alone, read));
+                    return Err(LoadError::File(alone, read, root.root.clone()));
                 }
             }
         }
         None => None,
     };
     let mut set = check_load_set(&fs, &root, &pccs);
-    let dataset = Arc::new(set.dataset.clone());
+    // Moved, not cloned: calc never reads `set.dataset` again, and a clone of a large
+    // dataset cost a tenth of the run.
+    let dataset = Arc::new(std::mem::take(&mut set.dataset));
     let (character, mut problems) = match file {
         Some((source, located, read)) => {
             let id = set.load.sources.add(source);
@@ -169,25 +182,26 @@ pub(crate) fn load(
     })
 }
 
-/// Writes `text` to stdout; a closed pipe (`| head`) is not an error worth a panic.
+/// Writes `text` to stdout; a closed pipe (`| head`) ends the run quietly.
 pub(crate) fn emit(text: &str) {
-    use std::io::Write as _;
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
+    super::output::print(text);
 }
 
-/// Prints problems to stderr; true when one is an error.
-pub(crate) fn report(loaded: &Loaded) -> bool {
-    if !loaded.problems.is_empty() {
-        eprint!(
-            "{}",
-            diagnostic::render(
-                &loaded.problems,
-                &loaded.set.load.sources,
-                std::io::stderr().is_terminal()
-            )
-        );
+/// Prints problems to stderr (those `--quiet` leaves); true when one is an error.
+pub(crate) fn report(loaded: &Loaded, out: &OutputArgs) -> bool {
+    let quiet = out.quiet;
+    let shown: Vec<Diagnostic> = loaded
+        .problems
+        .iter()
+        .filter(|d| !quiet || d.severity == Severity::Error)
+        .cloned()
+        .collect();
+    if !shown.is_empty() {
+        super::output::eprint(&diagnostic::render_with(
+            &shown,
+            &loaded.set.load.sources,
+            &out.render_options_at(Stream::Stderr, &loaded.set.load.root.root),
+        ));
     }
     loaded
         .problems
@@ -206,15 +220,22 @@ pub(crate) fn table(values: &[(String, rulebook::formula::Value)]) -> String {
 }
 
 /// Runs `rulebook calc`.
-pub fn run(args: CalcArgs) -> ExitCode {
+pub fn run(args: CalcArgs, out: &OutputArgs) -> ExitCode {
+    let policy = match out.policy() {
+        Ok(p) => p,
+        Err(e) => return super::usage_error(e),
+    };
     let loaded = match load(&args.pcc, args.pcgen_root.as_deref(), Some(&args.character)) {
-        Ok(l) => l,
-        Err(LoadError::File(sources, problems)) if args.format == OutputFormat::Json => {
+        Ok(mut l) => {
+            policy.apply(&mut l.problems);
+            l
+        }
+        Err(LoadError::File(sources, problems, root)) if args.format == OutputFormat::Json => {
             let json = CalcOutput {
                 values: Vec::new(),
                 problems: problems
                     .iter()
-                    .map(|d| diagnostic::to_json(d, &sources))
+                    .map(|d| diagnostic::to_json_rooted(d, &sources, &root))
                     .collect(),
             };
             return match serde_json::to_string_pretty(&json) {
@@ -225,14 +246,14 @@ pub fn run(args: CalcArgs) -> ExitCode {
                 Err(e) => super::usage_error(e),
             };
         }
-        Err(e) => return e.exit(),
+        Err(e) => return e.exit(out),
     };
     let values = loaded.character.values();
-    let mut out = String::new();
+    let mut text = String::new();
     let failed = match args.format {
         OutputFormat::Table => {
-            out.push_str(&table(&values));
-            report(&loaded)
+            text.push_str(&table(&values));
+            report(&loaded, out)
         }
         OutputFormat::Json => {
             let json = CalcOutput {
@@ -246,12 +267,18 @@ pub fn run(args: CalcArgs) -> ExitCode {
                 problems: loaded
                     .problems
                     .iter()
-                    .map(|d| diagnostic::to_json(d, &loaded.set.load.sources))
+                    .map(|d| {
+                        diagnostic::to_json_rooted(
+                            d,
+                            &loaded.set.load.sources,
+                            &loaded.set.load.root.root,
+                        )
+                    })
                     .collect(),
             };
             match serde_json::to_string_pretty(&json) {
                 Ok(s) => {
-                    let _ = writeln!(out, "{s}");
+                    let _ = writeln!(text, "{s}");
                 }
                 Err(e) => return super::usage_error(e),
             }
@@ -261,7 +288,7 @@ pub fn run(args: CalcArgs) -> ExitCode {
                 .any(|d| d.severity == Severity::Error)
         }
     };
-    emit(&out);
+    emit(&text);
     if failed {
         ExitCode::from(1)
     } else {

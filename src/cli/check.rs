@@ -1,18 +1,37 @@
 //! `rulebook check PATH... [--pcgen-root DIR] [--format human|json]`.
 //!
 //! `.pcc` files given together form one load set; a folder means every selectable PCC below
-//! it, each checked as its own load set. Exit codes: 0 clean (warnings allowed), 1 errors
-//! found, 2 usage or I/O failure.
+//! it, each checked as its own load set (a folder without one is reported and skipped).
+//! Exit codes: 0 clean (warnings allowed unless `--deny warnings`), 1 errors found, 2 usage
+//! or I/O failure.
+//!
+//! Load sets are checked in parallel over one [`FileCache`] ([`check_in_order`];
+//! `RAYON_NUM_THREADS` sets the thread count), and each set's report is printed as soon as it
+//! and every set before it are done, so the output does not depend on the thread count.
 
+use super::output::{Out, OutputArgs, Stream};
 use clap::{Args, ValueEnum};
-use rulebook::load::{CampaignIndex, DiskFs, FileSystem, OutsideRoot, PcgenRoot, selectable_pccs};
-use rulebook::model::check::{
-    CheckedSet, check_load_set, check_load_set_with, json_output, render_human, summary,
+use rulebook::load::{
+    CampaignIndex, DiskFs, FileCache, FileSystem, OutsideRoot, PcgenRoot, selectable_pccs,
 };
-use std::io::IsTerminal;
+use rulebook::model::check::{
+    CheckedSet, RunReport, SetReport, check_in_order, check_load_set, summary, write_human,
+    write_set,
+};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
+
+/// Examples shown by `rulebook check --help`.
+pub const EXAMPLES: &str = "Examples:
+  rulebook check data/                          every selectable PCC below data/, each alone
+  rulebook check core.pcc addon.pcc             two PCCs loaded together
+  rulebook check data/ --deny warnings          fail on warnings too (CI)
+  rulebook check data/ --allow M0120 --quiet    hide unused-variable notes; errors only
+  rulebook check data/ --format json | jq .summary
+
+Exit codes: 0 clean, 1 errors found, 2 usage or I/O failure.";
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -41,9 +60,12 @@ pub struct CheckArgs {
 }
 
 /// The load sets named by the command line: all PCC files together, each folder's PCCs apart.
+/// A folder without a selectable PCC is reported on stderr and skipped; an error when
+/// nothing is left to check, or for a path that is no PCC file or folder.
 fn load_sets(fs: &dyn FileSystem, paths: &[PathBuf]) -> Result<Vec<Vec<PathBuf>>, String> {
     let mut together = Vec::new();
     let mut sets = Vec::new();
+    let mut skipped = Vec::new();
     for p in paths {
         if fs.is_dir(p) {
             let pccs = selectable_pccs(fs, p).map_err(|problems| {
@@ -51,17 +73,38 @@ fn load_sets(fs: &dyn FileSystem, paths: &[PathBuf]) -> Result<Vec<Vec<PathBuf>>
                 format!("cannot walk {}: {}", p.display(), list.join("; "))
             })?;
             if pccs.is_empty() {
-                return Err(format!("no selectable .pcc file below {}", p.display()));
+                super::output::eprint(&format!(
+                    "rulebook: no selectable .pcc file (one with a GAMEMODE line) below {}; skipped\n",
+                    p.display()
+                ));
+                skipped.push(p);
             }
             sets.extend(pccs.into_iter().map(|x| vec![x]));
         } else if fs.is_file(p) {
+            if !p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pcc")) {
+                return Err(format!(
+                    "{}: not a .pcc file; give the PCC that lists it, or a folder of datasets \
+                     (e.g. `rulebook check {}`)",
+                    p.display(),
+                    p.parent()
+                        .map_or_else(|| ".".into(), |d| d.display().to_string())
+                ));
+            }
             together.push(p.clone());
+        } else if p.exists() {
+            return Err(format!("{}: not a regular file or folder", p.display()));
         } else {
             return Err(format!("{}: no such file or folder", p.display()));
         }
     }
     if !together.is_empty() {
         sets.insert(0, together);
+    }
+    if sets.is_empty() {
+        return Err(match skipped.as_slice() {
+            [one] => format!("no selectable .pcc file below {}", one.display()),
+            _ => "no selectable .pcc file below any of the folders".to_owned(),
+        });
     }
     Ok(sets)
 }
@@ -70,21 +113,47 @@ fn absolute(p: &Path) -> PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// The root given by `--pcgen-root`, or an error saying what a root holds (and where one is,
+/// when one is found above the paths).
+pub(crate) fn given_root(
+    fs: &dyn FileSystem,
+    dir: &Path,
+    paths: &[PathBuf],
+) -> Result<PcgenRoot, String> {
+    if !fs.is_dir(dir) {
+        return Err(format!("--pcgen-root {}: no such folder", dir.display()));
+    }
+    let root = PcgenRoot::at(fs, &absolute(dir));
+    if fs.is_dir(&root.game_modes()) {
+        return Ok(root);
+    }
+    let mut message = format!(
+        "--pcgen-root {}: no system/gameModes folder there; a PCGen root is the folder \
+         holding data/ and system/gameModes/",
+        dir.display()
+    );
+    if let Some(found) = paths.first().and_then(|p| PcgenRoot::find(fs, p)) {
+        message.push_str(&format!(
+            " (one is at {}: give that, or leave --pcgen-root out)",
+            found.root.display()
+        ));
+    }
+    Err(message)
+}
+
 /// Runs `rulebook check`.
-pub fn run(args: CheckArgs) -> ExitCode {
+pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
     let fs = DiskFs;
-    let paths: Vec<PathBuf> = args.paths.iter().map(|p| absolute(p)).collect();
-    let sets = match load_sets(&fs, &paths) {
-        Ok(s) => s,
+    let policy = match out.policy() {
+        Ok(p) => p,
         Err(e) => return super::usage_error(e),
     };
+    let paths: Vec<PathBuf> = args.paths.iter().map(|p| absolute(p)).collect();
     let root = match &args.pcgen_root {
-        Some(r) => {
-            if !fs.is_dir(r) {
-                return super::usage_error(format!("--pcgen-root {}: no such folder", r.display()));
-            }
-            PcgenRoot::at(&fs, &absolute(r))
-        }
+        Some(r) => match given_root(&fs, r, &paths) {
+            Ok(root) => root,
+            Err(e) => return super::usage_error(e),
+        },
         None => match paths.first().and_then(|p| PcgenRoot::find(&fs, p)) {
             Some(r) => r,
             None => {
@@ -99,35 +168,53 @@ pub fn run(args: CheckArgs) -> ExitCode {
     } else {
         root
     };
-    let checked = check_sets(&fs, &root, &sets);
-    match args.format {
-        OutputFormat::Human => {
-            print!(
-                "{}",
-                render_human(&checked, std::io::stdout().is_terminal())
-            );
+    let sets = match load_sets(&fs, &paths) {
+        Ok(s) => s,
+        Err(e) => return super::usage_error(e),
+    };
+    let mut run = RunReport::new();
+    let human = args.format == OutputFormat::Human;
+    let options = out.render_options(Stream::Stdout);
+    let mut stdout = Out::new();
+    let mut written = Ok(());
+    check_sets(&root, &sets, |mut report| {
+        policy.apply(&mut report.diagnostics);
+        let mut new = run.add(&report);
+        if human && written.is_ok() {
+            new.retain(|d| policy.shown(d));
+            written = write_set(&mut stdout, &new, &report, &options).and_then(|()| stdout.flush());
         }
-        OutputFormat::Json => match serde_json::to_string_pretty(&json_output(&checked)) {
-            Ok(s) => println!("{s}"),
-            Err(e) => return super::usage_error(e),
-        },
+    });
+    let totals = run.summary();
+    let written = written.and_then(|()| match args.format {
+        OutputFormat::Human if policy.quiet => Ok(()),
+        OutputFormat::Human => writeln!(stdout, "{}", totals.line()),
+        OutputFormat::Json => serde_json::to_string_pretty(&run.into_json())
+            .map_err(std::io::Error::other)
+            .and_then(|s| writeln!(stdout, "{s}")),
+    });
+    if let Err(e) = written.and_then(|()| stdout.flush()) {
+        return super::usage_error(format!("cannot write the report: {e}"));
     }
-    if summary(&checked).errors > 0 {
+    if totals.errors > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-/// Checks each load set, showing a progress bar on a terminal once loading takes over 1 s.
-fn check_sets(fs: &dyn FileSystem, root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> Vec<CheckedSet> {
+/// Checks the load sets in parallel over one file cache and hands each set's report to
+/// `emit` in the order of `sets`, as soon as it and every earlier set are done (the model of
+/// a set is dropped as soon as it is checked). A progress bar shows on a terminal once
+/// checking takes over 1 s.
+fn check_sets(root: &PcgenRoot, sets: &[Vec<PathBuf>], mut emit: impl FnMut(SetReport)) {
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(sets.len() as u64),
         indicatif::ProgressDrawTarget::hidden(),
     );
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{spinner} checking {msg} [{pos}/{len}] {elapsed}")
-    {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} checking: {pos}/{len} load sets, {msg} [{elapsed}]",
+    ) {
         bar.set_style(style);
     }
     if std::io::stderr().is_terminal() {
@@ -140,49 +227,66 @@ fn check_sets(fs: &dyn FileSystem, root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> V
             }
         });
     }
-    // The data folder's PCCs, indexed once for every load set.
-    let index = CampaignIndex::build(fs, root);
-    let mut out = Vec::new();
-    for set in sets {
-        if let Some(name) = set.first().and_then(|p| p.file_name()) {
-            bar.set_message(name.to_string_lossy().into_owned());
-        }
-        out.push(check_load_set_with(fs, root, set, &index));
+    // The data folder's PCCs indexed, and each file read, once for every load set.
+    let index = CampaignIndex::build(&DiskFs, root);
+    let cache = FileCache::new();
+    check_in_order(&DiskFs, root, sets, &index, &cache, |report| {
+        emit(report);
         bar.inc(1);
-    }
+        bar.set_message(format!("{} files", cache.len()));
+    });
     bar.finish_and_clear();
-    out
 }
 
 /// `rulebook` with no arguments: check the example dataset in `data/`, summarise it, then
 /// compute `data/sample-character.toml` on it and print its values (as `rulebook calc`).
 /// Exit 1 when the dataset or the character has errors.
-pub fn run_example(data: &Path) -> ExitCode {
+pub fn run_example(data: &Path, out: &OutputArgs) -> ExitCode {
     let fs = DiskFs;
+    let policy = match out.policy() {
+        Ok(p) => p,
+        Err(e) => return super::usage_error(e),
+    };
     let pcc = data.join("handsworld").join("handsworld.pcc");
     let root = PcgenRoot::at(&fs, data);
     if !fs.is_file(&pcc) {
         return super::usage_error(format!("{}: no such file", pcc.display()));
     }
-    let checked = vec![check_load_set(&fs, &root, &[pcc])];
-    print!(
-        "{}",
-        render_human(&checked, std::io::stdout().is_terminal())
-    );
+    let mut checked = vec![check_load_set(&fs, &root, &[pcc])];
+    for set in &mut checked {
+        policy.apply(&mut set.diagnostics);
+    }
+    let totals = summary(&checked);
+    let mut text = Vec::new();
+    let shown: Vec<CheckedSet> = checked
+        .iter()
+        .map(|s| {
+            let mut s = s.clone();
+            s.diagnostics.retain(|d| policy.shown(d));
+            s
+        })
+        .collect();
+    let _ = write_human(&mut text, &shown, &out.render_options(Stream::Stdout));
+    let mut text = String::from_utf8_lossy(&text).into_owned();
+    if !policy.quiet {
+        text.push_str(&totals.line());
+        text.push('\n');
+    }
     if let Some(set) = checked.first() {
         let ds = &set.dataset;
-        println!(
-            "example dataset: {} variables, {} objects, {} modifiers, {} functions, {} tables",
+        text.push_str(&format!(
+            "example dataset: {} variables, {} objects, {} modifiers, {} functions, {} tables\n",
             ds.variables.len(),
             ds.objects.len(),
             ds.modifiers.len(),
             ds.functions.len(),
             ds.tables.len()
-        );
+        ));
     }
-    let mut failed = summary(&checked).errors > 0;
+    super::output::print(&text);
+    let mut failed = totals.errors > 0;
     if let Some(set) = checked.first() {
-        failed |= sample_character(set, &data.join("sample-character.toml"));
+        failed |= sample_character(set, &data.join("sample-character.toml"), out);
     }
     if failed {
         ExitCode::from(1)
@@ -193,7 +297,7 @@ pub fn run_example(data: &Path) -> ExitCode {
 
 /// Computes the sample character file against the checked example dataset and prints its
 /// values (the table `rulebook calc` prints); problems go to stderr. True on errors.
-fn sample_character(set: &CheckedSet, path: &Path) -> bool {
+fn sample_character(set: &CheckedSet, path: &Path, out: &OutputArgs) -> bool {
     use rulebook::character::file;
     use rulebook::diagnostic::{self, Severity};
     let parsed = std::fs::read_to_string(path)
@@ -202,32 +306,33 @@ fn sample_character(set: &CheckedSet, path: &Path) -> bool {
     let character_file = match parsed {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("rulebook: {}: {e}", path.display());
+            super::output::eprint(&format!("rulebook: {}: {e}\n", path.display()));
             return true;
         }
     };
     let (character, mut problems) =
         file::build(std::sync::Arc::new(set.dataset.clone()), &character_file);
     problems.extend(character.problems());
+    if let Ok(policy) = out.policy() {
+        policy.apply(&mut problems);
+        problems.retain(|d| policy.shown(d));
+    }
     diagnostic::sort(&mut problems, &set.load.sources);
-    println!(
-        "\nsample character ({}, {} objects granted):",
+    super::output::print(&format!(
+        "\nsample character ({}, {} objects granted):\n{}",
         path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned()
         ),
-        character_file.grant.len()
-    );
-    super::calc::emit(&super::calc::table(&character.values()));
+        character_file.grant.len(),
+        super::calc::table(&character.values())
+    ));
     if !problems.is_empty() {
-        eprint!(
-            "{}",
-            diagnostic::render(
-                &problems,
-                &set.load.sources,
-                std::io::stderr().is_terminal()
-            )
-        );
+        super::output::eprint(&diagnostic::render_with(
+            &problems,
+            &set.load.sources,
+            &out.render_options_at(Stream::Stderr, &set.load.root.root),
+        ));
     }
     problems.iter().any(|d| d.severity == Severity::Error)
 }

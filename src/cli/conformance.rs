@@ -1,8 +1,15 @@
 //! `rulebook conformance FILE...`
 
+use super::output::OutputArgs;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// Examples shown by `rulebook conformance --help`.
+pub const EXAMPLES: &str = "Examples:
+  rulebook conformance ../shared/conformance/*.json
+
+Exit codes: 0 all passed, 1 a vector failed, 2 a file could not be read.";
 
 /// Arguments of `rulebook conformance`.
 #[derive(Args, Debug)]
@@ -13,14 +20,20 @@ pub struct ConformanceArgs {
 }
 
 /// Runs the files, prints one line per failure and a final `N passed, N failed` line.
-pub fn run(args: ConformanceArgs) -> ExitCode {
+pub fn run(args: ConformanceArgs, _out: &OutputArgs) -> ExitCode {
     let (mut passed, mut failed) = (0, 0);
+    let mut text = String::new();
     for file in &args.files {
+        // Only regular files of bounded size (not a device or FIFO).
+        if let Err(e) = super::input::check_file(file, "vector file", super::input::MAX_INPUT) {
+            return super::usage_error(e);
+        }
         match rulebook::conformance::run_file(file) {
             Ok(outcomes) => {
                 for o in &outcomes {
                     if let Err(why) = &o.result {
-                        println!("FAIL {} {}: {}", file.display(), o.id, why);
+                        let line = format!("FAIL {} {}: {}\n", file.display(), o.id, why);
+                        text.push_str(&rulebook::diagnostic::escape::escape(&line));
                     }
                 }
                 let (p, f) = rulebook::conformance::tally(&outcomes);
@@ -30,7 +43,8 @@ pub fn run(args: ConformanceArgs) -> ExitCode {
             Err(e) => return super::usage_error(e),
         }
     }
-    println!("{passed} passed, {failed} failed");
+    text.push_str(&format!("{passed} passed, {failed} failed\n"));
+    super::output::print(&text);
     if failed == 0 {
         ExitCode::SUCCESS
     } else {

@@ -7,13 +7,22 @@
 //! - ICC: the term values (`time`, `inc`, `rating`, …);
 //! - UnterMUD: `world: {mud, objects}` and optionally `actor` (an OID) to evaluate for.
 
+use super::output::{OutputArgs, Stream};
 use clap::{Args, ValueEnum};
-use rulebook::diagnostic::{Diagnostic, render};
+use rulebook::diagnostic::{Diagnostic, render_with};
 use rulebook::dialect::{fics, icc, untermud};
 use rulebook::source::{SourceFile, SourceMap, TextEncoding};
 use serde_json::Value as Json;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// Examples shown by `rulebook dialect --help`.
+pub const EXAMPLES: &str = "Examples:
+  rulebook dialect icc 'time>=3 && rating<2000' --context challenge.json
+  rulebook dialect fics 'rated && time>=5' --context request.json
+  rulebook dialect untermud '#12|!#7' --context world.json
+
+Exit codes: 0 evaluated, 1 the formula has problems, 2 usage error (bad context file).";
 
 /// Which dialect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -38,22 +47,28 @@ pub struct DialectArgs {
     /// (UnterMUD, required). Without it FICS and ICC use all-zero values.
     #[arg(long)]
     pub context: Option<PathBuf>,
-    /// Colour the error reports.
-    #[arg(long)]
-    pub color: bool,
 }
 
 /// Runs `rulebook dialect`.
-pub fn run(args: DialectArgs) -> ExitCode {
+pub fn run(args: DialectArgs, out: &OutputArgs) -> ExitCode {
+    let policy = match out.policy() {
+        Ok(p) => p,
+        Err(e) => return super::usage_error(e),
+    };
     let context = match &args.context {
         None => Json::Object(Default::default()),
-        Some(path) => match std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
-            .and_then(|t| serde_json::from_str::<Json>(&t).map_err(|e| e.to_string()))
-        {
-            Ok(v) => v,
-            Err(e) => return super::usage_error(format!("{}: {e}", path.display())),
-        },
+        Some(path) => {
+            // Only a regular file of bounded size (not a device or FIFO).
+            match super::input::read_file(path, "--context", super::input::MAX_INPUT).and_then(
+                |bytes| {
+                    serde_json::from_slice::<Json>(&bytes)
+                        .map_err(|e| format!("--context {}: {e}", path.display()))
+                },
+            ) {
+                Ok(v) => v,
+                Err(e) => return super::usage_error(e),
+            }
+        }
     };
     let mut sources = SourceMap::new();
     let file = sources.add(SourceFile::new(
@@ -67,14 +82,27 @@ pub fn run(args: DialectArgs) -> ExitCode {
         Dialect::Icc => run_icc(&args.formula, file, &context, &mut problems),
         Dialect::Untermud => run_untermud(&args.formula, file, &context, &mut problems),
     };
-    if !problems.is_empty() {
-        eprint!("{}", render(&problems, &sources, args.color));
+    policy.apply(&mut problems);
+    let shown: Vec<Diagnostic> = problems
+        .iter()
+        .filter(|d| policy.shown(d))
+        .cloned()
+        .collect();
+    if !shown.is_empty() {
+        super::output::eprint(&render_with(
+            &shown,
+            &sources,
+            &out.render_options(Stream::Stderr),
+        ));
     }
     match outcome {
         Ok(lines) => {
+            let mut text = String::new();
             for l in lines {
-                println!("{l}");
+                text.push_str(&rulebook::diagnostic::escape::escape(&l));
+                text.push('\n');
             }
+            super::output::print(&text);
             if problems.iter().any(Diagnostic::is_error) {
                 ExitCode::from(1)
             } else {

@@ -2,12 +2,22 @@
 //! variable of a character got its value — every modifier applied in order (source object,
 //! file:line, kind, PRIORITY, formula, value before and after) and the variables it read.
 
+use super::output::OutputArgs;
 use clap::Args;
 use rulebook::character::InstanceId;
 use rulebook::character::file::split_object;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// Examples shown by `rulebook explain --help`.
+pub const EXAMPLES: &str = "Examples:
+  rulebook explain data/handsworld/handsworld.pcc --character data/sample-character.toml Hands
+  rulebook explain core.pcc --character hero.toml STR.Mod        a local variable, named as calc prints it
+  rulebook explain core.pcc --character hero.toml Mod --object STAT:STR
+  rulebook explain core.pcc --character hero.toml Damage --object EQUIPMENT:Club --part 1
+
+Exit codes: 0 explained, 1 the character has problems, 2 usage error (no such variable).";
 
 /// Arguments of `rulebook explain`.
 #[derive(Args, Debug)]
@@ -17,7 +27,8 @@ pub struct ExplainArgs {
     /// The character file (TOML).
     #[arg(long)]
     pub character: PathBuf,
-    /// The variable to explain.
+    /// The variable to explain: a global's name, or a local one as `rulebook calc` prints it
+    /// (`STR.Mod`, `Club.PART1.Damage`), or its name with `--object`.
     pub var: String,
     /// The granted object whose (local) variable it is, as `KIND:KEY` (default: global).
     #[arg(long)]
@@ -31,14 +42,21 @@ pub struct ExplainArgs {
 }
 
 /// Runs `rulebook explain`.
-pub fn run(args: ExplainArgs) -> ExitCode {
+pub fn run(args: ExplainArgs, out: &OutputArgs) -> ExitCode {
+    let policy = match out.policy() {
+        Ok(p) => p,
+        Err(e) => return super::usage_error(e),
+    };
     let loaded = match super::calc::load(
         std::slice::from_ref(&args.pcc),
         args.pcgen_root.as_deref(),
         Some(&args.character),
     ) {
-        Ok(l) => l,
-        Err(e) => return e.exit(),
+        Ok(mut l) => {
+            policy.apply(&mut l.problems);
+            l
+        }
+        Err(e) => return e.exit(out),
     };
     let c = &loaded.character;
     let mut inst = InstanceId::GLOBAL;
@@ -57,7 +75,26 @@ pub fn run(args: ExplainArgs) -> ExitCode {
             None => return super::usage_error(format!("the object has no part {n}")),
         }
     }
-    let Some(e) = c.explain(inst, &args.var) else {
+    // A local variable named as calc prints it (`STR.Mod`): find it among the solver's.
+    let by_display_name = || {
+        let solver = c.solver();
+        (0..solver.variable_count())
+            .filter_map(|i| u32::try_from(i).ok().map(rulebook::solve::VariableId))
+            .find(|&v| {
+                solver
+                    .name(v)
+                    .is_some_and(|n| n.eq_ignore_ascii_case(&args.var))
+            })
+            .and_then(|v| solver.explain(v))
+    };
+    let explained = c.explain(inst, &args.var).or_else(|| {
+        if args.object.is_none() && args.part.is_none() {
+            by_display_name()
+        } else {
+            None
+        }
+    });
+    let Some(e) = explained else {
         let value = c.get(inst, &args.var);
         return match value {
             Some(v) => {
@@ -67,13 +104,25 @@ pub fn run(args: ExplainArgs) -> ExitCode {
                 ));
                 ExitCode::SUCCESS
             }
-            None => super::usage_error(format!("there is no variable `{}` here", args.var)),
+            None => super::usage_error(format!(
+                "there is no variable `{}` here (name a local one as `rulebook calc` prints it, \
+                 e.g. `STR.Mod`, or give --object KIND:KEY)",
+                args.var
+            )),
         };
     };
     let sources = &loaded.set.load.sources;
-    let mut out = String::new();
-    let _ = writeln!(out, "{} = {}", e.name, e.value);
-    let _ = writeln!(out, "  starts at {}", e.start);
+    // Files named as in reports: from the current folder when below it.
+    let view = out
+        .render_options_at(super::output::Stream::Stdout, &loaded.set.load.root.root)
+        .paths;
+    let shown = |path: &str| {
+        view.as_ref()
+            .map_or_else(|| path.to_owned(), |v| v.show(path))
+    };
+    let mut text = String::new();
+    let _ = writeln!(text, "{} = {}", e.name, e.value);
+    let _ = writeln!(text, "  starts at {}", e.start);
     for (i, a) in e.applied.iter().enumerate() {
         let place = a
             .origin
@@ -81,7 +130,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
             .and_then(|s| {
                 let f = sources.get(s.file)?;
                 let (line, _) = f.line_col(s.start as usize);
-                Some(format!("{}:{line}", f.path))
+                Some(format!("{}:{line}", shown(&f.path)))
             })
             .unwrap_or_else(|| "-".into());
         let from = a
@@ -95,7 +144,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
             None => format!("{} -> {}", a.before, a.after),
         };
         let _ = writeln!(
-            out,
+            text,
             "  {}. {} {} PRIORITY={}  from {from} at {place}\n       {outcome}",
             i + 1,
             a.kind,
@@ -104,13 +153,13 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         );
     }
     if !e.reads.is_empty() {
-        let _ = writeln!(out, "  reads:");
+        let _ = writeln!(text, "  reads:");
         for r in &e.reads {
-            let _ = writeln!(out, "    {} = {}", r.name, r.value);
+            let _ = writeln!(text, "    {} = {}", r.name, r.value);
         }
     }
-    super::calc::emit(&out);
-    if super::calc::report(&loaded) {
+    super::calc::emit(&text);
+    if super::calc::report(&loaded, out) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -2,6 +2,7 @@
 //! character's variables as DOT (an edge `a -> b` when a modifier of `b` reads `a`). With
 //! `--var`, only the variables it depends on and those depending on it.
 
+use super::output::OutputArgs;
 use clap::Args;
 use petgraph::Direction;
 use petgraph::graph::NodeIndex;
@@ -9,6 +10,13 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// Examples shown by `rulebook graph --help`.
+pub const EXAMPLES: &str = "Examples:
+  rulebook graph data/handsworld/handsworld.pcc --character data/sample-character.toml | dot -Tsvg > graph.svg
+  rulebook graph core.pcc --character hero.toml --var STR.Mod
+
+Exit codes: 0 written, 1 the character has problems, 2 usage error.";
 
 /// Arguments of `rulebook graph`.
 #[derive(Args, Debug)]
@@ -48,14 +56,21 @@ fn quote(s: &str) -> String {
 }
 
 /// Runs `rulebook graph`.
-pub fn run(args: GraphArgs) -> ExitCode {
+pub fn run(args: GraphArgs, out: &OutputArgs) -> ExitCode {
+    let policy = match out.policy() {
+        Ok(p) => p,
+        Err(e) => return super::usage_error(e),
+    };
     let loaded = match super::calc::load(
         &args.pcc,
         args.pcgen_root.as_deref(),
         args.character.as_deref(),
     ) {
-        Ok(l) => l,
-        Err(e) => return e.exit(),
+        Ok(mut l) => {
+            policy.apply(&mut l.problems);
+            l
+        }
+        Err(e) => return e.exit(out),
     };
     let solver = loaded.character.solver();
     let g = solver.graph();
@@ -81,7 +96,7 @@ pub fn run(args: GraphArgs) -> ExitCode {
         }
     };
     let shown = |i: usize| keep.as_ref().is_none_or(|k| k.contains(&i));
-    let mut out = String::from("digraph variables {\n  rankdir=LR;\n  node [shape=box];\n");
+    let mut text = String::from("digraph variables {\n  rankdir=LR;\n  node [shape=box];\n");
     for i in 0..solver.variable_count() {
         if !shown(i) {
             continue;
@@ -90,7 +105,7 @@ pub fn run(args: GraphArgs) -> ExitCode {
         let name = solver.name(id).unwrap_or("?");
         let value = solver.value(id).map(|v| v.to_string()).unwrap_or_default();
         let _ = writeln!(
-            out,
+            text,
             "  n{i} [label={}];",
             quote(&format!("{name} = {value}"))
         );
@@ -98,13 +113,13 @@ pub fn run(args: GraphArgs) -> ExitCode {
     for e in g.edge_indices() {
         if let Some((a, b)) = g.edge_endpoints(e) {
             if shown(a.index()) && shown(b.index()) {
-                let _ = writeln!(out, "  n{} -> n{};", a.index(), b.index());
+                let _ = writeln!(text, "  n{} -> n{};", a.index(), b.index());
             }
         }
     }
-    out.push_str("}\n");
-    super::calc::emit(&out);
-    if super::calc::report(&loaded) {
+    text.push_str("}\n");
+    super::calc::emit(&text);
+    if super::calc::report(&loaded, out) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

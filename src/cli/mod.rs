@@ -1,6 +1,9 @@
-//! Command-line interface. Each subcommand lives in its own module; this one only parses
-//! arguments and dispatches. Exit codes: 0 success, 1 problems found (errors in data or a
-//! failed formula), 2 usage or I/O failure.
+//! Command-line interface. Each subcommand lives in its own module; this one parses the
+//! arguments every command shares ([`output::OutputArgs`]) and dispatches.
+//!
+//! Exit codes: 0 success (warnings and notes allowed, unless `--deny`), 1 problems found
+//! (errors in data or a failed formula), 2 usage or I/O failure. A closed output pipe ends
+//! a run quietly with 0.
 
 mod calc;
 mod check;
@@ -9,8 +12,11 @@ mod dialect;
 mod eval;
 mod explain;
 mod graph;
+mod input;
+mod output;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+use output::OutputArgs;
 use std::process::ExitCode;
 
 /// rulebook — a rules engine for PCGen-style game data.
@@ -18,31 +24,65 @@ use std::process::ExitCode;
 /// With no subcommand, checks the project's own example dataset under `data/` and computes
 /// its sample character.
 #[derive(Parser, Debug)]
-#[command(name = "rulebook", version, about, long_about = None)]
+#[command(
+    name = "rulebook",
+    version,
+    about,
+    long_about = None,
+    after_help = "Examples:\n  rulebook check data/                 check every dataset below data/\n  rulebook check my.pcc --deny warnings  fail on warnings too (CI)\n  rulebook eval 'floor((14-10)/2)'      evaluate a formula\n\nExit codes: 0 clean, 1 problems found, 2 usage or I/O failure."
+)]
 pub struct Cli {
     /// What to do (default: check and compute the example in `data/`).
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Options of every command.
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Load PCC/LST datasets and report every problem.
+    #[command(after_help = check::EXAMPLES)]
     Check(check::CheckArgs),
     /// Evaluate one formula.
+    #[command(after_help = eval::EXAMPLES)]
     Eval(eval::EvalArgs),
     /// Run conformance vector files and print `N passed, N failed`.
+    #[command(after_help = conformance::EXAMPLES)]
     Conformance(conformance::ConformanceArgs),
     /// Compute every variable of a character.
+    #[command(after_help = calc::EXAMPLES)]
     Calc(calc::CalcArgs),
     /// Explain how one variable of a character got its value.
+    #[command(after_help = explain::EXAMPLES)]
     Explain(explain::ExplainArgs),
     /// Write the dependency graph as DOT.
+    #[command(after_help = graph::EXAMPLES)]
     Graph(graph::GraphArgs),
     /// Evaluate a FICS, ICC or UnterMUD formula.
+    #[command(after_help = dialect::EXAMPLES)]
     Dialect(dialect::DialectArgs),
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Example:\n  rulebook completions bash > ~/.local/share/bash-completion/completions/rulebook"
+    )]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page of rulebook or of one of its commands (roff).
+    #[command(after_help = "Example:\n  rulebook man check | man -l -")]
+    Man {
+        /// The command (default: rulebook itself).
+        command: Option<String>,
+    },
     /// Run the language server over stdin/stdout (see docs/editors.md).
+    #[command(
+        after_help = "Example:\n  rulebook lsp --stdio      (started by an editor, not by hand)"
+    )]
     Lsp {
         /// Accepted for editors that pass it; stdio is the only transport.
         #[arg(long)]
@@ -52,30 +92,78 @@ pub enum Command {
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
+    let out = &cli.output;
     match cli.command {
-        Some(Command::Check(a)) => check::run(a),
-        Some(Command::Eval(a)) => eval::run(a),
-        Some(Command::Conformance(a)) => conformance::run(a),
-        Some(Command::Calc(a)) => calc::run(a),
-        Some(Command::Explain(a)) => explain::run(a),
-        Some(Command::Graph(a)) => graph::run(a),
-        Some(Command::Dialect(a)) => dialect::run(a),
+        Some(Command::Check(a)) => check::run(a, out),
+        Some(Command::Eval(a)) => eval::run(a, out),
+        Some(Command::Conformance(a)) => conformance::run(a, out),
+        Some(Command::Calc(a)) => calc::run(a, out),
+        Some(Command::Explain(a)) => explain::run(a, out),
+        Some(Command::Graph(a)) => graph::run(a, out),
+        Some(Command::Dialect(a)) => dialect::run(a, out),
+        Some(Command::Completions { shell }) => completions(shell),
+        Some(Command::Man { command }) => man(command.as_deref()),
         Some(Command::Lsp { .. }) => match rulebook::lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => usage_error(e),
         },
-        None => run_example(),
+        None => run_example(out),
+    }
+}
+
+/// `rulebook completions SHELL`.
+fn completions(shell: clap_complete::Shell) -> ExitCode {
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "rulebook", &mut buf);
+    print_bytes(&buf)
+}
+
+/// `rulebook man [COMMAND]`.
+fn man(command: Option<&str>) -> ExitCode {
+    let mut cmd = Cli::command();
+    cmd.build();
+    let page = match command {
+        None => cmd,
+        Some(name) => match cmd.find_subcommand(name) {
+            Some(sub) => {
+                let full = format!("rulebook-{}", sub.get_name());
+                sub.clone().bin_name(full.clone()).display_name(full)
+            }
+            None => {
+                let names: Vec<String> = cmd
+                    .get_subcommands()
+                    .map(|s| s.get_name().to_owned())
+                    .collect();
+                return usage_error(format!(
+                    "no command `{name}`; use one of: {}",
+                    names.join(", ")
+                ));
+            }
+        },
+    };
+    let mut buf = Vec::new();
+    if let Err(e) = clap_mangen::Man::new(page).render(&mut buf) {
+        return usage_error(e);
+    }
+    print_bytes(&buf)
+}
+
+fn print_bytes(bytes: &[u8]) -> ExitCode {
+    if output::print(&String::from_utf8_lossy(bytes)) {
+        ExitCode::SUCCESS
+    } else {
+        usage_error("cannot write to standard output")
     }
 }
 
 /// `rulebook` with no arguments: check `data/` and compute its sample character.
-fn run_example() -> ExitCode {
+fn run_example(out: &OutputArgs) -> ExitCode {
     let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    check::run_example(&data)
+    check::run_example(&data, out)
 }
 
 /// Prints an error about the command line or I/O and returns exit code 2.
 pub(crate) fn usage_error(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("rulebook: {message}");
+    output::eprint(&format!("rulebook: {message}\n"));
     ExitCode::from(2)
 }

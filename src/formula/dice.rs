@@ -1,4 +1,4 @@
-//! DICE values: `NdS`.
+//! DICE values: `NdS` (PCGen), and the spec's `AdB+C` with a bonus.
 
 use std::fmt;
 
@@ -10,6 +10,8 @@ pub struct Dice {
     pub quantity: u32,
     /// Sides per die (PCGen does not check this; `1d0` is accepted).
     pub sides: i32,
+    /// The bonus of the spec's `AdB+C` form (`0` for PCGen's dice, which have none).
+    pub bonus: i32,
 }
 
 impl Dice {
@@ -33,7 +35,34 @@ impl Dice {
         }
         let quantity = u32::try_from(q).map_err(|_| format!("`{text}`: too many dice"))?;
         let sides = i32::try_from(s).map_err(|_| format!("`{text}`: too many sides"))?;
-        Ok(Dice { quantity, sides })
+        Ok(Dice {
+            quantity,
+            sides,
+            bonus: 0,
+        })
+    }
+
+    /// Parses the spec's DICE form `AdB+C` / `AdB-C` (a bonus after PCGen's `NdS`), or
+    /// anything [`Dice::parse`] takes. PCGen itself rejects the bonus.
+    pub fn parse_with_bonus(text: &str) -> Result<Dice, String> {
+        let Some(at) = text
+            .rfind(['+', '-'])
+            .filter(|&at| at > 0 && text.contains('d'))
+        else {
+            return Dice::parse(text);
+        };
+        let (dice, bonus) = text.split_at(at);
+        let digits = bonus.get(1..).unwrap_or("");
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("`{text}` is not dice: bad bonus `{bonus}`"));
+        }
+        let bonus = bonus
+            .parse::<i32>()
+            .map_err(|_| format!("`{text}`: the bonus `{bonus}` is too large"))?;
+        Ok(Dice {
+            bonus,
+            ..Dice::parse(dice)?
+        })
     }
 }
 
@@ -41,10 +70,14 @@ impl fmt::Display for Dice {
     /// `quantity` followed by `d` and the sides unless the dice have one side.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.sides == 1 {
-            write!(f, "{}", self.quantity)
+            write!(f, "{}", self.quantity)?;
         } else {
-            write!(f, "{}d{}", self.quantity, self.sides)
+            write!(f, "{}d{}", self.quantity, self.sides)?;
         }
+        if self.bonus != 0 {
+            write!(f, "{:+}", self.bonus)?;
+        }
+        Ok(())
     }
 }
 
@@ -65,6 +98,21 @@ mod tests {
         }
         for bad in ["2D6", "1d6+2", "-1d6", "", "d", "x"] {
             assert!(Dice::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_spec_form_takes_a_bonus() {
+        for (text, printed) in [
+            ("1d6+1", "1d6+1"),
+            ("2d8-2", "2d8-2"),
+            ("d20+0", "1d20"),
+            ("3", "3"),
+        ] {
+            assert_eq!(Dice::parse_with_bonus(text).unwrap().to_string(), printed);
+        }
+        for bad in ["1d6+", "1d6+x", "1d6++1", "-1d6", "1d6+99999999999", "5+1"] {
+            assert!(Dice::parse_with_bonus(bad).is_err(), "{bad}");
         }
     }
 }

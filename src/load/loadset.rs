@@ -2,17 +2,19 @@
 //! mode, and every listed file read in PCGen's fixed load order.
 
 use crate::diagnostic::Diagnostic;
+use crate::load::cache::{CachedFile, FileCache};
 use crate::load::campaign::{Campaign, Candidate, FileKind, KeyFilter, PreItem, parse_pcc};
 use crate::load::codes;
 use crate::load::fs::{FileSystem, WalkProblem, normalize};
-use crate::load::gamemode::{GameMode, read_game_modes};
+use crate::load::gamemode::GameMode;
 use crate::load::index::CampaignIndex;
 use crate::load::root::{Escape, PcgenRoot};
-use crate::load::text::{Line, LineMode, lines, read_source};
+use crate::load::text::{Line, LineMode};
 use crate::source::{FileId, SourceFile, SourceMap, Span, TextEncoding};
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One file of the load, read and split into lines.
 #[derive(Clone, Debug)]
@@ -95,7 +97,8 @@ struct Loader<'a> {
     diagnostics: Vec<Diagnostic>,
     by_path: HashMap<PathBuf, usize>,
     campaigns: Vec<Campaign>,
-    read: HashMap<PathBuf, FileId>,
+    read: HashMap<PathBuf, (FileId, Arc<CachedFile>)>,
+    cache: &'a FileCache,
 }
 
 impl Loader<'_> {
@@ -193,8 +196,18 @@ impl Loader<'_> {
     }
 
     fn read(&mut self, path: &Path, at: Option<Span>, what: &str) -> Option<FileId> {
-        if let Some(id) = self.read.get(path) {
-            return Some(*id);
+        self.read_cached(path, at, what).map(|(id, _)| id)
+    }
+
+    /// Reads `path` through the run's cache (once per run) and gives it an id in this load.
+    fn read_cached(
+        &mut self,
+        path: &Path,
+        at: Option<Span>,
+        what: &str,
+    ) -> Option<(FileId, Arc<CachedFile>)> {
+        if let Some(found) = self.read.get(path) {
+            return Some(found.clone());
         }
         // Files a PCC names stay under the root; what the user names on the command line
         // is theirs to choose.
@@ -204,7 +217,8 @@ impl Loader<'_> {
                 return None;
             }
         }
-        if !self.fs.is_file(path) {
+        let cached = self.cache.get(path);
+        if cached.is_none() && !self.fs.is_file(path) {
             if self.fs.exists(path) {
                 self.not_a_file(path, at, what);
             } else {
@@ -213,9 +227,14 @@ impl Loader<'_> {
             return None;
         }
         let display = self.root.display(path);
-        match read_source(self.fs, path, display.clone(), &mut self.sources) {
-            Ok((id, not_utf8)) => {
-                if let Some(w) = not_utf8 {
+        let read = match cached {
+            Some(f) => Ok(f),
+            None => self.cache.read(self.fs, path, || display.clone()),
+        };
+        match read {
+            Ok(file) => {
+                let id = self.sources.add_shared(file.source().clone());
+                if let Some(w) = file.not_utf8(id) {
                     let wide = self.sources.get(id).and_then(|f| match f.encoding {
                         TextEncoding::Wide(name) => Some(name),
                         _ => None,
@@ -231,8 +250,8 @@ impl Loader<'_> {
                     };
                     self.diagnostics.push(w.with_note(note));
                 }
-                self.read.insert(path.to_path_buf(), id);
-                Some(id)
+                self.read.insert(path.to_path_buf(), (id, file.clone()));
+                Some((id, file))
             }
             Err(e) => {
                 let id = self
@@ -298,7 +317,7 @@ impl Loader<'_> {
             return Some(*i);
         }
         let id = self.read(&path, at, "campaign file")?;
-        let source = self.sources.get(id)?.clone();
+        let source = self.sources.get_shared(id)?.clone();
         let c = parse_pcc(&path, id, &source, &self.root, &mut self.diagnostics);
         let includes = c.includes.clone();
         let index = self.campaigns.len();
@@ -524,7 +543,8 @@ pub const MAX_INCLUDE_DEPTH: usize = 100;
 /// up in an index of `root.data` built on first need; to check many load sets, build one
 /// [`CampaignIndex`] and use [`load_with`].
 pub fn load(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> LoadSet {
-    load_from(fs, root, pccs, IndexRef::Lazy(OnceCell::new()))
+    let cache = FileCache::new();
+    load_from(fs, root, pccs, IndexRef::Lazy(OnceCell::new()), &cache)
 }
 
 /// [`load`] with a campaign index built once for the run (`CampaignIndex::build(fs, root)`)
@@ -535,7 +555,19 @@ pub fn load_with(
     pccs: &[PathBuf],
     index: &CampaignIndex,
 ) -> LoadSet {
-    load_from(fs, root, pccs, IndexRef::Shared(index))
+    load_from(fs, root, pccs, IndexRef::Shared(index), &FileCache::new())
+}
+
+/// [`load_with`], reading files through `cache` (each file read, decoded and split once per
+/// run, shared by the load sets of the run).
+pub fn load_cached(
+    fs: &dyn FileSystem,
+    root: &PcgenRoot,
+    pccs: &[PathBuf],
+    index: &CampaignIndex,
+    cache: &FileCache,
+) -> LoadSet {
+    load_from(fs, root, pccs, IndexRef::Shared(index), cache)
 }
 
 fn load_from(
@@ -543,6 +575,7 @@ fn load_from(
     root: &PcgenRoot,
     pccs: &[PathBuf],
     index: IndexRef<'_>,
+    cache: &FileCache,
 ) -> LoadSet {
     let mut l = Loader {
         fs,
@@ -553,6 +586,7 @@ fn load_from(
         by_path: HashMap::new(),
         campaigns: Vec::new(),
         read: HashMap::new(),
+        cache,
     };
     let mut selected: Vec<usize> = Vec::new();
     for p in pccs {
@@ -596,7 +630,7 @@ fn load_from(
     l.diagnostics.extend(conflicts);
 
     // Game mode.
-    let modes = read_game_modes(fs, &root.game_modes());
+    let modes = cache.game_modes(fs, &root.game_modes());
     let mut game_mode: Option<GameMode> = None;
     for &i in &selected {
         let Some(c) = l.campaigns.get(i) else {
@@ -727,14 +761,10 @@ fn load_from(
     l.diagnostics.extend(never);
     let mut files = Vec::new();
     for (kind, path, filter, at) in plan {
-        let Some(id) = l.read(&path, at, &format!("{} file", kind.token())) else {
+        let Some((id, cached)) = l.read_cached(&path, at, &format!("{} file", kind.token())) else {
             continue;
         };
-        let lines = l
-            .sources
-            .get(id)
-            .map(|f| lines(id, &f.text, line_mode(kind)))
-            .unwrap_or_default();
+        let lines = cached.lines(line_mode(kind), id);
         files.push(LoadedFile {
             kind,
             path,

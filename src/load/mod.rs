@@ -11,6 +11,7 @@
 //!
 //! What PCGen does and where we differ is described in `docs/loading.md`.
 
+pub mod cache;
 pub mod campaign;
 pub mod codes;
 pub mod definitions;
@@ -22,10 +23,11 @@ pub mod root;
 pub mod syntax;
 pub mod text;
 
+pub use cache::FileCache;
 pub use campaign::{Campaign, FileKind, KeyFilter};
 pub use fs::{DiskFs, FileSystem, MemoryFs, Walk, WalkProblem};
 pub use gamemode::{CodeControls, GameMode};
 pub use index::{CampaignIndex, IndexedCampaign};
-pub use loadset::{LoadSet, LoadedFile, load, load_with, selectable_pccs};
+pub use loadset::{LoadSet, LoadedFile, load, load_cached, load_with, selectable_pccs};
 pub use root::{OutsideRoot, PcgenRoot};
 pub use text::Line;

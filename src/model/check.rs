@@ -1,11 +1,14 @@
 //! Checking whole load sets: load, build the model, collect and sort every diagnostic, and
 //! summarise. The CLI (`rulebook check`) prints what this returns; tests call it directly.
 
-use crate::diagnostic::{self, Diagnostic, JsonDiagnostic, Severity};
-use crate::load::{CampaignIndex, FileSystem, LoadSet, PcgenRoot, load, load_with};
+use crate::diagnostic::{self, Diagnostic, JsonDiagnostic, RenderOptions, Severity};
+use crate::load::{
+    CampaignIndex, FileCache, FileSystem, LoadSet, PcgenRoot, load, load_cached, load_with,
+};
 use crate::model::{Dataset, build};
+use crate::source::SourceMap;
 use serde::Serialize;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 
 /// One load set, loaded and checked.
@@ -36,16 +39,77 @@ pub fn check_load_set_with(
     set
 }
 
+/// [`check_load_set_with`], also reading files through `cache` (shared by the load sets of
+/// one run: each file read, decoded and split once).
+pub fn check_load_set_cached(
+    fs: &dyn FileSystem,
+    root: &PcgenRoot,
+    pccs: &[PathBuf],
+    index: &CampaignIndex,
+    cache: &FileCache,
+) -> CheckedSet {
+    checked(load_cached(fs, root, pccs, index, cache))
+}
+
 fn checked(mut load: LoadSet) -> CheckedSet {
     let (dataset, model_diags) = build(&load);
     let mut diagnostics = std::mem::take(&mut load.diagnostics);
     diagnostics.extend(model_diags);
+    diagnostics.extend(crate::vocabulary::check_load_set(&load));
     diagnostic::sort(&mut diagnostics, &load.sources);
     CheckedSet {
         load,
         dataset,
         diagnostics,
     }
+}
+
+/// Checks each of `sets` (the PCCs of one load set each) over one campaign `index` and one
+/// file `cache`, in parallel on a
+/// rayon pool (`RAYON_NUM_THREADS` sets its size), and hands each set's report to `emit` in
+/// the order of `sets` as soon as it and every earlier set are done. A set's model is dropped
+/// as soon as it is checked, so memory holds the cache and the sets being checked, not every
+/// set; what `emit` sees does not depend on the number of threads.
+pub fn check_in_order(
+    fs: &(dyn FileSystem + Sync),
+    root: &PcgenRoot,
+    sets: &[Vec<PathBuf>],
+    index: &CampaignIndex,
+    cache: &FileCache,
+    mut emit: impl FnMut(SetReport),
+) {
+    let check = |set: &[PathBuf]| check_load_set_cached(fs, root, set, index, cache).into_report();
+    let mut next = 0;
+    let mut done = BTreeMap::new();
+    let mut receive = |i: usize, report: SetReport| {
+        done.insert(i, report);
+        while let Some(report) = done.remove(&next) {
+            emit(report);
+            next += 1;
+        }
+    };
+    let Ok(pool) = rayon::ThreadPoolBuilder::new().build() else {
+        for (i, set) in sets.iter().enumerate() {
+            receive(i, check(set));
+        }
+        return;
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    // FIFO tasks: the sets are taken up in order, so a report rarely waits for an earlier
+    // one; the calling thread only receives.
+    pool.in_place_scope_fifo(|scope| {
+        for (i, set) in sets.iter().enumerate() {
+            let tx = tx.clone();
+            let check = &check;
+            scope.spawn_fifo(move |_| {
+                let _ = tx.send((i, check(set)));
+            });
+        }
+        drop(tx);
+        for (i, report) in rx {
+            receive(i, report);
+        }
+    });
 }
 
 /// Totals of a check run.
@@ -66,13 +130,14 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The human summary line: `N errors, N warnings in N files, N tokens checked`.
+    /// The human summary line: `N errors, N warnings, N notes in N files, N tokens checked`.
     pub fn line(&self) -> String {
         let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
         format!(
-            "{}, {} in {}, {} checked",
+            "{}, {}, {} in {}, {} checked",
             plural(self.errors, "error"),
             plural(self.warnings, "warning"),
+            plural(self.notes, "note"),
             plural(self.files, "file"),
             plural(self.tokens, "token"),
         )
@@ -89,7 +154,9 @@ pub struct CheckOutput {
 }
 
 /// A rendered diagnostic's identity, for removing repeats across load sets.
-fn identity(j: &JsonDiagnostic) -> (String, usize, usize, String, String) {
+type Identity = (String, usize, usize, String, String);
+
+fn identity(j: &JsonDiagnostic) -> Identity {
     (
         j.file.clone(),
         j.line,
@@ -99,69 +166,170 @@ fn identity(j: &JsonDiagnostic) -> (String, usize, usize, String, String) {
     )
 }
 
-/// The diagnostics of all sets (each with its set), without repeats, in order.
-fn unique(sets: &[CheckedSet]) -> Vec<(&CheckedSet, &Diagnostic, JsonDiagnostic)> {
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    for s in sets {
-        for d in &s.diagnostics {
-            let j = diagnostic::to_json(d, &s.load.sources);
-            if seen.insert(identity(&j)) {
-                out.push((s, d, j));
-            }
+/// What the run's report needs of a checked load set once its model is dropped: its
+/// diagnostics and the sources they point into (shared with the file cache, so keeping them
+/// costs no copy of any text).
+#[derive(Clone, Debug)]
+pub struct SetReport {
+    /// Every file the load set read.
+    pub sources: SourceMap,
+    /// The PCGen root its paths are relative to.
+    pub root: PathBuf,
+    /// Its diagnostics, sorted by file and position.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Formula-system tokens checked.
+    pub tokens: usize,
+}
+
+impl CheckedSet {
+    /// The part of this set the run's report needs (a cheap copy: the texts are shared).
+    pub fn report(&self) -> SetReport {
+        SetReport {
+            sources: self.load.sources.clone(),
+            root: self.load.root.root.clone(),
+            diagnostics: self.diagnostics.clone(),
+            tokens: self.dataset.tokens_checked,
         }
     }
-    out.sort_by(|a, b| {
-        (&a.2.file, a.2.line, a.2.column, &a.2.code)
-            .cmp(&(&b.2.file, b.2.line, b.2.column, &b.2.code))
-    });
-    out
+
+    /// [`CheckedSet::report`], dropping the model and the rest of the load.
+    pub fn into_report(self) -> SetReport {
+        SetReport {
+            root: self.load.root.root,
+            sources: self.load.sources,
+            diagnostics: self.diagnostics,
+            tokens: self.dataset.tokens_checked,
+        }
+    }
+}
+
+/// The report of a whole run, built one load set at a time in the order they were named:
+/// a diagnostic that an earlier load set reported already (the same file, position, code
+/// and message: a file shared by both) is reported once.
+#[derive(Clone, Debug, Default)]
+pub struct RunReport {
+    seen: HashSet<Identity>,
+    files: HashSet<String>,
+    diagnostics: Vec<JsonDiagnostic>,
+    summary: Summary,
+}
+
+impl RunReport {
+    /// An empty report.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the next load set; returns its diagnostics that are new to the run, in order.
+    pub fn add(&mut self, set: &SetReport) -> Vec<Diagnostic> {
+        let mut new = Vec::new();
+        for d in &set.diagnostics {
+            let j = diagnostic::to_json_rooted(d, &set.sources, &set.root);
+            if self.seen.insert(identity(&j)) {
+                match d.severity {
+                    Severity::Error => self.summary.errors += 1,
+                    Severity::Warning => self.summary.warnings += 1,
+                    Severity::Note => self.summary.notes += 1,
+                }
+                self.diagnostics.push(j);
+                new.push(d.clone());
+            }
+        }
+        for (_, f) in set.sources.iter() {
+            if !self.files.contains(f.path.as_str()) {
+                self.files.insert(f.path.clone());
+            }
+        }
+        self.summary.files = self.files.len();
+        self.summary.tokens += set.tokens;
+        self.summary.load_sets += 1;
+        new
+    }
+
+    /// Totals so far.
+    pub fn summary(&self) -> Summary {
+        self.summary.clone()
+    }
+
+    /// The JSON output: every diagnostic reported, sorted by file and position.
+    pub fn into_json(self) -> CheckOutput {
+        let mut diagnostics = self.diagnostics;
+        diagnostics.sort_by(|a, b| {
+            (&a.file, a.line, a.column, &a.code).cmp(&(&b.file, b.line, b.column, &b.code))
+        });
+        CheckOutput {
+            diagnostics,
+            summary: self.summary,
+        }
+    }
+}
+
+fn run_report(sets: &[CheckedSet]) -> RunReport {
+    let mut run = RunReport::new();
+    for s in sets {
+        run.add(&s.report());
+    }
+    run
 }
 
 /// Totals over a run.
 pub fn summary(sets: &[CheckedSet]) -> Summary {
-    let diags = unique(sets);
-    let count = |sev: Severity| diags.iter().filter(|(_, d, _)| d.severity == sev).count();
-    let files: HashSet<&str> = sets
-        .iter()
-        .flat_map(|s| s.load.sources.iter().map(|(_, f)| f.path.as_str()))
-        .collect();
-    Summary {
-        errors: count(Severity::Error),
-        warnings: count(Severity::Warning),
-        notes: count(Severity::Note),
-        files: files.len(),
-        tokens: sets.iter().map(|s| s.dataset.tokens_checked).sum(),
-        load_sets: sets.len(),
-    }
+    run_report(sets).summary()
 }
 
 /// The JSON output of a run.
 pub fn json_output(sets: &[CheckedSet]) -> CheckOutput {
-    CheckOutput {
-        diagnostics: unique(sets).into_iter().map(|(_, _, j)| j).collect(),
-        summary: summary(sets),
-    }
+    run_report(sets).into_json()
 }
 
-/// The human report of a run: every diagnostic rendered with ariadne, then the summary line.
+/// The human report of a run: each load set's new diagnostics rendered with ariadne, in the
+/// order of the sets (as `rulebook check` streams them), then the summary line.
 pub fn render_human(sets: &[CheckedSet], color: bool) -> String {
-    let mut out = String::new();
-    let diags = unique(sets);
-    // Render consecutive diagnostics of one load set together (one source cache per run).
-    let mut rest = diags.as_slice();
-    while let Some((set, _, _)) = rest.first() {
-        let n = rest
-            .iter()
-            .take_while(|(s, _, _)| std::ptr::eq(*s, *set))
-            .count()
-            .max(1);
-        let (run, tail) = rest.split_at(n.min(rest.len()));
-        let run: Vec<Diagnostic> = run.iter().map(|(_, d, _)| (*d).clone()).collect();
-        out.push_str(&diagnostic::render(&run, &set.load.sources, color));
-        rest = tail;
+    let mut out = Vec::new();
+    let mut run = RunReport::new();
+    for s in sets {
+        let report = s.report();
+        let new = run.add(&report);
+        // Writing to a Vec cannot fail.
+        let _ = write_set(&mut out, &new, &report, &RenderOptions::new(color));
     }
-    out.push_str(&summary(sets).line());
-    out.push('\n');
-    out
+    let mut text = String::from_utf8_lossy(&out).into_owned();
+    text.push_str(&run.summary().line());
+    text.push('\n');
+    text
+}
+
+/// Writes every diagnostic of a run (without repeats, in order) to `w`, one report at a time.
+/// With `options.paths`, paths are shown from its current folder, each set's under its own
+/// root. The summary line is the caller's (see [`summary`]).
+pub fn write_human(
+    w: &mut dyn std::io::Write,
+    sets: &[CheckedSet],
+    options: &RenderOptions,
+) -> std::io::Result<()> {
+    let mut run = RunReport::new();
+    for s in sets {
+        let report = s.report();
+        let new = run.add(&report);
+        write_set(w, &new, &report, options)?;
+    }
+    Ok(())
+}
+
+/// Writes `diagnostics` (the new ones of the load set `set`, see [`RunReport::add`]) to `w`,
+/// one report at a time, paths shown under the set's own root.
+pub fn write_set(
+    w: &mut dyn std::io::Write,
+    diagnostics: &[Diagnostic],
+    set: &SetReport,
+    options: &RenderOptions,
+) -> std::io::Result<()> {
+    let mut local = options.clone();
+    if let Some(view) = &mut local.paths {
+        view.root.clone_from(&set.root);
+    }
+    for d in diagnostics {
+        diagnostic::write_report(w, d, &set.sources, &local)?;
+    }
+    Ok(())
 }

@@ -144,3 +144,15 @@ pub const HOST_ARGUMENTS: Code = Code {
     id: "M0128",
     name: "host-arguments",
 };
+/// A FACTDEF/FACTSETDEF attribute PCGen rejects: a `REQUIRED:`/`SELECTABLE:` other than
+/// YES or NO, a `VISIBLE:` other than YES, DISPLAY, EXPORT or NO, an unknown `DATAFORMAT:`,
+/// no `DATAFORMAT:` at all, or a token FACTDEF does not take.
+pub const BAD_FACT_ATTRIBUTE: Code = Code {
+    id: "M0129",
+    name: "bad-fact-attribute",
+};
+/// An object does not give a FACT (or FACTSET) whose FACTDEF says `REQUIRED:YES`.
+pub const REQUIRED_FACT: Code = Code {
+    id: "M0130",
+    name: "required-fact-missing",
+};

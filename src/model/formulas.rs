@@ -273,7 +273,9 @@ impl CheckEnv for ScopeEnv<'_> {
             .variables
             .iter()
             .filter(|v| {
-                !v.origin.is_channel() && self.ds.scopes.depth_to(self.scope, v.scope).is_some()
+                !v.origin.is_channel()
+                    && !v.flawed
+                    && self.ds.scopes.depth_to(self.scope, v.scope).is_some()
             })
             .map(|v| v.name.clone())
             .collect()
@@ -378,7 +380,7 @@ pub(crate) fn check_all(b: &mut Builder<'_>) {
 pub(crate) fn unused_variables(b: &mut Builder<'_>) {
     for v in &b.ds.variables {
         let used = b.used.get(v.id.0 as usize).copied().unwrap_or(true);
-        if used || !matches!(v.origin, VariableOrigin::Data | VariableOrigin::Channel) {
+        if used || v.flawed || !matches!(v.origin, VariableOrigin::Data | VariableOrigin::Channel) {
             continue;
         }
         let Some(span) = v.span else { continue };

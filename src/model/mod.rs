@@ -39,7 +39,7 @@ pub mod check;
 pub mod codes;
 pub mod elsewhere;
 mod formulas;
-mod fxhash;
+pub(crate) mod fxhash;
 pub mod literal;
 pub mod scope;
 mod table;
@@ -109,6 +109,10 @@ pub struct Variable {
     pub explanation: Option<String>,
     /// Data, channel or built-in.
     pub origin: VariableOrigin,
+    /// Its definition was an error (an unknown format or scope, a conflict with a built-in)
+    /// that was reported once: the name is defined with the best-known format so that its
+    /// uses are not reported again, and it is never offered as a "did you mean".
+    pub flawed: bool,
 }
 
 /// A DEFAULTVARIABLEVALUE.
@@ -357,6 +361,31 @@ pub struct FactDef {
     pub format: Option<Format>,
     /// Where it was defined.
     pub span: Span,
+    /// `REQUIRED:YES`: every object of the location must give the fact (PCGen reports
+    /// "FACT X was required but not set in …" for each one that does not).
+    pub required: bool,
+    /// `SELECTABLE:YES`: the fact may be used to select objects (PCGen's `FACT=` groupings).
+    pub selectable: bool,
+    /// `VISIBLE:` — where PCGen shows the fact.
+    pub visibility: FactVisibility,
+    /// `DISPLAYNAME:`, if given.
+    pub display_name: Option<String>,
+    /// `EXPLANATION:`, if given.
+    pub explanation: Option<String>,
+}
+
+/// A FACTDEF's `VISIBLE:` value (PCGen's `Visibility`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FactVisibility {
+    /// `YES` (or no `VISIBLE:`): shown and exported.
+    #[default]
+    Yes,
+    /// `DISPLAY`: shown in the interface only.
+    Display,
+    /// `EXPORT`: in output sheets only.
+    Export,
+    /// `NO`: hidden.
+    No,
 }
 
 /// Everything a load defines, checked.

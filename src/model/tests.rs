@@ -73,10 +73,12 @@ fn formulas_are_typed_against_the_target_and_tables() {
              MODIFY:Hands|SET|max(value()-1,1)\n",
         ),
     ]);
-    // A STRING column cannot SET a NUMBER; the STRING variable takes it (as a fixed text).
-    assert_eq!(found.len(), 1, "{found:?}");
+    // A STRING column cannot SET a NUMBER; the STRING variable takes it as a formula (the
+    // spec), with the warning that PCGen would read it as fixed text.
+    assert_eq!(found.len(), 2, "{found:?}");
     assert_eq!((found[0].1.as_str(), found[0].2), ("g.lst", 1));
     assert!(found[0].0.starts_with('F'), "{found:?}");
+    assert_eq!(found[1], at("M0113", "g.lst", 2, 17));
 }
 
 #[test]

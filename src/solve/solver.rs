@@ -23,9 +23,10 @@ use super::codes::{DEPENDENCY_CYCLE, MODIFIER_FAILED, SETTLED_CYCLE};
 use super::explain::{AppliedModifier, Explanation, ReadVariable};
 use super::modifier::{Modifier, ModifierId, SolverValue, VarReader, VariableId};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::model::fxhash::FxHashMap;
 use crate::source::Span;
 use petgraph::Direction;
-use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -134,6 +135,9 @@ fn stamp(which: &mut [u32], i: usize, epoch: u32) {
 #[derive(Clone, Debug)]
 pub struct Solver<V> {
     graph: DiGraph<(), u32>,
+    /// The edge `from → to` of the graph, by its endpoints: petgraph's `find_edge` walks
+    /// every out-edge of `from`, so a variable read by N others made adding N modifiers N².
+    edges: FxHashMap<(u32, u32), EdgeIndex>,
     vars: Vec<VarState<V>>,
     entries: Vec<Option<Entry<V>>>,
     dirty: Vec<VariableId>,
@@ -177,6 +181,7 @@ impl<V: SolverValue> Solver<V> {
     pub fn new() -> Self {
         Solver {
             graph: DiGraph::new(),
+            edges: FxHashMap::default(),
             vars: Vec::new(),
             entries: Vec::new(),
             dirty: Vec::new(),
@@ -281,14 +286,15 @@ impl<V: SolverValue> Solver<V> {
         }
         let id = ModifierId(u32::try_from(self.entries.len()).ok()?);
         for &d in deps {
-            match self.graph.find_edge(node(d), node(target)) {
-                Some(e) => {
+            match self.edges.get(&(d.0, target.0)) {
+                Some(&e) => {
                     if let Some(w) = self.graph.edge_weight_mut(e) {
                         *w = w.saturating_add(1);
                     }
                 }
                 None => {
-                    self.graph.add_edge(node(d), node(target), 1);
+                    let e = self.graph.add_edge(node(d), node(target), 1);
+                    self.edges.insert((d.0, target.0), e);
                 }
             }
         }
@@ -318,7 +324,7 @@ impl<V: SolverValue> Solver<V> {
         let entry = self.entries.get_mut(id.0 as usize)?.take()?;
         let target = entry.modifier.var;
         for &d in entry.modifier.source.dependencies() {
-            if let Some(e) = self.graph.find_edge(node(d), node(target)) {
+            if let Some(&e) = self.edges.get(&(d.0, target.0)) {
                 let remaining = match self.graph.edge_weight_mut(e) {
                     Some(w) => {
                         *w = w.saturating_sub(1);
@@ -327,7 +333,7 @@ impl<V: SolverValue> Solver<V> {
                     None => 0,
                 };
                 if remaining == 0 {
-                    self.graph.remove_edge(e);
+                    self.remove_edge(d, target, e);
                 }
             }
         }
@@ -336,6 +342,16 @@ impl<V: SolverValue> Solver<V> {
         }
         self.mark_dirty(target);
         Some(entry.modifier)
+    }
+
+    /// Removes the edge `e` (`from → to`). petgraph moves the last edge into the freed index,
+    /// so that edge's entry in [`Solver::edges`] is updated.
+    fn remove_edge(&mut self, from: VariableId, to: VariableId, e: EdgeIndex) {
+        self.edges.remove(&(from.0, to.0));
+        self.graph.remove_edge(e);
+        if let Some((a, b)) = self.graph.edge_endpoints(e) {
+            self.edges.insert((var_of(a).0, var_of(b).0), e);
+        }
     }
 
     /// The modifier with identity `id`, if it is in force.
@@ -563,7 +579,7 @@ impl<V: SolverValue> Solver<V> {
             let cyclic = component.len() > 1
                 || component
                     .first()
-                    .is_some_and(|&n| self.graph.find_edge(n, n).is_some());
+                    .is_some_and(|&n| self.edges.contains_key(&(var_of(n).0, var_of(n).0)));
             let mut changed_members = Vec::new();
             if !cyclic {
                 if let Some(&n) = component.first() {

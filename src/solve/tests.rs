@@ -183,6 +183,54 @@ fn edges_are_dropped_when_no_modifier_needs_them() {
     assert!(s.dependents(a).is_empty());
 }
 
+/// The edge index by endpoints stays true while petgraph moves edges around on removal:
+/// after removing modifiers in an order that frees early edge slots, every remaining
+/// dependency is still found (and counted) by later additions and removals.
+#[test]
+fn edge_index_survives_removals_that_move_edges() {
+    let mut s = Solver::new();
+    let hub = s.add_variable("hub", N(1));
+    let vars: Vec<VariableId> = (0..50)
+        .map(|i| s.add_variable(format!("v{i}"), N(0)))
+        .collect();
+    let mut mods = Vec::new();
+    for &v in &vars {
+        mods.push(
+            s.add_modifier(formula(v, Set, 0, vec![hub], "hub", |x, _| Some(x[0])))
+                .unwrap(),
+        );
+    }
+    // Remove every third (each removal moves the last edge into the freed slot).
+    for (i, m) in mods.iter().enumerate() {
+        if i % 3 == 0 {
+            s.remove_modifier(*m);
+        }
+    }
+    assert_eq!(s.graph().edge_count(), 50 - 17);
+    // Adding a second reader of hub to each surviving variable reuses the edge…
+    for (i, &v) in vars.iter().enumerate() {
+        if i % 3 != 0 {
+            s.add_modifier(formula(v, Add, 0, vec![hub], "hub", |x, _| Some(x[0])));
+        }
+    }
+    assert_eq!(s.graph().edge_count(), 50 - 17);
+    // …and removing the first reader keeps it, as the second still needs it.
+    for (i, m) in mods.iter().enumerate() {
+        if i % 3 != 0 {
+            s.remove_modifier(*m);
+        }
+    }
+    assert_eq!(s.graph().edge_count(), 50 - 17);
+    s.add_modifier(constant(hub, Set, 0, 7));
+    s.solve();
+    for (i, &v) in vars.iter().enumerate() {
+        let want = if i % 3 == 0 { 0 } else { 7 };
+        assert_eq!(val(&s, v), want, "v{i}");
+        let deps = if i % 3 == 0 { vec![] } else { vec![hub] };
+        assert_eq!(s.dependencies(v), deps, "v{i}");
+    }
+}
+
 #[test]
 fn each_downstream_variable_is_evaluated_once_and_unchanged_values_stop() {
     // Diamond: a → b, a → c, b+c → d.

@@ -37,11 +37,11 @@ impl<'a> Checker<'a> {
         let mut ok = true;
         for a in args {
             match self.expr(a, Some(&Format::Number)) {
+                Some(t) if t.format == Format::Number => out.push(num_node(t.node, a.span)),
                 Some(t) => {
-                    match self.want(t, &Format::Number, a, &format!("an argument of `{name}`")) {
-                        Some(v) => out.push(num_node(v, a.span)),
-                        None => ok = false,
-                    }
+                    let what = format!("an argument of `{name}`");
+                    let _ = self.want(t, &Format::Number, a, &what);
+                    ok = false;
                 }
                 None => ok = false,
             }
@@ -58,13 +58,16 @@ impl<'a> Checker<'a> {
         args: &'a [Expr],
         asserted: Option<&Format>,
     ) -> Option<Typed> {
-        let lower = name.as_str().to_ascii_lowercase();
+        // Lower-cased on the stack: no built-in name is longer than the buffer, so a longer
+        // name (left empty here) is never one.
+        let mut buf = [0u8; 16];
+        let lower = lower_short(name.as_str(), &mut buf);
         let n = args.len();
         let number = |node: Num| Typed {
             format: Format::Number,
             node: Val::Num(node),
         };
-        match lower.as_str() {
+        match lower {
             "abs" | "ceil" | "floor" | "round" => {
                 if n != 1 {
                     self.arity(e.span, name, "1 argument", n);
@@ -72,7 +75,7 @@ impl<'a> Checker<'a> {
                 }
                 let mut xs = self.number_args(name, args)?;
                 let x = xs.pop()?;
-                let f = match lower.as_str() {
+                let f = match lower {
                     "abs" => NumFn::Abs,
                     "ceil" => NumFn::Ceil,
                     "floor" => NumFn::Floor,
@@ -285,4 +288,15 @@ impl<'a> Checker<'a> {
             node: Val::Slice(Box::new(at.node), Box::new(start), end, e.span),
         })
     }
+}
+
+/// `name` lower-cased into `buf`, or `""` when it is longer than `buf` or not ASCII.
+fn lower_short<'b>(name: &str, buf: &'b mut [u8; 16]) -> &'b str {
+    let Some(dst) = buf.get_mut(..name.len()) else {
+        return "";
+    };
+    for (d, s) in dst.iter_mut().zip(name.bytes()) {
+        *d = s.to_ascii_lowercase();
+    }
+    std::str::from_utf8(dst).unwrap_or("")
 }

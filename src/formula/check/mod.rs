@@ -115,9 +115,7 @@ pub fn check_with_args(
     }
     match typed {
         Some(t) if c.diags.is_empty() => {
-            let mut deps = c.deps;
-            let mut seen = std::collections::HashSet::new();
-            deps.retain(|d| seen.insert(*d));
+            let deps = first_uses(c.deps);
             let root = super::compile::optimize(t.node);
             Ok(CompiledFormula {
                 fast: super::compile::Fast::of(&root),
@@ -139,6 +137,28 @@ pub fn check_with_args(
             Err(c.diags)
         }
     }
+}
+
+/// `deps` without repeats, each where it first appears.
+fn first_uses(mut deps: Vec<VarRef>) -> Vec<VarRef> {
+    // Most formulas read a handful of variables: a scan of those kept beats hashing.
+    if deps.len() <= 32 {
+        let mut kept = 0;
+        for i in 0..deps.len() {
+            let Some(d) = deps.get(i).copied() else { break };
+            if !deps.get(..kept).is_some_and(|k| k.contains(&d)) {
+                if let Some(slot) = deps.get_mut(kept) {
+                    *slot = d;
+                }
+                kept += 1;
+            }
+        }
+        deps.truncate(kept);
+    } else {
+        let mut seen = std::collections::HashSet::new();
+        deps.retain(|d| seen.insert(*d));
+    }
+    deps
 }
 
 /// The help for a formula whose result is `found` where `asserted` is required.

@@ -7,9 +7,43 @@ use super::grammar::Error;
 use super::lexer::{Spanned, Tok};
 use std::ops::Range;
 
+/// The bracket open before each token, worked out once per formula so explaining many
+/// errors stays linear.
+pub(super) struct Brackets {
+    /// For each token index `k` (and one past the end), the index of the innermost `(`/`[`
+    /// still open before token `k`.
+    innermost: Vec<Option<usize>>,
+}
+
+impl Brackets {
+    /// The brackets of `tokens`: every closing bracket closes the innermost open one,
+    /// whatever its kind (a mismatch is reported where it is found).
+    pub(super) fn of(tokens: &[Spanned]) -> Self {
+        let mut open: Vec<usize> = Vec::new();
+        let mut innermost = Vec::with_capacity(tokens.len() + 1);
+        for (i, (t, _)) in tokens.iter().enumerate() {
+            innermost.push(open.last().copied());
+            match t {
+                Tok::LParen | Tok::LBracket => open.push(i),
+                Tok::RParen | Tok::RBracket => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        innermost.push(open.last().copied());
+        Brackets { innermost }
+    }
+}
+
 /// The diagnostic for one grammar error, or `None` when the lexer already reported the
-/// problem at that place.
-pub(super) fn explain(error: &Error, tokens: &[Spanned], text: &str) -> Option<Problem> {
+/// problem at that place. `brackets` are those of `tokens`.
+pub(super) fn explain(
+    error: &Error,
+    tokens: &[Spanned],
+    brackets: &Brackets,
+    text: &str,
+) -> Option<Problem> {
     let at = error.span().start;
     let k = tokens.partition_point(|(_, s)| s.start < at);
     let found = tokens.get(k).map(|(t, s)| (*t, s.into_range()));
@@ -22,7 +56,7 @@ pub(super) fn explain(error: &Error, tokens: &[Spanned], text: &str) -> Option<P
     {
         return None;
     }
-    let ctx = Context::at(tokens, k);
+    let ctx = Context::at(tokens, brackets, k);
     Some(match found {
         None => at_end(prev, &ctx, text),
         Some((tok, range)) => {
@@ -52,40 +86,27 @@ pub(super) fn explain(error: &Error, tokens: &[Spanned], text: &str) -> Option<P
     })
 }
 
-/// The brackets still open before the failing token.
+/// The innermost bracket still open before the failing token.
 struct Context {
-    /// Open `(`/`[` tokens, innermost last: (token, range, is the `(` of a call or index).
-    open: Vec<(Tok, Range<usize>, bool)>,
+    /// The open `(`/`[` token: (token, range, is the `(` of a call or index).
+    innermost: Option<(Tok, Range<usize>, bool)>,
 }
 
 impl Context {
-    fn at(tokens: &[Spanned], k: usize) -> Self {
-        let mut open = Vec::new();
-        for (i, (t, s)) in tokens.iter().enumerate().take(k) {
-            match t {
-                Tok::LParen | Tok::LBracket => {
-                    let after_name = i
-                        .checked_sub(1)
-                        .and_then(|j| tokens.get(j))
-                        .is_some_and(|(p, _)| matches!(p, Tok::Word));
-                    let tok = if *t == Tok::LParen {
-                        Tok::LParen
-                    } else {
-                        Tok::LBracket
-                    };
-                    open.push((tok, s.into_range(), after_name));
-                }
-                Tok::RParen | Tok::RBracket => {
-                    open.pop();
-                }
-                _ => {}
-            }
-        }
-        Context { open }
+    fn at(tokens: &[Spanned], brackets: &Brackets, k: usize) -> Self {
+        let innermost = brackets.innermost.get(k).copied().flatten().and_then(|i| {
+            let (t, s) = tokens.get(i)?;
+            let after_name = i
+                .checked_sub(1)
+                .and_then(|j| tokens.get(j))
+                .is_some_and(|(p, _)| matches!(p, Tok::Word));
+            Some((*t, s.into_range(), after_name))
+        });
+        Context { innermost }
     }
 
     fn innermost(&self) -> Option<&(Tok, Range<usize>, bool)> {
-        self.open.last()
+        self.innermost.as_ref()
     }
 
     fn in_call(&self) -> bool {

@@ -39,13 +39,60 @@ impl Place {
 /// worked out from the token stream afterwards (see `super::explain`).
 pub(super) type Error = Simple<'static, Tok>;
 
-/// The parser state: where the formula lives, and its text (tokens carry no text).
+/// The parser state: where the formula lives, its text (tokens carry no text) and where
+/// each bracket group closes.
 #[derive(Clone, Debug)]
 pub(super) struct Source {
     /// Where spans go.
     pub place: Place,
     /// The formula text.
     pub text: Rc<str>,
+    /// `(start byte, token count)` of every bracket group that closes properly, by start: see
+    /// [`groups`].
+    groups: Vec<(usize, usize)>,
+}
+
+impl Source {
+    /// The state for parsing `tokens` of `text`.
+    pub(super) fn new(place: Place, text: &str, tokens: &[Spanned]) -> Self {
+        Source {
+            place,
+            text: text.into(),
+            groups: groups(tokens),
+        }
+    }
+}
+
+/// Every opening bracket whose group is well nested, with the number of tokens from it to
+/// its closing bracket (both included), in text order.
+///
+/// This is what chumsky's `nested_delimiters` recovery finds by scanning forward from one
+/// bracket, worked out for all brackets in one pass: a group closes when each bracket inside
+/// it closes with its own kind; a closing bracket of the wrong kind ends every group still
+/// open (none of them is well nested); the end of the text ends those still open.
+fn groups(tokens: &[Spanned]) -> Vec<(usize, usize)> {
+    let mut open: Vec<(Tok, usize, usize)> = Vec::new();
+    let mut found = Vec::new();
+    for (i, (t, s)) in tokens.iter().enumerate() {
+        match t {
+            Tok::LParen | Tok::LBracket => open.push((*t, i, s.start)),
+            Tok::RParen | Tok::RBracket => {
+                let opener = if *t == Tok::RParen {
+                    Tok::LParen
+                } else {
+                    Tok::LBracket
+                };
+                match open.pop() {
+                    Some((o, at, start)) if o == opener => found.push((start, i + 1 - at)),
+                    Some(_) => open.clear(),
+                    None => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    found.sort_unstable();
+    found
 }
 
 /// Parser extras: the error type `E`, and the [`Source`] as state.
@@ -57,7 +104,21 @@ pub(super) type Grammar<E> = Boxed<'static, 'static, Tokens, Expr, Extra<E>>;
 
 /// Wraps the lexer's tokens as grammar input; `end` is the text length.
 pub(super) fn input(tokens: Vec<Spanned>, end: usize) -> Tokens {
-    Stream::from_iter(tokens).map((end..end).into(), |(t, s)| (t, s))
+    Stream::from_iter(tokens).map((end..end).into(), read)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times the grammar has read a token on this thread: the measure of its work
+    /// in the tests that check that it stays linear.
+    pub(super) static READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// One read of a token by the grammar (counted in tests).
+fn read(token: Spanned) -> Spanned {
+    #[cfg(test)]
+    READS.with(|r| r.set(r.get() + 1));
+    token
 }
 
 /// The span of the node being built.
@@ -75,6 +136,70 @@ fn written<E: chumsky::error::Error<'static, Tokens>>(
     let s = e.span();
     let text = &e.state().0.text;
     Rc::from(text.get(s.start..s.end).unwrap_or(""))
+}
+
+/// Recovery for a bracket group that failed to parse: succeeds, skipping the whole group, when
+/// the `opener` at the current position starts a well-nested group (see [`groups`]); the
+/// output is `fallback()`. The same as chumsky's `nested_delimiters` over `( )` and `[ ]`, but
+/// one look-up instead of a scan to the closing bracket, so recovering every group of a
+/// formula stays linear.
+fn skip_group<E, O>(
+    opener: Tok,
+    fallback: impl Fn() -> O + Clone + 'static,
+) -> impl Parser<'static, Tokens, O, Extra<E>> + Clone
+where
+    E: chumsky::error::Error<'static, Tokens> + Clone + 'static,
+{
+    custom(
+        move |inp: &mut chumsky::input::InputRef<'static, '_, Tokens, Extra<E>>| {
+            let before = inp.cursor();
+            let first = inp.next();
+            let span = inp.span_since(&before);
+            let len = (first == Some(opener))
+                .then(|| {
+                    let groups = &inp.state().0.groups;
+                    groups
+                        .binary_search_by_key(&span.start, |(start, _)| *start)
+                        .ok()
+                        .and_then(|i| groups.get(i))
+                        .map(|(_, len)| *len)
+                })
+                .flatten();
+            let Some(len) = len else {
+                return Err(E::expected_found(
+                    [],
+                    first.map(chumsky::util::MaybeRef::Val),
+                    span,
+                ));
+            };
+            for _ in 1..len {
+                inp.skip();
+            }
+            Ok(fallback())
+        },
+    )
+}
+
+/// The recovery of a bracket group opened by `opener`: [`skip_group`] when `linear`, else
+/// chumsky's `nested_delimiters` (the grammar as it was, kept to test that both recover
+/// alike).
+fn group_recovery<E, O: 'static>(
+    linear: bool,
+    opener: Tok,
+    fallback: impl Fn() -> O + Clone + 'static,
+) -> Boxed<'static, 'static, Tokens, O, Extra<E>>
+where
+    E: chumsky::error::Error<'static, Tokens> + Clone + 'static,
+{
+    if linear {
+        return skip_group(opener, fallback).boxed();
+    }
+    let (open, close, other) = if opener == Tok::LParen {
+        (Tok::LParen, Tok::RParen, (Tok::LBracket, Tok::RBracket))
+    } else {
+        (Tok::LBracket, Tok::RBracket, (Tok::LParen, Tok::RParen))
+    };
+    nested_delimiters(open, close, [other], move |_| fallback()).boxed()
 }
 
 /// Placeholder for a part that failed to parse (the formula is discarded anyway).
@@ -121,11 +246,19 @@ macro_rules! fold {
 
 /// Builds the whole-formula parser (the caller keeps one per thread).
 ///
+/// With `linear` (always, outside tests) parse time is linear in the tokens whatever the
+/// input: the operand rule is memoized, so the Pratt parser's retry of a failed right-hand
+/// side at each enclosing precedence level (which made `-(8 6-(8 6…` exponential) finds the
+/// remembered failure, and bracket recovery is one look-up ([`skip_group`]). Without it, the
+/// grammar is built as before those changes; tests check that both report the same errors.
+///
 /// `expr` (any formula) and `arith` (the arithmetic-only index of `name[…]`) refer to each
 /// other. `arith` is defined inside `expr`'s definition, so `expr` owns it and each sees the
 /// other through a weak handle: built with `Recursive::declare` the two formed an `Rc`
 /// cycle that was never freed (LeakSanitizer in the `check_formula` fuzz target).
-pub(super) fn formula<E: chumsky::error::Error<'static, Tokens> + 'static>() -> Grammar<E> {
+pub(super) fn formula<E: chumsky::error::Error<'static, Tokens> + Clone + 'static>(
+    linear: bool,
+) -> Grammar<E> {
     let logical = spanned!(select! {
         Tok::OrOr => BinaryOp::Or,
         Tok::AndAnd => BinaryOp::And,
@@ -150,9 +283,10 @@ pub(super) fn formula<E: chumsky::error::Error<'static, Tokens> + 'static>() -> 
         let (add, mul) = (additive, multiplicative);
         let inner = expr.clone();
         let arith = recursive(move |arith: Rec<E>| {
-            unary(inner, arith).pratt((infix(left(4), add, fold!()), infix(left(5), mul, fold!())))
+            operand(linear, inner, arith)
+                .pratt((infix(left(4), add, fold!()), infix(left(5), mul, fold!())))
         });
-        unary(expr, arith).pratt((
+        operand(linear, expr, arith).pratt((
             infix(left(1), logical, fold!()),
             infix(left(2), equality, fold!()),
             infix(left(3), relational, fold!()),
@@ -163,9 +297,23 @@ pub(super) fn formula<E: chumsky::error::Error<'static, Tokens> + 'static>() -> 
     expr.then_ignore(end()).boxed()
 }
 
+/// [`unary`], memoized when `linear`.
+fn operand<E: chumsky::error::Error<'static, Tokens> + Clone + 'static>(
+    linear: bool,
+    expr: Rec<E>,
+    arith: Rec<E>,
+) -> Boxed<'static, 'static, Tokens, Expr, Extra<E>> {
+    if linear {
+        unary(linear, expr, arith).memoized().boxed()
+    } else {
+        unary(linear, expr, arith).boxed()
+    }
+}
+
 /// An operand with its unary operators: `-`, `!`, then `^` chains of primaries (literals,
 /// names, calls, `name[arith]`, parenthesised `expr`).
-fn unary<E: chumsky::error::Error<'static, Tokens> + 'static>(
+fn unary<E: chumsky::error::Error<'static, Tokens> + Clone + 'static>(
+    linear: bool,
     expr: Rec<E>,
     arith: Rec<E>,
 ) -> impl Parser<'static, Tokens, Expr, Extra<E>> + Clone {
@@ -186,21 +334,15 @@ fn unary<E: chumsky::error::Error<'static, Tokens> + 'static>(
         .separated_by(just(Tok::Comma))
         .collect::<Vec<_>>()
         .delimited_by(just(Tok::LParen), just(Tok::RParen))
-        .recover_with(via_parser(nested_delimiters(
-            Tok::LParen,
-            Tok::RParen,
-            [(Tok::LBracket, Tok::RBracket)],
-            |_| Vec::new(),
-        )))
+        .recover_with(via_parser(group_recovery(linear, Tok::LParen, Vec::new)))
         .map_with(|a, e| Suffix::Call(a, here(e)));
     let index = arith
         .clone()
         .delimited_by(just(Tok::LBracket), just(Tok::RBracket))
-        .recover_with(via_parser(nested_delimiters(
+        .recover_with(via_parser(group_recovery(
+            linear,
             Tok::LBracket,
-            Tok::RBracket,
-            [(Tok::LParen, Tok::RParen)],
-            |_| error_expr(),
+            error_expr,
         )))
         .map_with(|i, e| Suffix::Index(i, here(e)));
 
@@ -246,12 +388,7 @@ fn unary<E: chumsky::error::Error<'static, Tokens> + 'static>(
             kind: ExprKind::Paren(Box::new(inner)),
             span: here(e),
         })
-        .recover_with(via_parser(nested_delimiters(
-            Tok::LParen,
-            Tok::RParen,
-            [(Tok::LBracket, Tok::RBracket)],
-            |_| error_expr(),
-        )));
+        .recover_with(via_parser(group_recovery(linear, Tok::LParen, error_expr)));
 
     let primary = choice((literal, named, paren));
 

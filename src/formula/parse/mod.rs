@@ -30,7 +30,7 @@ pub const MAX_TOKENS: usize = 20_000;
 thread_local! {
     /// The chumsky grammar, built once per thread (building it costs far more than parsing
     /// a formula).
-    static GRAMMAR: grammar::Grammar<grammar::Error> = grammar::formula();
+    static GRAMMAR: grammar::Grammar<grammar::Error> = grammar::formula(true);
 }
 
 /// The result of [`parse_formula`].
@@ -58,6 +58,16 @@ pub struct ParseOutput {
 /// assert!(parse_formula("2^-1", FileId(0), 0).formula.is_none());
 /// ```
 pub fn parse_formula(text: &str, file: FileId, offset: u32) -> ParseOutput {
+    GRAMMAR.with(|g| parse_with(g, text, file, offset))
+}
+
+/// [`parse_formula`] with `grammar` for the text the fast path refuses.
+fn parse_with(
+    grammar: &grammar::Grammar<grammar::Error>,
+    text: &str,
+    file: FileId,
+    offset: u32,
+) -> ParseOutput {
     let whole = Span::new(file, 0..text.len()).shifted(offset);
     if text.is_empty() {
         return ParseOutput {
@@ -95,23 +105,20 @@ pub fn parse_formula(text: &str, file: FileId, offset: u32) -> ParseOutput {
                 // Not a well-formed formula (or nested very deeply): the chumsky grammar
                 // parses it again, with recovery, and each error is explained from the
                 // tokens around it.
-                let (root, errors) = GRAMMAR
-                    .with(|g| {
-                        g.parse_with_state(
-                            grammar::input(tokens.clone(), end),
-                            &mut SimpleState(grammar::Source {
-                                place,
-                                text: text.into(),
-                            }),
-                        )
-                    })
+                let (root, errors) = grammar
+                    .parse_with_state(
+                        grammar::input(tokens.clone(), end),
+                        &mut SimpleState(grammar::Source::new(place, text, &tokens)),
+                    )
                     .into_output_errors();
+                let brackets = explain::Brackets::of(&tokens);
+                let mut seen: std::collections::HashSet<(&str, usize, usize)> = problems
+                    .iter()
+                    .map(|q| (q.code.id, q.range.start, q.range.end))
+                    .collect();
                 for error in &errors {
-                    if let Some(p) = explain::explain(error, &tokens, text) {
-                        if !problems
-                            .iter()
-                            .any(|q| q.code == p.code && q.range == p.range)
-                        {
+                    if let Some(p) = explain::explain(error, &tokens, &brackets, text) {
+                        if seen.insert((p.code.id, p.range.start, p.range.end)) {
                             problems.push(p);
                         }
                     }
@@ -205,15 +212,48 @@ mod tests {
         let (root, errors) = GRAMMAR
             .with(|g| {
                 g.parse_with_state(
-                    grammar::input(tokens, text.len()),
-                    &mut SimpleState(grammar::Source {
-                        place,
-                        text: text.into(),
-                    }),
+                    grammar::input(tokens.clone(), text.len()),
+                    &mut SimpleState(grammar::Source::new(place, text, &tokens)),
                 )
             })
             .into_output_errors();
         if errors.is_empty() { root } else { None }
+    }
+
+    thread_local! {
+        /// The grammar as it was before it was made linear (exponential on some errors).
+        static REFERENCE: grammar::Grammar<grammar::Error> = grammar::formula(false);
+    }
+
+    /// [`parse_formula`] with the grammar as it was before it was made linear.
+    fn parse_with_reference(text: &str) -> ParseOutput {
+        REFERENCE.with(|g| parse_with(g, text, FileId(0), 0))
+    }
+
+    /// How many token reads the grammar makes on `text` (whether or not it is valid).
+    fn grammar_reads(text: &str) -> u64 {
+        grammar::READS.with(|r| r.set(0));
+        chumsky_only(text);
+        grammar::READS.with(std::cell::Cell::get)
+    }
+
+    /// How many token reads the old grammar makes on `text`.
+    fn reference_reads(text: &str) -> u64 {
+        grammar::READS.with(|r| r.set(0));
+        parse_with_reference(text);
+        grammar::READS.with(std::cell::Cell::get)
+    }
+
+    /// The measure used by the linearity tests tells: on the old grammar, each `-(8 6` more
+    /// multiplied the work.
+    #[test]
+    fn the_old_grammar_was_exponential_by_the_same_measure() {
+        let small = reference_reads(&"-(8 6".repeat(6));
+        let big = reference_reads(&"-(8 6".repeat(12));
+        assert!(big > 20 * small, "{small} reads for 6, {big} for 12");
+        let small = grammar_reads(&"-(8 6".repeat(6));
+        let big = grammar_reads(&"-(8 6".repeat(12));
+        assert!(big <= 3 * small, "{small} reads for 6, {big} for 12");
     }
 
     fn fast_only(text: &str) -> Option<crate::formula::ast::Expr> {
@@ -237,6 +277,39 @@ mod tests {
         ) {
             let text = pieces.concat();
             prop_assert_eq!(fast_only(&text), chumsky_only(&text), "{:?}", text);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// Making the grammar linear changed no diagnostic: on random token soups (small
+        /// enough for the old grammar's exponential cases) both report the same problems,
+        /// spans and messages included.
+        #[test]
+        fn the_linear_grammar_reports_what_the_old_one_did(
+            pieces in prop::collection::vec(prop::sample::select(PIECES), 1..14)
+        ) {
+            let text = pieces.concat();
+            prop_assert_eq!(
+                parse_formula(&text, FileId(0), 0),
+                parse_with_reference(&text),
+                "{:?}",
+                text
+            );
+        }
+
+        /// The grammar's work grows linearly with the input: a random piece of formula
+        /// repeated 32 times costs at most five times what 8 repeats cost (linear is four;
+        /// quadratic would be sixteen, and the old grammar's retries were exponential).
+        #[test]
+        fn grammar_work_is_linear_in_the_input(
+            unit in prop::collection::vec(prop::sample::select(PIECES), 1..6)
+        ) {
+            let unit = unit.concat();
+            let small = grammar_reads(&unit.repeat(8));
+            let big = grammar_reads(&unit.repeat(32));
+            prop_assert!(big <= 5 * small + 16, "{unit:?}: {small} reads for 8, {big} for 32");
         }
     }
 
@@ -272,6 +345,48 @@ mod tests {
         assert!(fast_only(&text).is_none());
         let out = parse_formula(&text, FileId(0), 0);
         assert!(out.formula.is_some(), "{:?}", out.diagnostics.first());
+    }
+
+    /// Issue 14: `-(8 6` repeated took 1.7 s at 20 repeats, 7 s at 22 (each unclosed `(`
+    /// doubled the grammar's work). 1,000 repeats now take a few reads per token, and every
+    /// problem is still reported.
+    #[test]
+    fn unclosed_parentheses_repeated_a_thousand_times_parse_in_linear_work() {
+        let text = "-(8 6".repeat(1000);
+        let tokens = lexer::lex(&text, &mut Vec::new()).len() as u64;
+        let reads = grammar_reads(&text);
+        assert!(reads <= 20 * tokens, "{reads} reads for {tokens} tokens");
+        let out = parse_formula(&text, FileId(0), 0);
+        assert!(out.formula.is_none());
+        let spaces = out
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == codes::MISPLACED_SPACE)
+            .count();
+        assert_eq!(spaces, 1000, "one missing operator per `8 6`");
+        let unclosed: Vec<_> = out
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == codes::UNCLOSED_DELIMITER)
+            .collect();
+        assert_eq!(unclosed.len(), 1, "{:?}", out.diagnostics.last());
+    }
+
+    /// The same shapes as above with other brackets and calls: nested unclosed calls,
+    /// indexes, mismatched closers and runs of closers all stay linear.
+    #[test]
+    fn other_bracket_soups_parse_in_linear_work() {
+        for unit in [
+            "f(8 6", "-(8 6]", "x[(1 ", "(f(,", "-!(a b)", "f(a[1 2,", "((]", "1 (2",
+        ] {
+            let text = unit.repeat(1000);
+            let tokens = lexer::lex(&text, &mut Vec::new()).len() as u64;
+            let reads = grammar_reads(&text);
+            assert!(
+                reads <= 20 * tokens,
+                "{unit:?}: {reads} reads for {tokens} tokens"
+            );
+        }
     }
 
     #[test]

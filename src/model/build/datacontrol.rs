@@ -2,6 +2,21 @@
 
 use super::*;
 
+/// The attributes a FACTDEF line takes, for help lines.
+const ATTRIBUTES: &str =
+    "FACTDEF takes DATAFORMAT:, REQUIRED:, SELECTABLE:, VISIBLE:, DISPLAYNAME: and EXPLANATION:";
+
+/// PCGen's YES/NO reading (REQUIRED, SELECTABLE): `Y`/`YES`/`N`/`NO`, any case.
+fn yes_no(text: &str) -> Option<bool> {
+    if text.eq_ignore_ascii_case("YES") || text.eq_ignore_ascii_case("Y") {
+        Some(true)
+    } else if text.eq_ignore_ascii_case("NO") || text.eq_ignore_ascii_case("N") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 impl<'a> Builder<'a> {
     // ----- DATACONTROL ----------------------------------------------------------------
 
@@ -126,22 +141,164 @@ impl<'a> Builder<'a> {
             return;
         }
         let name = name.trim();
-        let format = line
-            .tokens
-            .iter()
-            .skip(1)
-            .find_map(|t| self.text(*t).strip_prefix("DATAFORMAT:"))
-            .and_then(super::format_from_name)
-            .filter(|f| self.known_format(f));
-        self.fact_index
-            .insert((set, Name::new(loc.text), Name::new(name.text)));
-        self.ds.fact_defs.push(FactDef {
+        let mut def = FactDef {
             location: Name::new(loc.text),
             name: Name::new(name.text),
             set,
-            format,
+            format: None,
             span: name.span,
-        });
+            required: false,
+            selectable: false,
+            visibility: FactVisibility::default(),
+            display_name: None,
+            explanation: None,
+        };
+        let mut has_format = false;
+        for t in line.tokens.iter().skip(1) {
+            let text = self.text(*t);
+            let Some((k, v)) = token_parts(text, *t) else {
+                self.fact_attribute_problem(*t, "a FACTDEF attribute is `NAME:value`", ATTRIBUTES);
+                continue;
+            };
+            let v = v.trim();
+            match k.text {
+                "DATAFORMAT" => {
+                    has_format = true;
+                    def.format = super::format_from_name(v.text).filter(|f| self.known_format(f));
+                    if def.format.is_none() {
+                        self.fact_attribute_problem(
+                            v.span,
+                            &format!("unknown DATAFORMAT `{}`", v.text),
+                            "use NUMBER, BOOLEAN, STRING, ORDEREDPAIR, DICE or an object format",
+                        );
+                    }
+                }
+                "REQUIRED" | "SELECTABLE" => match yes_no(v.text) {
+                    Some(yes) if k.text == "REQUIRED" => def.required = yes,
+                    Some(yes) => def.selectable = yes,
+                    None => self.fact_attribute_problem(
+                        v.span,
+                        &format!("{} must be YES or NO, not `{}`", k.text, v.text),
+                        "write YES or NO",
+                    ),
+                },
+                "VISIBLE" => match v.text {
+                    "YES" => def.visibility = FactVisibility::Yes,
+                    "DISPLAY" => def.visibility = FactVisibility::Display,
+                    "EXPORT" => def.visibility = FactVisibility::Export,
+                    "NO" => def.visibility = FactVisibility::No,
+                    _ => self.fact_attribute_problem(
+                        v.span,
+                        &format!(
+                            "VISIBLE must be YES, DISPLAY, EXPORT or NO, not `{}`",
+                            v.text
+                        ),
+                        "write YES, DISPLAY, EXPORT or NO (upper case, as PCGen reads it)",
+                    ),
+                },
+                "DISPLAYNAME" => def.display_name = Some(v.text.to_owned()),
+                "EXPLANATION" => def.explanation = Some(v.text.to_owned()),
+                _ => self.fact_attribute_problem(
+                    k.span,
+                    &format!("`{}` is not a FACTDEF attribute", k.text),
+                    ATTRIBUTES,
+                ),
+            }
+        }
+        if !has_format {
+            let def_token = if set { "FACTSETDEF" } else { "FACTDEF" };
+            self.diags.push(
+                Diagnostic::error(
+                    codes::BAD_FACT_ATTRIBUTE,
+                    name.span,
+                    format!("{def_token} `{}` has no DATAFORMAT", name.text),
+                )
+                .with_label("no DATAFORMAT: on this line")
+                .with_help("add a tab and e.g. `DATAFORMAT:STRING` on the same line")
+                .with_note("PCGen reports \"did not have a DATAFORMAT\" and drops the definition"),
+            );
+        }
+        self.fact_index
+            .entry((set, Name::new(loc.text), Name::new(name.text)))
+            .or_insert(self.ds.fact_defs.len());
+        self.ds.fact_defs.push(def);
+    }
+
+    fn fact_attribute_problem(&mut self, span: Span, message: &str, help: &str) {
+        self.diags.push(
+            Diagnostic::error(codes::BAD_FACT_ATTRIBUTE, span, message.to_owned())
+                .with_label("PCGen rejects this FACTDEF attribute")
+                .with_help(help.to_owned()),
+        );
+    }
+
+    /// Every object of a FACTDEF's location that does not give a `REQUIRED:YES` fact:
+    /// one error per object, naming every required fact it lacks (PCGen: "FACT X was
+    /// required but not set in <kind> <key>").
+    pub(super) fn required_facts(&mut self) {
+        let required: Vec<&FactDef> = self.ds.fact_defs.iter().filter(|d| d.required).collect();
+        if required.is_empty() {
+            return;
+        }
+        let mut found = Vec::new();
+        let checked = self
+            .ds
+            .objects
+            .iter()
+            .filter(|o| !o.forgotten && !self.made_by_mod.contains(&o.id));
+        for o in checked {
+            let ObjectKind::File(kind) = &o.kind else {
+                continue;
+            };
+            let Some(loc) = fact_location(*kind) else {
+                continue;
+            };
+            let missing: Vec<&FactDef> = required
+                .iter()
+                .filter(|d| d.location.is(loc))
+                .filter(|d| {
+                    !o.facts.iter().any(|f| f.set == d.set && f.name == d.name)
+                        && !self.facts_written.contains(&(o.id, d.set, d.name.clone()))
+                })
+                .copied()
+                .collect();
+            let Some(first) = missing.first() else {
+                continue;
+            };
+            let names: Vec<String> = missing
+                .iter()
+                .map(|d| format!("{} {}", if d.set { "FACTSET" } else { "FACT" }, d.name))
+                .collect();
+            let what = names.join(", ");
+            let them = if missing.len() == 1 { "it" } else { "them" };
+            let mut d = Diagnostic::error(
+                codes::REQUIRED_FACT,
+                o.span,
+                format!(
+                    "{what} {} required but not set in {loc} {}",
+                    if missing.len() == 1 { "was" } else { "were" },
+                    o.key
+                ),
+            )
+            .with_label(format!("{loc} without {what}"))
+            .with_secondary(first.span, "required here (REQUIRED:YES)")
+            .with_help(format!(
+                "add {} to this line, or drop REQUIRED:YES from the definition",
+                missing
+                    .iter()
+                    .map(|d| format!("`{}:{}|…`", if d.set { "FACTSET" } else { "FACT" }, d.name))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ))
+            .with_note(format!(
+                "PCGen reports each object without {them} when the data loads"
+            ));
+            if let Some(explanation) = &first.explanation {
+                d = d.with_note(format!("the definition explains: {explanation}"));
+            }
+            found.push(d);
+        }
+        self.diags.extend(found);
     }
 
     pub(super) fn function(&mut self, value: Slice<'_>, line: &crate::load::Line) {

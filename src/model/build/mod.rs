@@ -170,7 +170,14 @@ pub(crate) struct Builder<'a> {
     pub(crate) formulas: Vec<PendingFormula>,
     pub(crate) used: Vec<bool>,
     refs: Vec<PendingRef>,
-    fact_index: crate::model::fxhash::FxHashSet<(bool, Name, Name)>,
+    /// (FACTSET?, location, name) → index of its first definition in `ds.fact_defs`.
+    fact_index: crate::model::fxhash::FxHashMap<(bool, Name, Name), usize>,
+    /// Every variable by name and channel-ness, whatever its scope (for the overlap rule).
+    names: crate::model::fxhash::FxHashMap<(Name, bool), Vec<VarId>>,
+    /// Every FACT/FACTSET token an object wrote (valid or not), for `REQUIRED:YES`.
+    facts_written: crate::model::fxhash::FxHashSet<(ObjectId, bool, Name)>,
+    /// Objects that exist only because a `.MOD` line named them.
+    made_by_mod: crate::model::fxhash::FxHashSet<ObjectId>,
 }
 
 /// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
@@ -190,7 +197,10 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         formulas: Vec::new(),
         used: Vec::new(),
         refs: Vec::new(),
-        fact_index: crate::model::fxhash::FxHashSet::default(),
+        fact_index: crate::model::fxhash::FxHashMap::default(),
+        names: crate::model::fxhash::FxHashMap::default(),
+        facts_written: crate::model::fxhash::FxHashSet::default(),
+        made_by_mod: crate::model::fxhash::FxHashSet::default(),
     };
     b.run();
     (b.ds, b.diags)
@@ -261,6 +271,7 @@ impl<'a> Builder<'a> {
             self.object_kind(kind);
         }
         self.check_refs();
+        self.required_facts();
         self.required_defaults();
         self.check_formulas();
         self.unused_variables();
@@ -269,6 +280,25 @@ impl<'a> Builder<'a> {
     // ----- shared helpers -------------------------------------------------------------
 
     pub(super) fn scope(&mut self, at: &At<String>) -> Option<ScopeId> {
+        self.scope_or_guess(at).ok()
+    }
+
+    /// [`Builder::scope`], except that an unknown scope (reported) gives the scope its
+    /// "did you mean" names, if any, as `Err(Some(guess))`.
+    pub(super) fn scope_or_guess(&mut self, at: &At<String>) -> Result<ScopeId, Option<ScopeId>> {
+        let found = self.scope_found(at);
+        found.ok_or_else(|| {
+            let names: Vec<String> = self.ds.scopes.names().map(str::to_owned).collect();
+            let exact = self.ds.scopes.resolve(&at.value).map(|(id, _)| id);
+            exact.or_else(|| {
+                closest(&at.value, names.iter().map(String::as_str))
+                    .and_then(|s| self.ds.scopes.resolve(s))
+                    .map(|(id, _)| id)
+            })
+        })
+    }
+
+    fn scope_found(&mut self, at: &At<String>) -> Option<ScopeId> {
         match self.ds.scopes.resolve(&at.value) {
             Some((id, ScopeSpelling::Exact)) => Some(id),
             Some((id, ScopeSpelling::SpecAlias)) => {
@@ -336,7 +366,14 @@ impl<'a> Builder<'a> {
     }
 
     pub(super) fn format(&mut self, at: &At<String>) -> Option<Format> {
+        self.format_or_guess(at).ok()
+    }
+
+    /// [`Builder::format`], except that an unknown format (reported) gives the format its
+    /// "did you mean" names, if any, as `Err(Some(guess))`.
+    pub(super) fn format_or_guess(&mut self, at: &At<String>) -> Result<Format, Option<Format>> {
         let f = format_from_name(&at.value).filter(|f| self.known_format(f));
+        let mut guess = None;
         if f.is_none() {
             let mut names: Vec<String> = ["NUMBER", "BOOLEAN", "STRING", "ORDEREDPAIR", "DICE"]
                 .into_iter()
@@ -350,7 +387,10 @@ impl<'a> Builder<'a> {
                     .filter_map(|(_, s)| s.dynamic.as_ref().map(|d| d.to_string())),
             );
             let help = match closest(&at.value, names.iter().map(String::as_str)) {
-                Some(s) => format!("did you mean `{s}`?"),
+                Some(s) => {
+                    guess = format_from_name(s);
+                    format!("did you mean `{s}`?")
+                }
                 None => {
                     "use NUMBER, BOOLEAN, STRING, ORDEREDPAIR, DICE, ARRAY[…] or an object format"
                         .into()
@@ -366,7 +406,7 @@ impl<'a> Builder<'a> {
                 .with_help(help),
             );
         }
-        f
+        f.ok_or(guess)
     }
 
     pub(super) fn malformed(&mut self, span: Span, message: impl Into<String>, help: &str) {

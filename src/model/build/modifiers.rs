@@ -18,10 +18,42 @@ impl<'a> Builder<'a> {
         id
     }
 
+    /// Reads a MODIFY value (`Variable|MODIFIER|value|…`); its problem reported, if any.
+    pub(super) fn modify_item(&mut self, value: Slice<'_>) -> Option<ModifyItem> {
+        match syntax::modify(value) {
+            Ok(item) => Some(item),
+            Err(d) => {
+                self.token_problem(value, 2, d);
+                None
+            }
+        }
+    }
+
+    /// Reports `d`, the problem of a MODIFY-like token's `value` whose formula follows
+    /// `fields` `|`-separated fields — unless the formula itself has a syntax error (an
+    /// unclosed `(` makes the whole token unsplittable): then that error, as `rulebook
+    /// eval` gives it (`(` never closed, with where it was opened), is the one reported.
+    fn token_problem(&mut self, value: Slice<'_>, fields: usize, d: Diagnostic) {
+        if d.code == lcodes::MALFORMED {
+            if let Some(formula) = formula_field(value, fields) {
+                let parsed = crate::formula::parse_formula(
+                    formula.text,
+                    formula.span.file,
+                    formula.span.start,
+                );
+                if !parsed.diagnostics.is_empty() {
+                    self.diags.extend(parsed.diagnostics);
+                    return;
+                }
+            }
+        }
+        self.diags.push(d);
+    }
+
     pub(super) fn modify_other(&mut self, value: Slice<'_>, source: Option<ObjectId>) {
         let item = match syntax::modify_other(value) {
             Ok(i) => i,
-            Err(d) => return self.diags.push(d),
+            Err(d) => return self.token_problem(value, 4, d),
         };
         let Some(scope) = self.scope(&item.scope) else {
             return;
@@ -235,6 +267,54 @@ impl<'a> Builder<'a> {
                 .with_help(format!("write {}", literal::shape(&variable.format))),
             );
         };
+        // The spec: "the value CAN be a formula", for every format. PCGen takes formulas
+        // for NUMBER only; elsewhere a formula is accepted with a warning that says so.
+        let pcgen_fixed = |this: &mut Self| {
+            let format = &variable.format;
+            let (message, help) = match format {
+                Format::Boolean => (
+                    "PCGen accepts only `true` or `false` here".to_owned(),
+                    "keep it if only this engine reads the data; PCGen needs a fixed true/false"
+                        .to_owned(),
+                ),
+                Format::String => (
+                    "PCGen reads this STRING value as the text itself, not as a formula".to_owned(),
+                    "keep it if only this engine reads the data; PCGen sets the text as written"
+                        .to_owned(),
+                ),
+                _ => (
+                    format!("PCGen accepts only a fixed {format} value here"),
+                    format!(
+                        "keep it if only this engine reads the data; PCGen needs {}",
+                        literal::shape(format)
+                    ),
+                ),
+            };
+            let note = match format {
+                Format::Boolean => {
+                    "the spec's own example sets a BOOLEAN with a formula (`HandsRequired>Hands`)"
+                }
+                _ => "the spec says of every MODIFY: \"the value CAN be a formula\"",
+            };
+            this.diags.push(
+                Diagnostic::warning(codes::PCGEN_DIVERGENCE, item.value.span, message)
+                    .with_label(format!(
+                        "a formula for {} {format} modifier",
+                        if format.to_string().starts_with(['A', 'E', 'I', 'O', 'U']) {
+                            "an"
+                        } else {
+                            "a"
+                        }
+                    ))
+                    .with_help(help)
+                    .with_note(note),
+            );
+        };
+        let parses = |text: &str| {
+            crate::formula::parse_formula(text, item.value.span.file, item.value.span.start)
+                .diagnostics
+                .is_empty()
+        };
         match &variable.format {
             Format::Number => Some(match literal::parse(&Format::Number, text) {
                 Some(l) => ModifierValue::Constant(l),
@@ -243,29 +323,47 @@ impl<'a> Builder<'a> {
             Format::Boolean => match literal::parse(&Format::Boolean, text) {
                 Some(l) => Some(ModifierValue::Constant(l)),
                 None => {
-                    self.diags.push(
-                        Diagnostic::warning(
-                            codes::PCGEN_DIVERGENCE,
-                            item.value.span,
-                            "PCGen accepts only `true` or `false` here",
-                        )
-                        .with_label("a formula for a BOOLEAN modifier")
-                        .with_help("keep it if only this engine reads the data; PCGen needs a fixed true/false")
-                        .with_note("the spec's own example sets a BOOLEAN with a formula (`HandsRequired>Hands`)"),
-                    );
+                    pcgen_fixed(self);
                     Some(formula())
                 }
             },
+            // Text is text; a value holding a quoted string (`"Sir "+Name`) is a formula.
+            Format::String if text.contains('"') && parses(text) => {
+                pcgen_fixed(self);
+                Some(formula())
+            }
             Format::String => Some(ModifierValue::Constant(Value::string(text))),
             Format::Dice | Format::OrderedPair => match literal::parse(&variable.format, text) {
                 Some(l) => Some(ModifierValue::Constant(l)),
-                None => {
-                    bad(self);
-                    None
-                }
+                None => match crate::formula::Dice::parse_with_bonus(text.trim()) {
+                    Ok(d) if variable.format == Format::Dice => {
+                        self.diags.push(
+                            Diagnostic::warning(
+                                codes::PCGEN_DIVERGENCE,
+                                item.value.span,
+                                "PCGen's DICE values take no bonus",
+                            )
+                            .with_label("the spec's `AdB+C` form")
+                            .with_help("keep it if only this engine reads the data; for PCGen write the dice alone (`1d6`) and add the bonus elsewhere")
+                            .with_note("the spec writes DICE as `AdB+C`; PCGen reports \"not a valid Dice\""),
+                        );
+                        Some(ModifierValue::Constant(Value::Dice(d)))
+                    }
+                    // A formula names something (a variable, a function): a bare number
+                    // for a pair or dice is a mistyped constant, not a formula.
+                    _ if text.contains(|c: char| c.is_ascii_alphabetic()) && parses(text) => {
+                        pcgen_fixed(self);
+                        Some(formula())
+                    }
+                    _ => {
+                        bad(self);
+                        None
+                    }
+                },
             },
             Format::Object(_) | Format::Optional(_) => {
                 if text.contains(['"', '(']) {
+                    pcgen_fixed(self);
                     Some(formula())
                 } else {
                     Some(ModifierValue::Constant(Value::Object(Name::new(
@@ -282,7 +380,11 @@ impl<'a> Builder<'a> {
             .ds
             .variables
             .iter()
-            .filter(|v| !v.origin.is_channel() && self.ds.scopes.depth_to(scope, v.scope).is_some())
+            .filter(|v| {
+                !v.origin.is_channel()
+                    && !v.flawed
+                    && self.ds.scopes.depth_to(scope, v.scope).is_some()
+            })
             .map(|v| v.name.to_string())
             .collect();
         let mut d = Diagnostic::error(
@@ -325,4 +427,24 @@ impl<'a> Builder<'a> {
         );
         self.diags.push(d);
     }
+}
+
+/// The formula field of a MODIFY-like token's value that cannot be split at its top-level
+/// `|`s (brackets unbalanced): what follows the first `fields` `|`s, without a trailing
+/// `|PRIORITY=n`. `None` when there are fewer fields or the formula is empty.
+fn formula_field(value: Slice<'_>, fields: usize) -> Option<Slice<'_>> {
+    let mut start = 0;
+    for _ in 0..fields {
+        start += value.text.get(start..)?.find('|')? + 1;
+    }
+    let rest = value.text.get(start..)?;
+    let end = rest
+        .rfind("|PRIORITY=")
+        .filter(|&at| {
+            rest.get(at + "|PRIORITY=".len()..)
+                .is_some_and(|p| p.trim().chars().all(|c| c.is_ascii_digit()))
+        })
+        .unwrap_or(rest.len());
+    let formula = value.sub(start..start + end).trim();
+    (!formula.text.is_empty()).then_some(formula)
 }

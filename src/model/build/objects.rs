@@ -84,11 +84,8 @@ impl<'a> Builder<'a> {
         match token_parts(text, first) {
             Some((k, v)) if k.text == "MODIFY" => {
                 self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
-                match syntax::modify(v) {
-                    Ok(item) => {
-                        self.modifier(&item, ScopeId::GLOBAL, Applies::Global, None);
-                    }
-                    Err(d) => self.diags.push(d),
+                if let Some(item) = self.modify_item(v) {
+                    self.modifier(&item, ScopeId::GLOBAL, Applies::Global, None);
                 }
             }
             Some((k, v)) if k.text == "MODIFYOTHER" => {
@@ -267,7 +264,13 @@ impl<'a> Builder<'a> {
                         }
                         let id = match self.ds.object(&okind, key) {
                             Some(id) => id,
-                            None => self.new_object(okind.clone(), key, key, scope, first),
+                            None => {
+                                let id = self.new_object(okind.clone(), key, key, scope, first);
+                                // Made up for a .MOD of an object the load does not have:
+                                // PCGen reports the missing object, not its missing facts.
+                                self.made_by_mod.insert(id);
+                                id
+                            }
                         };
                         for t in line.tokens.iter().skip(1) {
                             self.object_token(id, *t, kind);
@@ -298,11 +301,8 @@ impl<'a> Builder<'a> {
         match key.text {
             "MODIFY" => {
                 self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
-                match syntax::modify(value) {
-                    Ok(item) => {
-                        self.modifier(&item, scope, Applies::Own, Some(id));
-                    }
-                    Err(d) => self.diags.push(d),
+                if let Some(item) = self.modify_item(value) {
+                    self.modifier(&item, scope, Applies::Own, Some(id));
                 }
             }
             "MODIFYOTHER" => {
@@ -347,12 +347,11 @@ impl<'a> Builder<'a> {
             .resolve("PC.EQUIPMENT.PART")
             .map_or(ScopeId::GLOBAL, |(s, _)| s);
         match key.text.trim() {
-            "MODIFY" => match syntax::modify(inner) {
-                Ok(item) => {
+            "MODIFY" => {
+                if let Some(item) = self.modify_item(inner) {
                     self.modifier(&item, part_scope, Applies::Part(n.value), Some(id));
                 }
-                Err(d) => self.diags.push(d),
-            },
+            }
             "MODIFYOTHER" => self.modify_other(inner, Some(id)),
             _ => self.diags.push(
                 Diagnostic::error(
@@ -410,10 +409,14 @@ impl<'a> Builder<'a> {
         let Some(loc) = fact_location(kind) else {
             return;
         };
+        // Written, even if its value is reported below: a REQUIRED:YES check must not
+        // report the same line again as a missing fact.
+        self.facts_written.insert((id, set, Name::new(name.text)));
         let defined = self
             .fact_index
-            .contains(&(set, Name::new(loc), Name::new(name.text)));
-        if !defined {
+            .get(&(set, Name::new(loc), Name::new(name.text)))
+            .copied();
+        let Some(def) = defined else {
             let def = if set { "FACTSETDEF" } else { "FACTDEF" };
             let known: Vec<String> = self
                 .ds
@@ -443,13 +446,8 @@ impl<'a> Builder<'a> {
                 .with_help(help),
             );
             return;
-        }
-        let format = self
-            .ds
-            .fact_defs
-            .iter()
-            .find(|d| d.set == set && d.location.is(loc) && d.name.is(name.text))
-            .and_then(|d| d.format.clone());
+        };
+        let format = self.ds.fact_defs.get(def).and_then(|d| d.format.clone());
         if let Some(f) = format.filter(|f| {
             matches!(
                 f,

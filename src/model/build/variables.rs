@@ -50,17 +50,28 @@ impl<'a> Builder<'a> {
             Ok(d) => d,
             Err(d) => return self.diags.push(d),
         };
+        // A definition whose scope or format is wrong (reported here, once) still defines
+        // its name, in the best-known scope and format, so that its uses are not each
+        // reported again.
+        let mut flawed = false;
         let scope = match &decl.scope {
-            Some(s) => match self.scope(s) {
-                Some(id) => id,
-                None => return,
+            Some(s) => match self.scope_or_guess(s) {
+                Ok(id) => id,
+                Err(Some(guess)) => {
+                    flawed = true;
+                    guess
+                }
+                Err(None) => return,
             },
             None => ScopeId::GLOBAL,
         };
         let format = match &decl.format {
-            Some(f) => match self.format(f) {
-                Some(f) => f,
-                None => return,
+            Some(f) => match self.format_or_guess(f) {
+                Ok(f) => f,
+                Err(guess) => {
+                    flawed = true;
+                    guess.unwrap_or(Format::Number)
+                }
             },
             None => Format::Number,
         };
@@ -75,8 +86,12 @@ impl<'a> Builder<'a> {
                 if explanation.is_some() {
                     v.explanation = explanation;
                 }
+                v.flawed |= flawed;
             }
-            if !matches!(format, Format::Array(_)) && self.ds.default_for(&format).is_none() {
+            if !flawed
+                && !matches!(format, Format::Array(_))
+                && self.ds.default_for(&format).is_none()
+            {
                 self.diags.push(
                     Diagnostic::error(
                         codes::MISSING_DEFAULT,
@@ -131,12 +146,15 @@ impl<'a> Builder<'a> {
             self.diags.push(d);
             return None;
         }
-        let clash = self.ds.variables.iter().find(|v| {
-            v.name == key
-                && v.origin.is_channel() == channel
-                && v.scope != scope
-                && self.ds.scopes.related(v.scope, scope)
-        });
+        // Only the variables of the same name can overlap: look them up by name rather than
+        // scanning every earlier variable (which made N definitions cost N²).
+        let clash = self
+            .names
+            .get(&(key.clone(), channel))
+            .into_iter()
+            .flatten()
+            .filter_map(|id| self.ds.variable(*id))
+            .find(|v| v.scope != scope && self.ds.scopes.related(v.scope, scope));
         if let Some(other) = clash {
             let mut d = Diagnostic::error(
                 codes::VARIABLE_OVERLAP,
@@ -169,8 +187,13 @@ impl<'a> Builder<'a> {
                 .then_some(name.span),
             explanation: None,
             origin,
+            flawed: false,
         });
         self.used.push(false);
+        self.names
+            .entry((key.clone(), channel))
+            .or_default()
+            .push(id);
         self.ds.var_index.insert((scope, key, channel), id);
         Some(id)
     }
@@ -207,9 +230,15 @@ impl<'a> Builder<'a> {
                 .var_index
                 .get(&(ScopeId::GLOBAL, key.clone(), channel))
             {
+                let id = *id;
                 let prev = self.ds.variables.get(id.0 as usize).cloned();
                 if let Some(prev) = prev {
                     if prev.format != format {
+                        // The built-in's format wins (one error here, none on every use).
+                        if let Some(v) = self.ds.variables.get_mut(id.0 as usize) {
+                            v.format = format.clone();
+                            v.flawed = true;
+                        }
                         if let Some(span) = prev.span {
                             self.diags.push(
                                 Diagnostic::error(
@@ -237,8 +266,13 @@ impl<'a> Builder<'a> {
                 span: None,
                 explanation: None,
                 origin,
+                flawed: false,
             });
             self.used.push(true);
+            self.names
+                .entry((key.clone(), channel))
+                .or_default()
+                .push(id);
             self.ds
                 .var_index
                 .insert((ScopeId::GLOBAL, key, channel), id);

@@ -1,12 +1,23 @@
 //! Diagnostics: the one value every layer uses to tell the user about a problem.
 //!
 //! Diagnostics are plain data. They are collected (never "first error wins") and rendered
-//! only at the edge: [`render`] turns them into ariadne reports, [`to_json`] into the JSON
-//! the CLI prints for CI. Nothing here prints.
+//! only at the edge: [`render`] and [`write_report`] turn them into ariadne reports (windowed
+//! to a width, control characters escaped, bounded in size), [`to_json`] into the JSON the
+//! CLI prints for CI. Nothing here prints. A `Diagnostic` is also a [`std::error::Error`], so
+//! library calls returning one work with `?` in a `Box<dyn Error>` function.
+
+pub mod escape;
+mod render;
+mod window;
+
+pub use render::{
+    DEFAULT_WIDTH, MAX_LABELS, MAX_TEXT, PathView, RenderOptions, render, render_with, write_report,
+};
 
 use crate::source::{SourceMap, Span};
 use serde::Serialize;
 use std::fmt;
+use std::path::Path;
 
 /// How serious a diagnostic is.
 #[derive(
@@ -20,6 +31,23 @@ pub enum Severity {
     Warning,
     /// The data is wrong; the load or formula cannot be used as written.
     Error,
+}
+
+impl Severity {
+    /// `error`, `warning` or `note`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// A stable error code such as `F0101`, with a short kebab-case name.
@@ -51,7 +79,11 @@ pub struct Label {
 }
 
 /// One problem found in user input.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// `Display` gives `error[S0201]: message` and the help and notes on further lines (without
+/// the source excerpt, which needs the files: see [`render`]); `{:?}` gives the same text
+/// and where the span is, `{:#?}` every field.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// How serious.
     pub severity: Severity,
@@ -134,6 +166,54 @@ impl Diagnostic {
     }
 }
 
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}[{}]: {}",
+            self.severity,
+            self.code.id,
+            escape::escape_line(&self.message)
+        )?;
+        if let Some(help) = &self.help {
+            write!(f, "\n  help: {}", escape::escape(help))?;
+        }
+        for n in &self.notes {
+            write!(f, "\n  note: {}", escape::escape(n))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            return f
+                .debug_struct("Diagnostic")
+                .field("severity", &self.severity)
+                .field("code", &self.code)
+                .field("message", &self.message)
+                .field("span", &self.span)
+                .field("primary_label", &self.primary_label)
+                .field("labels", &self.labels)
+                .field("help", &self.help)
+                .field("notes", &self.notes)
+                .finish();
+        }
+        fmt::Display::fmt(self, f)?;
+        if self.span != Span::DETACHED {
+            write!(
+                f,
+                "\n  at: file {} bytes {}..{}",
+                self.span.file.0, self.span.start, self.span.end
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
 /// Sorts diagnostics by file, position, then code: the order users see them in.
 pub fn sort(diagnostics: &mut [Diagnostic], sources: &SourceMap) {
     diagnostics.sort_by(|a, b| {
@@ -155,125 +235,15 @@ pub fn sort(diagnostics: &mut [Diagnostic], sources: &SourceMap) {
     });
 }
 
-/// Renders diagnostics as ariadne reports (colour only when `color` is true).
-pub fn render(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
-    use ariadne::{Config, IndexType, Label as ALabel, Report, ReportKind};
-    // Only the files the diagnostics point into (a load may hold hundreds of large files).
-    let used: std::collections::HashSet<crate::source::FileId> = diagnostics
-        .iter()
-        .flat_map(|d| std::iter::once(d.span.file).chain(d.labels.iter().map(|l| l.span.file)))
-        .collect();
-    // Keyed by file id, shown as the path: two files may share a display path (two
-    // formulas typed on the command line), and each span must be read in its own text.
-    let mut cache = ariadne::sources(
-        sources
-            .iter()
-            .filter(|(id, _)| used.contains(id))
-            .map(|(id, f)| (SourceKey(id, f.path.clone()), f.text.clone())),
-    );
-    let mut out = Vec::new();
-    for d in diagnostics {
-        let path = |span: Span| {
-            SourceKey(
-                span.file,
-                sources
-                    .get(span.file)
-                    .map(|f| f.path.clone())
-                    .unwrap_or_default(),
-            )
-        };
-        let clamp = |span: Span| {
-            let text = sources.get(span.file).map_or("", |f| f.text.as_str());
-            let mut s = span.range().start.min(text.len());
-            let mut e = span.range().end.min(text.len()).max(s);
-            while s > 0 && !text.is_char_boundary(s) {
-                s -= 1;
-            }
-            while e < text.len() && !text.is_char_boundary(e) {
-                e += 1;
-            }
-            s..e
-        };
-        if sources.get(d.span.file).is_none() && d.labels.is_empty() {
-            detached(d, &mut out);
-            continue;
-        }
-        let kind = match d.severity {
-            Severity::Error => ReportKind::Error,
-            Severity::Warning => ReportKind::Warning,
-            Severity::Note => ReportKind::Advice,
-        };
-        let primary = (path(d.span), clamp(d.span));
-        let mut report = Report::build(kind, primary.clone())
-            .with_config(
-                Config::default()
-                    .with_color(color)
-                    .with_index_type(IndexType::Byte),
-            )
-            .with_code(d.code.id)
-            .with_message(&d.message)
-            .with_label(
-                ALabel::new(primary).with_message(if d.primary_label.is_empty() {
-                    &d.message
-                } else {
-                    &d.primary_label
-                }),
-            );
-        for l in &d.labels {
-            report = report
-                .with_label(ALabel::new((path(l.span), clamp(l.span))).with_message(&l.message));
-        }
-        if let Some(help) = &d.help {
-            report = report.with_help(help);
-        }
-        for n in &d.notes {
-            report = report.with_note(n);
-        }
-        if report.finish().write(&mut cache, &mut out).is_err() {
-            out.extend_from_slice(
-                format!("{}[{}]: {}\n", kind_word(d.severity), d.code, d.message).as_bytes(),
-            );
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// A diagnostic about no loaded file ([`Span::DETACHED`], e.g. an API call): the
-/// header ariadne would print, then the help and the notes, without a source excerpt.
-fn detached(d: &Diagnostic, out: &mut Vec<u8>) {
-    let mut text = format!("[{}] {}: {}\n", d.code.id, kind_word(d.severity), d.message);
-    if let Some(help) = &d.help {
-        text.push_str(&format!("    Help: {help}\n"));
-    }
-    for n in &d.notes {
-        text.push_str(&format!("    Note: {n}\n"));
-    }
-    out.extend_from_slice(text.as_bytes());
-}
-
-/// An ariadne source id: unique per file, displayed as the file's path.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct SourceKey(crate::source::FileId, String);
-
-impl std::fmt::Display for SourceKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.1)
-    }
-}
-
-fn kind_word(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "Error",
-        Severity::Warning => "Warning",
-        Severity::Note => "Advice",
-    }
-}
-
 /// A label in JSON output.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct JsonLabel {
-    /// File path relative to the root the load was given.
+    /// File path relative to the PCGen root of the load (stable across machines; absolute
+    /// for a file outside the root).
     pub file: String,
+    /// The file's absolute path, when the label is in a file and the root is known (null
+    /// for a formula typed on the command line).
+    pub path: Option<String>,
     /// 1-based line of the label's start.
     pub line: usize,
     /// 1-based column (characters) of the label's start.
@@ -297,8 +267,12 @@ pub struct JsonDiagnostic {
     pub name: String,
     /// One-line summary.
     pub message: String,
-    /// File path relative to the root the load was given.
+    /// File path relative to the PCGen root of the load (stable across machines; absolute
+    /// for a file outside the root).
     pub file: String,
+    /// The file's absolute path, when the diagnostic is in a file and the root is known
+    /// (null for a formula typed on the command line).
+    pub path: Option<String>,
     /// 1-based line.
     pub line: usize,
     /// 1-based column (characters).
@@ -315,7 +289,11 @@ pub struct JsonDiagnostic {
     pub notes: Vec<String>,
 }
 
-fn json_label(sources: &SourceMap, span: Span, message: &str) -> JsonLabel {
+fn json_label(sources: &SourceMap, root: Option<&Path>, span: Span, message: &str) -> JsonLabel {
+    let path = sources.get(span.file).and_then(|f| {
+        root.and_then(|r| PathView::absolute(r, &f.path))
+            .map(|p| p.to_string_lossy().into_owned())
+    });
     let (file, (line, column), (end_line, end_column)) = match sources.get(span.file) {
         Some(f) => (
             f.path.clone(),
@@ -326,6 +304,7 @@ fn json_label(sources: &SourceMap, span: Span, message: &str) -> JsonLabel {
     };
     JsonLabel {
         file,
+        path,
         line,
         column,
         end_line,
@@ -334,19 +313,29 @@ fn json_label(sources: &SourceMap, span: Span, message: &str) -> JsonLabel {
     }
 }
 
-/// Converts one diagnostic to its JSON form.
+/// Converts one diagnostic to its JSON form (no absolute `path`: the root is unknown).
 pub fn to_json(d: &Diagnostic, sources: &SourceMap) -> JsonDiagnostic {
+    json(d, sources, None)
+}
+
+/// Converts one diagnostic of a load under the PCGen root `root` to its JSON form, with the
+/// absolute `path` of its files.
+pub fn to_json_rooted(d: &Diagnostic, sources: &SourceMap, root: &Path) -> JsonDiagnostic {
+    json(d, sources, Some(root))
+}
+
+fn json(d: &Diagnostic, sources: &SourceMap, root: Option<&Path>) -> JsonDiagnostic {
     let primary_text = if d.primary_label.is_empty() {
         d.message.as_str()
     } else {
         d.primary_label.as_str()
     };
-    let primary = json_label(sources, d.span, primary_text);
+    let primary = json_label(sources, root, d.span, primary_text);
     let mut labels = vec![primary.clone()];
     labels.extend(
         d.labels
             .iter()
-            .map(|l| json_label(sources, l.span, &l.message)),
+            .map(|l| json_label(sources, root, l.span, &l.message)),
     );
     JsonDiagnostic {
         severity: d.severity,
@@ -354,6 +343,7 @@ pub fn to_json(d: &Diagnostic, sources: &SourceMap) -> JsonDiagnostic {
         name: d.code.name.to_owned(),
         message: d.message.clone(),
         file: primary.file,
+        path: primary.path,
         line: primary.line,
         column: primary.column,
         end_line: primary.end_line,

@@ -1,0 +1,208 @@
+//! The run's shared file cache: each file read, decoded, indexed and split into lines once.
+//!
+//! A folder of PCCs is checked as many load sets, and most of them read the same files (a
+//! core rulebook is listed by every supplement). [`FileCache`] keeps what depends on a file
+//! alone — its decoded text with the line index ([`SourceFile`]), the not-UTF-8 warning, its
+//! token lines per [`LineMode`] — behind `Arc`s that every load set shares; what depends on the
+//! load set (which files, in which order, filters, the model and its checks) is built per
+//! load set on top of it. The cache is `Send + Sync`: load sets are checked in parallel.
+//!
+//! A load set numbers its files itself ([`FileId`]s are per [`SourceMap`]), so spans from the
+//! cache are stored against [`CACHE_FILE`] and moved onto the load set's id when handed out.
+//! One cache serves one PCGen root (display paths are taken from the first reader); an editor
+//! that changes a file drops it with [`FileCache::forget`] and reads it again.
+
+use crate::diagnostic::Diagnostic;
+use crate::load::fs::FileSystem;
+use crate::load::gamemode::{GameMode, read_game_modes};
+use crate::load::text::{Line, LineMode, lines, read_source};
+use crate::source::{FileId, SourceFile, SourceMap, Span};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The placeholder file id of spans stored in the cache.
+pub const CACHE_FILE: FileId = FileId(0);
+
+/// One file as read: everything about it that does not depend on a load set.
+#[derive(Debug)]
+pub struct CachedFile {
+    source: Arc<SourceFile>,
+    not_utf8: Option<Diagnostic>,
+    lines: [OnceLock<Vec<Line>>; 3],
+}
+
+impl CachedFile {
+    /// The decoded text, display path and line index.
+    pub fn source(&self) -> &Arc<SourceFile> {
+        &self.source
+    }
+
+    /// The [`crate::load::codes::NOT_UTF8`] warning (when the file is not UTF-8), placed in
+    /// the load set's file `id`.
+    pub fn not_utf8(&self, id: FileId) -> Option<Diagnostic> {
+        self.not_utf8.clone().map(|mut d| {
+            d.span.file = id;
+            for l in &mut d.labels {
+                l.span.file = id;
+            }
+            d
+        })
+    }
+
+    /// The file's meaningful lines read with `mode` (split once per mode and run), with spans
+    /// in the load set's file `id`.
+    pub fn lines(&self, mode: LineMode, id: FileId) -> Vec<Line> {
+        let slot = match mode {
+            LineMode::Object => &self.lines[0],
+            LineMode::Trimmed => &self.lines[1],
+            LineMode::Whole => &self.lines[2],
+        };
+        let split = slot.get_or_init(|| lines(CACHE_FILE, &self.source.text, mode));
+        split
+            .iter()
+            .map(|l| Line {
+                number: l.number,
+                span: Span { file: id, ..l.span },
+                tokens: l.tokens.iter().map(|t| Span { file: id, ..*t }).collect(),
+            })
+            .collect()
+    }
+}
+
+/// Files read once per run, shared by every load set (see the module doc).
+#[derive(Debug, Default)]
+pub struct FileCache {
+    files: Mutex<HashMap<PathBuf, Arc<CachedFile>>>,
+    game_modes: OnceLock<(PathBuf, Vec<GameMode>)>,
+}
+
+impl FileCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Arc<CachedFile>>> {
+        // A panic while the lock was held cannot leave the map half-changed (one insert or
+        // remove), so a poisoned lock is still good.
+        self.files
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The file at `path` if it was read already.
+    pub fn get(&self, path: &Path) -> Option<Arc<CachedFile>> {
+        self.map().get(path).cloned()
+    }
+
+    /// The file at `path` (shown to users as `display`), read through `fs` the first time.
+    /// Read errors are not kept: each load set that lists the file reports them.
+    pub fn read(
+        &self,
+        fs: &dyn FileSystem,
+        path: &Path,
+        display: impl FnOnce() -> String,
+    ) -> std::io::Result<Arc<CachedFile>> {
+        if let Some(f) = self.get(path) {
+            return Ok(f);
+        }
+        // Read without holding the lock: two load sets may read one file at the same time,
+        // and the first to finish wins (both read the same bytes).
+        let mut one = SourceMap::new();
+        let (id, not_utf8) = read_source(fs, path, display(), &mut one)?;
+        let Some(source) = one.get_shared(id).cloned() else {
+            return Err(std::io::Error::other("file vanished from its source map"));
+        };
+        let file = Arc::new(CachedFile {
+            source,
+            not_utf8,
+            lines: Default::default(),
+        });
+        Ok(self.map().entry(path.to_path_buf()).or_insert(file).clone())
+    }
+
+    /// Drops the file at `path` (it changed); load sets holding it keep their copy.
+    pub fn forget(&self, path: &Path) {
+        self.map().remove(path);
+    }
+
+    /// Number of files read.
+    pub fn len(&self) -> usize {
+        self.map().len()
+    }
+
+    /// True before any file was read.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The game modes below `dir` (read once; another folder is read each time).
+    pub fn game_modes(&self, fs: &dyn FileSystem, dir: &Path) -> Vec<GameMode> {
+        let (at, modes) = self
+            .game_modes
+            .get_or_init(|| (dir.to_path_buf(), read_game_modes(fs, dir)));
+        if at == dir {
+            modes.clone()
+        } else {
+            read_game_modes(fs, dir)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::fs::MemoryFs;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn a_file_is_read_once_and_its_lines_follow_the_load_sets_id() {
+        assert_send_sync::<FileCache>();
+        let fs = MemoryFs::new().with("/d/a.lst", "# c\nA\tKEY:x\n\nB\n");
+        let cache = FileCache::new();
+        let a = cache
+            .read(&fs, Path::new("/d/a.lst"), || "a.lst".into())
+            .unwrap();
+        let b = cache
+            .read(&fs, Path::new("/d/a.lst"), || "other".into())
+            .unwrap();
+        assert!(Arc::ptr_eq(&a, &b), "the second read is the cached file");
+        assert_eq!((cache.len(), b.source().path.as_str()), (1, "a.lst"));
+        let id = FileId(7);
+        let lines = a.lines(LineMode::Object, id);
+        assert_eq!(
+            lines,
+            crate::load::text::lines(id, &a.source().text, LineMode::Object)
+        );
+        assert_eq!(lines.len(), 2);
+        cache.forget(Path::new("/d/a.lst"));
+        assert!(cache.is_empty());
+    }
+
+    #[test]
+    fn the_not_utf8_warning_is_placed_in_the_asking_file() {
+        let fs = MemoryFs::new().with("/d/w.lst", b"Caf\xe9\n".to_vec());
+        let cache = FileCache::new();
+        let f = cache
+            .read(&fs, Path::new("/d/w.lst"), || "w.lst".into())
+            .unwrap();
+        let w = f.not_utf8(FileId(3)).unwrap();
+        assert_eq!(
+            (w.code.id, w.span.file, w.span.range()),
+            ("L0101", FileId(3), 3..5)
+        );
+    }
+
+    #[test]
+    fn read_errors_are_not_kept() {
+        let cache = FileCache::new();
+        assert!(
+            cache
+                .read(&MemoryFs::new(), Path::new("/nope"), String::new)
+                .is_err()
+        );
+        assert!(cache.is_empty());
+    }
+}

@@ -1,0 +1,695 @@
+//! The validator: every token of every line checked against the vocabulary.
+//!
+//! One mistake gives one diagnostic, on the token name (or sub-token) it is about. Token
+//! values are not validated here, except for the sub-token that picks a BONUS type, a CHOOSE,
+//! ADD, AUTO, QUALIFY, REMOVE or TEMPBONUS form. FACT/FACTSET names are checked by the model
+//! against the load's FACTDEFs (`M0111`), FACE under a game mode that replaces it by
+//! `M0114`, and VARIABLE, GLOBALMODIFIER and DATATABLE lines entirely by the model.
+
+use super::codes;
+use super::lines::{FirstColumn, LineType, line_type};
+use super::suggest::suggest;
+use super::table::{KindTable, Status, TokenRow, Vocabulary};
+use crate::diagnostic::Diagnostic;
+use crate::load::text::{LineMode, lines};
+use crate::load::{FileKind, Line, LoadSet};
+use crate::source::{FileId, Span};
+
+/// The tokens whose values are scanned for nested PREs (`|PRExxx:…`, `[PRExxx:…]`): those
+/// that carry trailing prerequisites. Free-text tokens (DESC, BENEFIT, INFO, ASPECT) are the
+/// bulk of the bytes of real data and are not scanned.
+const NESTED_PRE_TOKENS: &[&str] = &[
+    "ABILITY",
+    "ADD",
+    "AUTO",
+    "BONUS",
+    "CCSKILL",
+    "CSKILL",
+    "DOMAIN",
+    "DR",
+    "KIT",
+    "MOVE",
+    "NATURALATTACKS",
+    "SAB",
+    "SPELLKNOWN",
+    "SPELLLEVEL",
+    "SPELLS",
+    "SR",
+    "TEMPLATE",
+    "UDAM",
+    "VISION",
+    "CHANGEPROF",
+    "FOLLOWERS",
+    "COMPANIONLIST",
+    "SERVESAS",
+];
+
+/// How many kinds a "valid on" help line names before "and N more".
+const KINDS_SHOWN: usize = 6;
+
+/// Checks every PCC and LST line of a load set; returns the diagnostics.
+pub fn check_load_set(load: &LoadSet) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut seen: Vec<FileId> = Vec::new();
+    for c in &load.campaigns {
+        if seen.contains(&c.file) {
+            continue;
+        }
+        seen.push(c.file);
+        if let Some(src) = load.sources.get(c.file) {
+            check_pcc(c.file, &src.text, &mut out);
+        }
+    }
+    for f in &load.files {
+        if let Some(src) = load.sources.get(f.file) {
+            check_lines(f.kind, &src.text, &f.lines, &mut out);
+        }
+    }
+    out
+}
+
+/// Checks the lines of a PCC file (`text` is the whole file).
+pub fn check_pcc(file: FileId, text: &str, out: &mut Vec<Diagnostic>) {
+    let mut c = Checker {
+        text,
+        out,
+        cache: None,
+        vocab: Vocabulary::get(),
+    };
+    for line in lines(file, text, LineMode::Whole) {
+        for t in &line.tokens {
+            c.token("PCC", *t, None);
+        }
+    }
+}
+
+/// Checks the lines of one file of `kind` (`text` is the whole file).
+pub fn check_lines(kind: FileKind, text: &str, lines: &[Line], out: &mut Vec<Diagnostic>) {
+    let mut c = Checker {
+        text,
+        out,
+        cache: None,
+        vocab: Vocabulary::get(),
+    };
+    for line in lines {
+        c.line(kind, line);
+    }
+}
+
+struct Checker<'t, 'o> {
+    text: &'t str,
+    out: &'o mut Vec<Diagnostic>,
+    cache: KindCache,
+    vocab: &'static Vocabulary,
+}
+
+/// The last kind looked up and its table (lines of one file nearly always share a kind).
+type KindCache = Option<(&'static str, &'static KindTable)>;
+
+fn sub_span(span: Span, from: usize, len: usize) -> Span {
+    let start = span.start as usize + from;
+    Span::new(span.file, start..start + len)
+}
+
+impl<'t> Checker<'t, '_> {
+    fn slice(&self, span: Span) -> &'t str {
+        let text: &'t str = self.text;
+        text.get(span.range()).unwrap_or("")
+    }
+
+    fn line(&mut self, kind: FileKind, line: &Line) {
+        let Some(first) = line.tokens.first().copied() else {
+            return;
+        };
+        let first_text = self.slice(first);
+        match line_type(kind, first_text) {
+            LineType::Model => {}
+            LineType::Unknown { expected } => {
+                let shown = first_text.split(':').next().unwrap_or(first_text).trim();
+                let shown_span = sub_span(first, 0, shown.len());
+                self.out.push(
+                    Diagnostic::error(
+                        codes::UNKNOWN_LINE_TYPE,
+                        shown_span,
+                        format!("`{shown}` does not start a line of a {} file", kind.token()),
+                    )
+                    .with_label("PCGen drops this whole line")
+                    .with_help(expected.to_owned()),
+                );
+            }
+            LineType::Kind {
+                kind: table_kind,
+                first: first_col,
+                level,
+            } => {
+                let skip = match first_col {
+                    FirstColumn::Token => 0,
+                    FirstColumn::Name => {
+                        self.name_column(table_kind, first);
+                        1
+                    }
+                };
+                for t in line.tokens.iter().skip(skip) {
+                    if table_kind == "BIOSET:RACENAME" {
+                        self.bio_tag(*t);
+                    } else {
+                        self.token(table_kind, *t, level);
+                    }
+                }
+            }
+        }
+    }
+
+    /// An object name column holding `KEY:`, `TYPE:` … after a space: the author used spaces
+    /// where PCGen needs tabs.
+    fn name_column(&mut self, kind: &str, first: Span) {
+        let text = self.slice(first);
+        let vocab = Vocabulary::get();
+        let mut at = 0usize;
+        for word in text.split(' ') {
+            let here = at;
+            at += word.len() + 1;
+            if here == 0 {
+                continue;
+            }
+            let Some((name, _)) = word.split_once(':') else {
+                continue;
+            };
+            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_uppercase() || b == b'!') {
+                continue;
+            }
+            if vocab
+                .find(kind, name)
+                .is_some_and(|r| !r.is_line_identifier())
+            {
+                self.out.push(
+                    Diagnostic::warning(
+                        codes::SPACES_NOT_TABS,
+                        sub_span(first, here, name.len() + 1),
+                        format!("`{name}:` is inside the object name"),
+                    )
+                    .with_label("separated from the name by a space")
+                    .with_help("tokens must be separated by tabs: put a TAB before it"),
+                );
+                return;
+            }
+        }
+    }
+
+    /// A `TAG:value` column of a BIOSET RACENAME line: any tag is stored, PREs qualify the
+    /// next tag.
+    fn bio_tag(&mut self, tok: Span) {
+        let text = self.slice(tok);
+        if text.starts_with("PRE") || text.starts_with("!PRE") {
+            self.token("PRE", tok, None);
+        } else if !text.contains(':') {
+            self.no_colon(tok, text);
+        }
+    }
+
+    fn no_colon(&mut self, tok: Span, text: &str) {
+        let message = if text.starts_with(':') {
+            format!("`{text}` starts with `:`")
+        } else {
+            format!("`{text}` is not a token: it has no `:`")
+        };
+        self.out.push(
+            Diagnostic::error(codes::NO_COLON, tok, message)
+                .with_label("PCGen ignores this column")
+                .with_help("write `NAME:value`; columns are separated by tabs"),
+        );
+    }
+
+    /// Checks one token column against `kind`.
+    fn token(&mut self, kind: &'static str, tok: Span, level: Option<u32>) {
+        let text = self.slice(tok);
+        let name = match text.split_once(':') {
+            Some((n, _)) if !n.is_empty() => n,
+            _ => return self.no_colon(tok, text),
+        };
+        let name_span = sub_span(tok, 0, name.len());
+        let value_span = sub_span(tok, name.len() + 1, text.len() - name.len() - 1);
+        let value = text.get(name.len() + 1..).unwrap_or("");
+        let vocab = self.vocab;
+        let table = match self.cache {
+            Some((k, t)) if k == kind => Some(t),
+            _ => {
+                let t = vocab.kind_table(kind);
+                self.cache = t.map(|t| (kind, t));
+                t
+            }
+        };
+        let Some(row) = table.and_then(|t| vocab.find_in(t, name)) else {
+            return self.unknown(kind, name, name_span);
+        };
+        if row.status == Status::DeprecatedRejected {
+            self.out.push(
+                Diagnostic::error(
+                    codes::UNSUPPORTED_TOKEN,
+                    name_span,
+                    format!("`{name}` is no longer supported on {kind} lines"),
+                )
+                .with_label("PCGen rejects every use of this token")
+                .with_help(format!("remove `{name}:`")),
+            );
+            return;
+        }
+        if row.kind == "CLASSLEVEL"
+            && row.status == Status::DeprecatedAccepted
+            && row.notes.contains("ClassWrappedToken")
+            && level != Some(1)
+        {
+            self.out.push(
+                Diagnostic::error(
+                    codes::MISPLACED_TOKEN,
+                    name_span,
+                    format!("`{name}` is a CLASS token, not a level token"),
+                )
+                .with_label("PCGen reads it on level lines only on level 1")
+                .with_help(format!("move `{name}:` to the CLASS line")),
+            );
+            return;
+        }
+        if row.has_subtokens() {
+            if self.subtoken(kind, row, value, value_span) {
+                return;
+            }
+        } else if row.status == Status::DeprecatedAccepted {
+            self.deprecated(name, name_span, replacement(row, kind));
+        }
+        if NESTED_PRE_TOKENS.contains(&name) {
+            self.nested_pres(value, value_span);
+        }
+    }
+
+    fn deprecated(&mut self, what: &str, span: Span, instead: String) {
+        self.out.push(
+            Diagnostic::warning(
+                codes::DEPRECATED_TOKEN,
+                span,
+                format!("`{what}` is deprecated"),
+            )
+            .with_label("still accepted by PCGen, with a deprecation message")
+            .with_help(instead),
+        );
+    }
+
+    fn unknown(&mut self, kind: &'static str, name: &str, span: Span) {
+        let vocab = Vocabulary::get();
+        let elsewhere = vocab.kinds_taking(name);
+        if !elsewhere.is_empty() {
+            self.out.push(
+                Diagnostic::error(
+                    codes::MISPLACED_TOKEN,
+                    span,
+                    format!("`{name}` is not a token of {kind} lines"),
+                )
+                .with_label(format!("PCGen does not read `{name}` on {kind} lines"))
+                .with_help(format!("`{name}` is valid on {}", kinds_list(&elsewhere))),
+            );
+            return;
+        }
+        let candidates: Vec<&str> = vocab
+            .tokens_for(kind)
+            .into_iter()
+            .filter(|r| !r.token.starts_with('<'))
+            .map(|r| r.token)
+            .collect();
+        let help = match suggest(name, candidates.iter().copied()) {
+            Some(s) if s.eq_ignore_ascii_case(name) => {
+                format!("did you mean `{s}`? token names are case-sensitive")
+            }
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!("see the {kind} tokens in docs/loading.md"),
+        };
+        self.out.push(
+            Diagnostic::error(
+                codes::UNKNOWN_TOKEN,
+                span,
+                format!("unknown token `{name}`"),
+            )
+            .with_label(format!("PCGen has no `{name}` token"))
+            .with_help(help),
+        );
+    }
+
+    /// Checks the sub-token of BONUS, CHOOSE, ADD, AUTO, QUALIFY, REMOVE or TEMPBONUS.
+    /// Returns true when a diagnostic was given.
+    fn subtoken(&mut self, kind: &'static str, row: &TokenRow, value: &str, span: Span) -> bool {
+        let Some((sub, at)) = subtoken_of(row.token, value) else {
+            return false;
+        };
+        if sub.is_empty() {
+            return false;
+        }
+        let sub_span = sub_span(span, at, sub.len());
+        let exact_case = row.token == "QUALIFY";
+        let bonus_name = sub.split_once('=').map(|(n, _)| n);
+        let is_bonus = row.token == "BONUS";
+        let matches = |s: &&str| -> bool {
+            if is_bonus {
+                // Types are upper-cased by PCGen; `WEAPONPROF=x` matches on `WEAPONPROF=`.
+                if let Some(p) = s.strip_suffix('=') {
+                    return bonus_name.is_some_and(|n| n.eq_ignore_ascii_case(p));
+                }
+                return sub.eq_ignore_ascii_case(s);
+            }
+            if exact_case {
+                sub == *s
+            } else {
+                sub.eq_ignore_ascii_case(s)
+            }
+        };
+        let found = row.subtokens.iter().find(|s| matches(s)).copied();
+        match found {
+            Some(s) => {
+                if row.deprecated_subtokens.contains(&s) || row.status == Status::DeprecatedAccepted
+                {
+                    let what = format!("{}:{s}", row.token);
+                    self.deprecated(&what, sub_span, sub_replacement(row.token, s, kind));
+                    return true;
+                }
+                false
+            }
+            None => {
+                let full = format!("{}:{}", row.token, sub);
+                let vocab = Vocabulary::get();
+                let elsewhere: Vec<&'static str> = vocab
+                    .kinds()
+                    .iter()
+                    .copied()
+                    .filter(|k| !matches!(*k, "*" | "PRE" | "KIT:*") && !k.starts_with("GM:"))
+                    .filter(|k| {
+                        vocab
+                            .find(k, row.token)
+                            .is_some_and(|r| r.subtokens.iter().any(&matches))
+                    })
+                    .collect();
+                let diag = if elsewhere.is_empty() {
+                    let help = match suggest(sub, row.subtokens.iter().copied()) {
+                        Some(s) if s.eq_ignore_ascii_case(sub) && exact_case => {
+                            format!(
+                                "did you mean `{}:{s}`? this name is case-sensitive",
+                                row.token
+                            )
+                        }
+                        Some(s) => format!("did you mean `{}:{s}`?", row.token),
+                        None => format!(
+                            "{} takes {}",
+                            row.token,
+                            row.subtokens
+                                .iter()
+                                .filter(|s| !row.deprecated_subtokens.contains(s))
+                                .copied()
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    };
+                    Diagnostic::error(
+                        codes::UNKNOWN_SUBTOKEN,
+                        sub_span,
+                        format!("unknown {} sub-token `{sub}`", row.token),
+                    )
+                    .with_label(format!("PCGen has no `{full}`"))
+                    .with_help(help)
+                } else {
+                    Diagnostic::error(
+                        codes::UNKNOWN_SUBTOKEN,
+                        sub_span,
+                        format!("`{full}` is not valid on {kind} lines"),
+                    )
+                    .with_label(format!("PCGen does not read `{full}` here"))
+                    .with_help(format!("`{full}` is valid on {}", kinds_list(&elsewhere)))
+                };
+                self.out.push(diag);
+                true
+            }
+        }
+    }
+
+    /// PREs nested in a value (`…|PREVARGT:1,x`, `[PREALIGN:LG]`), looked up case-insensitively.
+    fn nested_pres(&mut self, value: &str, span: Span) {
+        // `split` and `contains` on one byte use memchr: values (long DESC texts included)
+        // are scanned at memory speed.
+        let mut at = 0usize;
+        for piece in value.split('|') {
+            let piece_at = at;
+            at += piece.len() + 1;
+            self.nested_pre(piece, piece_at, span);
+            if piece.contains('[') {
+                for (i, _) in piece.match_indices('[') {
+                    let rest = piece.get(i + 1..).unwrap_or("");
+                    self.nested_pre(rest, piece_at + i + 1, span);
+                }
+            }
+        }
+    }
+
+    /// `text` (at byte `at` of the value) if it starts with a PRE token.
+    fn nested_pre(&mut self, text: &str, at: usize, span: Span) {
+        // `PRE` itself is written in capitals; the rest is matched ignoring case.
+        if !text.strip_prefix('!').unwrap_or(text).starts_with("PRE") {
+            return;
+        }
+        let Some((name, _)) = text.split_once(':') else {
+            return;
+        };
+        let piece_at = at;
+        if self.vocab.find("PRE", name).is_some() {
+            return;
+        }
+        {
+            let upper = name.to_ascii_uppercase();
+            let bare = upper.strip_prefix('!').unwrap_or(&upper);
+            if bare.len() < 4 || !name.bytes().all(|c| c.is_ascii_alphabetic() || c == b'!') {
+                return;
+            }
+            let vocab = Vocabulary::get();
+            if vocab.find("PRE", &upper).is_some() {
+                return;
+            }
+            let candidates = vocab.tokens_for("PRE");
+            let help = match suggest(&upper, candidates.iter().map(|r| r.token)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "see the PRE tokens in docs/loading.md".to_owned(),
+            };
+            self.out.push(
+                Diagnostic::error(
+                    codes::UNKNOWN_TOKEN,
+                    sub_span(span, piece_at, name.len()),
+                    format!("unknown prerequisite `{name}`"),
+                )
+                .with_label(format!("PCGen has no `{name}` prerequisite"))
+                .with_help(help),
+            );
+        }
+    }
+}
+
+/// The sub-token of a value and its byte offset in the value, for the tokens that have one.
+fn subtoken_of<'v>(token: &str, value: &'v str) -> Option<(&'v str, usize)> {
+    let first_piece = |from: usize| -> (&'v str, usize) {
+        let rest = value.get(from..).unwrap_or("");
+        let end = rest.find('|').unwrap_or(rest.len());
+        (rest.get(..end).unwrap_or(""), from)
+    };
+    match token {
+        "BONUS" => {
+            let (p, at) = first_piece(0);
+            if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) {
+                let (q, at) = first_piece(p.len() + 1);
+                return Some((q, at));
+            }
+            Some((p, at))
+        }
+        "CHOOSE" => {
+            let (p, at) = first_piece(0);
+            if p.to_ascii_uppercase().starts_with("NUMCHOICES=") {
+                return Some(first_piece(p.len() + 1));
+            }
+            Some((p, at))
+        }
+        "ADD" => {
+            if value.starts_with(".CLEAR") {
+                return None;
+            }
+            let (p, at) = first_piece(0);
+            let end = p.find('(').unwrap_or(p.len());
+            Some((p.get(..end).unwrap_or(p), at))
+        }
+        "QUALIFY" => {
+            let (p, at) = first_piece(0);
+            let end = p.find('=').unwrap_or(p.len());
+            Some((p.get(..end).unwrap_or(p), at))
+        }
+        "AUTO" | "REMOVE" | "TEMPBONUS" => Some(first_piece(0)),
+        _ => None,
+    }
+}
+
+fn kinds_list(kinds: &[&str]) -> String {
+    let shown: Vec<&str> = kinds.iter().take(KINDS_SHOWN).copied().collect();
+    let more = kinds.len().saturating_sub(KINDS_SHOWN);
+    let mut s = shown.join(", ");
+    if more > 0 {
+        s.push_str(&format!(" and {more} more"));
+    }
+    format!("{s} lines")
+}
+
+/// What to write instead of a deprecated token.
+fn replacement(row: &TokenRow, kind: &str) -> String {
+    let fact = |n: &str| format!("write `FACT:{n}|…` (a FACTDEF of the game mode)");
+    match row.token {
+        "FEAT" if kind.starts_with("KIT") => "write `ABILITY:CATEGORY=FEAT|…`".to_owned(),
+        "FEAT" if kind == "PCC" => "list the file with `ABILITY:`".to_owned(),
+        "FEAT" => "write `ABILITY:FEAT|AUTOMATIC|…`".to_owned(),
+        "VFEAT" => "write `ABILITY:FEAT|VIRTUAL|…`".to_owned(),
+        "PREFEAT" | "!PREFEAT" => "write `PREABILITY:n,CATEGORY=FEAT,…`".to_owned(),
+        "MODIFYFEATCHOICE" => "remove it: PCGen 6 has no replacement".to_owned(),
+        "ABB" => fact("Abb"),
+        "APPLIEDNAME" => fact("AppliedName"),
+        "APPEARANCE" => fact("Appearance"),
+        "CLASSTYPE" => fact("ClassType"),
+        "RACE" => "write `FACTSET:Race|…`".to_owned(),
+        "PANTHEON" => "write `FACTSET:Pantheon|…`".to_owned(),
+        "RATEOFFIRE" => fact("RateOfFire"),
+        "SPELLTYPE" => fact("SpellType"),
+        "SYMBOL" => fact("Symbol"),
+        "TITLE" => fact("Title"),
+        "WORSHIPPERS" => fact("Worshippers"),
+        t if row.kind == "CLASSLEVEL" => format!("move `{t}:` to the CLASS line"),
+        t => format!("see PCGen's documentation for what replaces `{t}`"),
+    }
+}
+
+/// What to write instead of a deprecated sub-token.
+fn sub_replacement(token: &str, sub: &str, kind: &str) -> String {
+    match (token, sub) {
+        ("CHOOSE", "NUMBER") => "write `TEMPVALUE:…`".to_owned(),
+        ("CHOOSE", "FEAT") => "write `CHOOSE:ABILITY|FEAT|…`".to_owned(),
+        ("CHOOSE", "FEATSELECTION") => "write `CHOOSE:ABILITYSELECTION|FEAT|…`".to_owned(),
+        ("CHOOSE", "LANGAUTO") => "write `CHOOSE:LANG|…`".to_owned(),
+        ("ADD", "FEAT") => "write `ADD:ABILITY|FEAT|NORMAL|…`".to_owned(),
+        ("ADD", "VFEAT") => "write `ADD:ABILITY|FEAT|VIRTUAL|…`".to_owned(),
+        ("AUTO", "FEAT") => "write `ABILITY:FEAT|AUTOMATIC|…`".to_owned(),
+        ("REMOVE", "FEAT") => {
+            "remove it: REMOVE is deprecated and PCGen 6 has no direct replacement".to_owned()
+        }
+        _ => format!("`{token}:{sub}` is deprecated on {kind} lines"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FileId;
+
+    /// (code, column, help) of every diagnostic for `text` as a `kind` file.
+    fn run(kind: FileKind, text: &str) -> Vec<(&'static str, usize, String)> {
+        let mut out = Vec::new();
+        check_lines(
+            kind,
+            text,
+            &lines(FileId(0), text, LineMode::Object),
+            &mut out,
+        );
+        out.iter()
+            .map(|d| {
+                let col = text
+                    .get(..d.span.start as usize)
+                    .map_or(0, |t| t.rfind('\n').map_or(t.len(), |n| t.len() - n - 1))
+                    + 1;
+                (d.code.id, col, d.help.clone().unwrap_or_default())
+            })
+            .collect()
+    }
+
+    fn codes(kind: FileKind, text: &str) -> Vec<&'static str> {
+        run(kind, text).into_iter().map(|d| d.0).collect()
+    }
+
+    #[test]
+    fn class_tokens_on_level_lines_only_on_level_one() {
+        let text = "CLASS:Wizard\tHD:4\n1\tPROHIBITSPELL:SCHOOL=Evocation\n2\tPROHIBITSPELL:SCHOOL=Evocation\n";
+        assert_eq!(codes(FileKind::Class, text), vec!["T0113", "T0111"]);
+        assert_eq!(
+            codes(FileKind::Class, "CLASS:Wizard\nWizard\tHD:4\n"),
+            vec!["T0115"]
+        );
+        assert!(
+            codes(
+                FileKind::Class,
+                "CLASS:Wizard\n3:REPEATLEVEL:4\tBONUS:STAT|INT|1\n"
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn subtokens_by_kind_and_form() {
+        // CHOOSE forms other than NUMBER only on some kinds: the help names them.
+        let d = run(FileKind::Spell, "Fireball\tCHOOSE:SKILL|ALL\n");
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].0, "T0112");
+        assert!(d[0].2.contains("ABILITY"), "{}", d[0].2);
+        // An old leading level before the BONUS type; NAME= types; .CLEAR forms.
+        assert!(
+            codes(
+                FileKind::Feat,
+                "A\tBONUS:1|COMBAT|BAB|1\tBONUS:WEAPONPROF=Club|DAMAGE|1\tADD:.CLEAR\n"
+            )
+            .is_empty()
+        );
+        assert!(codes(FileKind::Feat, "A\tCHOOSE:NUMCHOICES=2|skill|ALL\n").is_empty());
+        // QUALIFY class names are exact-case.
+        assert_eq!(
+            codes(FileKind::Feat, "A\tQUALIFY:ability=FEAT|Dodge\n"),
+            vec!["T0112"]
+        );
+        assert_eq!(
+            codes(FileKind::Feat, "A\tCHOOSE:FEAT=Dodge|x\n"),
+            vec!["T0112"]
+        );
+    }
+
+    #[test]
+    fn nested_pres_and_kit_lines() {
+        let d = run(FileKind::Feat, "A\tBONUS:COMBAT|BAB|1|PREVARGTQE:1,x\n");
+        assert_eq!(d.len(), 1);
+        assert_eq!((d[0].0, d[0].1), ("T0110", 22));
+        assert!(d[0].2.contains("PREVARGTEQ"));
+        assert!(codes(FileKind::Feat, "A\tDESC:Prerequisites: none|PREvarGT:1,x\n").is_empty());
+        let kit = "STARTPACK:Kit\tVISIBLE:YES\nGEAR:Rope\tQTY:1\tOPTION:1\nGAER:Rope\n";
+        assert_eq!(codes(FileKind::Kit, kit), vec!["T0115"]);
+        assert_eq!(codes(FileKind::Kit, "GEAR:Rope\tKEY:x\n"), vec!["T0111"]);
+    }
+
+    #[test]
+    fn source_and_mod_lines() {
+        assert!(
+            codes(
+                FileKind::Race,
+                "SOURCELONG:Book\tSOURCESHORT:B\nElf.MOD\tMOVE:Walk,30\n"
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            codes(FileKind::Race, "SOURCELONG:Book\tSTARTFEATS:1\n"),
+            vec!["T0111"]
+        );
+        assert_eq!(codes(FileKind::Race, "Elf\tFEAT:Dodge\n"), vec!["T0113"]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_checked_without_panicking(text in "[A-Za-z!.:|=\\[\\]\\t\\n 0-9]{0,80}") {
+            for kind in FileKind::LOAD_ORDER {
+                let mut out = Vec::new();
+                check_lines(kind, &text, &lines(FileId(0), &text, LineMode::Object), &mut out);
+            }
+            let mut out = Vec::new();
+            check_pcc(FileId(0), &text, &mut out);
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! The PCGen token vocabulary: every token PCGen accepts, per file kind and line type, and the
+//! validator that checks every token of a load set against it.
+//!
+//! The table ([`table`]) is `pcgen-token-vocabulary.tsv` (from the shared reference), compiled
+//! in and parsed once. [`lines`] decides which line type a line is (CLASS level lines, kit
+//! lines, SOURCE lines …); [`check`] reports unknown, misplaced, mistyped and deprecated
+//! tokens (`T0110`–`T0117`). It sits beside the loader: it uses the loader's token lines and
+//! file kinds, and the model calls it once per load set. Editors use [`Vocabulary::tokens_for`]
+//! and [`Vocabulary::lookup`] for completion and hover.
+
+pub mod check;
+pub mod codes;
+pub mod lines;
+pub mod suggest;
+pub mod table;
+
+pub use check::{check_lines, check_load_set, check_pcc};
+pub use lines::{FirstColumn, LineType, line_type, object_kind};
+pub use table::{Status, TokenRow, Vocabulary};
