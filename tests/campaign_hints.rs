@@ -44,7 +44,7 @@ fn corpus() -> MemoryFs {
         )
         .with(
             "/pc/data/pathfinder/supplement/sup_dc.lst",
-            "DEFAULTVARIABLEVALUE:NUMBER|0\nDEFAULTVARIABLEVALUE:ORDEREDPAIR|0,0\nFACTDEF:ABILITY|Warpriest_Blessing\n",
+            "DEFAULTVARIABLEVALUE:NUMBER|0\nDEFAULTVARIABLEVALUE:ORDEREDPAIR|0,0\nFACTDEF:ABILITY|Warpriest_Blessing\tDATAFORMAT:STRING\n",
         )
         .with(
             "/pc/data/pathfinder/supplement/sup_vars.lst",
@@ -63,7 +63,7 @@ fn corpus() -> MemoryFs {
         )
         .with(
             "/pc/data/35e/srd/srd_dc.lst",
-            "FACTDEF:ABILITY|Nobody_Defines_This\n",
+            "FACTDEF:ABILITY|Nobody_Defines_This\tDATAFORMAT:STRING\n",
         )
 }
 
