@@ -5,6 +5,7 @@
 //! An index is immutable once built (`Send + Sync`): one `Arc<CampaignIndex>` serves every
 //! load set of a run, in parallel.
 
+use crate::load::definitions::LazyDefinitions;
 use crate::load::fs::{FileSystem, WalkProblem};
 use crate::load::root::PcgenRoot;
 use std::collections::HashMap;
@@ -61,6 +62,9 @@ pub struct CampaignIndex {
     /// Lower-cased book type → positions in `campaigns` (path order).
     by_book_type: HashMap<String, Vec<usize>>,
     problems: Vec<WalkProblem>,
+    /// What each campaign defines, scanned on first need (`load::definitions`); boxed to
+    /// keep the index small where it is held by value.
+    definitions: Box<LazyDefinitions>,
 }
 
 impl CampaignIndex {
@@ -100,7 +104,15 @@ impl CampaignIndex {
             by_name,
             by_book_type,
             problems,
+            definitions: Box::default(),
         }
+    }
+
+    /// What each indexed campaign defines (FACTDEFs, variables, object keys), scanned at
+    /// most once per index and only when asked for: for reports that name the campaign
+    /// defining a name a load set does not know.
+    pub fn definitions(&self) -> &LazyDefinitions {
+        &self.definitions
     }
 
     /// Every indexed campaign, in path order.
