@@ -62,6 +62,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "diagnostic",
             "formula",
             "load",
+            "vocabulary",
             "model",
             "solve",
             "character",

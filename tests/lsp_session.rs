@@ -206,3 +206,86 @@ fn functions_channels_objects_scopes_and_pcc_entries_are_known_by_name() {
     assert_eq!((path, line), (stats, 0));
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn closing_unsaved_text_and_disk_changes_are_rechecked_from_what_is_current() {
+    let root = dataset("cache");
+    let vars = root.join("data/handsworld/hw__variables.lst");
+    let stats = root.join("data/handsworld/hw__stats.lst");
+    let text = std::fs::read_to_string(&vars).unwrap();
+    let renamed = text.replace("LOCAL:PC.STAT|NUMBER=Score", "LOCAL:PC.STAT|NUMBER=Scorx");
+    let mut s = Session::new(Some(&root));
+    // The unsaved text is what is checked, not the disk's.
+    let opened = s.open(&vars, &renamed, 1);
+    assert!(find(&opened, &stats).is_some_and(|p| has_code(p, "F0101")));
+    // Closed without saving: the disk's text counts again, the error goes.
+    let closed = s.close(&vars);
+    assert!(
+        find(&closed, &stats).is_some_and(|p| p.diagnostics.is_empty()),
+        "{closed:#?}"
+    );
+    // The file changes on disk (a watched-file event): it is read again.
+    std::fs::write(&vars, &renamed).unwrap();
+    let changed = s.files_changed(std::slice::from_ref(&vars));
+    assert!(find(&changed, &stats).is_some_and(|p| has_code(p, "F0101")));
+    std::fs::write(&vars, &text).unwrap();
+    let restored = s.files_changed(std::slice::from_ref(&vars));
+    assert!(find(&restored, &stats).is_some_and(|p| p.diagnostics.is_empty()));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+fn completion_labels(s: &Session, p: serde_json::Value) -> Vec<(String, Option<String>)> {
+    let Some(lsp_types::CompletionResponse::Array(items)) =
+        requests::completion(&s.snapshot(), &serde_json::from_value(p).unwrap())
+    else {
+        panic!("no completion")
+    };
+    items.into_iter().map(|i| (i.label, i.detail)).collect()
+}
+
+#[test]
+fn token_hover_and_completion_come_from_the_vocabulary() {
+    let root = dataset("vocab");
+    let races = root.join("data/handsworld/hw_races.lst");
+    let text = std::fs::read_to_string(&races).unwrap().replacen(
+        "GROUP:Humanoid",
+        "GROUP:Humanoid\tPREFEAT:1,Alertness\tBONUS:CO\tCAS",
+        1,
+    );
+    let mut s = Session::new(Some(&root));
+    s.open(&races, &text, 1);
+
+    // Hover: the kinds taking the token, a deprecated token's replacement, sub-tokens.
+    let group = hover_text(&s, at(&races, &text, "GROUP:", 1));
+    assert!(group.starts_with("**GROUP**: token"), "{group}");
+    assert!(
+        group.contains("taken on") && group.contains("RACE"),
+        "{group}"
+    );
+    let pre = hover_text(&s, at(&races, &text, "PREFEAT:", 2));
+    assert!(pre.contains("*Deprecated*"), "{pre}");
+    assert!(pre.contains("PREABILITY"), "{pre}");
+    let bonus = hover_text(&s, at(&races, &text, "BONUS:", 1));
+    assert!(
+        bonus.contains("sub-tokens:") && bonus.contains("COMBAT"),
+        "{bonus}"
+    );
+
+    // Completion: BONUS sub-tokens after `BONUS:`; token names valid on RACE lines only.
+    let subs = completion_labels(&s, at(&races, &text, "BONUS:CO", "BONUS:CO".len()));
+    assert!(subs.iter().any(|(l, _)| l == "COMBAT"), "{subs:?}");
+    assert!(subs.iter().all(|(l, _)| l.starts_with("CO")), "{subs:?}");
+    let cas = completion_labels(&s, at(&races, &text, "\tCAS", 4));
+    assert!(
+        !cas.iter().any(|(l, _)| l == "CAST"),
+        "CAST is a class level token: {cas:?}"
+    );
+    let pre = completion_labels(&s, at(&races, &text, "PREFEAT:", 3));
+    assert!(
+        pre.iter()
+            .any(|(l, d)| l == "PREFEAT" && d.as_deref().is_some_and(|d| d.contains("deprecated"))),
+        "{pre:?}"
+    );
+    assert!(pre.iter().any(|(l, _)| l == "PREABILITY"), "{pre:?}");
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -68,6 +68,16 @@ impl Checked {
         self.set.load.sources.get(id)
     }
 
+    /// The paths the loader read for the file at (normalised) `path`, as it spelled them
+    /// (the keys of the shared file cache).
+    pub fn raw_paths<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = &'a Path> + 'a {
+        let files = self.set.load.files.iter().map(|f| f.path.as_path());
+        let pccs = self.set.load.campaigns.iter().map(|c| c.path.as_path());
+        files
+            .chain(pccs)
+            .filter(move |raw| *raw != path && normalize(raw) == path)
+    }
+
     /// Every file path of this load.
     pub fn paths(&self) -> impl Iterator<Item = &Path> {
         self.paths.iter().filter_map(|p| p.as_deref())

@@ -104,12 +104,26 @@ fn proposals(ctx: &Context<'_>) -> Vec<Item> {
                 .map(|o| item(o.key.as_str(), K::REFERENCE, Some(category.to_owned())))
                 .collect()
         }
+        (token, 0) => match crate::lsp::tokens::line_kind(ctx) {
+            Some(kind) => crate::lsp::tokens::subtoken_names(kind, token)
+                .into_iter()
+                .map(|(n, d)| item(n, K::ENUM_MEMBER, Some(d)))
+                .collect(),
+            None => Vec::new(),
+        },
         _ => Vec::new(),
     }
 }
 
-/// Token names used by files of this kind in the load (the vocabulary of the data itself).
+/// Token names valid on the line's kind, from the token vocabulary; on lines it does not
+/// describe (formula files), the names the load's files of this kind use.
 fn token_names(ctx: &Context<'_>) -> Vec<Item> {
+    if let Some(kind) = crate::lsp::tokens::line_kind(ctx) {
+        return crate::lsp::tokens::names(kind)
+            .into_iter()
+            .map(|(n, d)| item(n, K::KEYWORD, Some(d)))
+            .collect();
+    }
     let load = &ctx.checked.set.load;
     let mut names = BTreeSet::new();
     for f in load.files.iter().filter(|f| Some(f.kind) == ctx.kind) {

@@ -1,7 +1,6 @@
 //! Hover: what a name is — a variable's format, scope, definition and EXPLANATION; a
 //! function's signature and body; an object's kind and file; a token's use; a PCC entry's file.
 
-use crate::load::campaign::FileKind;
 use crate::lsp::checked::Checked;
 use crate::lsp::context::Context;
 use crate::lsp::target::{self, Target};
@@ -98,34 +97,8 @@ pub fn hover(ctx: &Context<'_>) -> Option<(String, std::ops::Range<usize>)> {
     Some((text, range))
 }
 
-/// A token name's hover: the file kinds that use it in this load (the token vocabulary will
-/// say what it means).
+/// A token name's hover, from the token vocabulary: on the line's kind, its status (and
+/// replacement when deprecated) and sub-tokens; the file kinds that take it.
 fn token_hover(ctx: &Context<'_>, name: &str) -> String {
-    let mut kinds: Vec<FileKind> = Vec::new();
-    let load = &ctx.checked.set.load;
-    for f in &load.files {
-        if kinds.contains(&f.kind) {
-            continue;
-        }
-        let Some(src) = load.sources.get(f.file) else {
-            continue;
-        };
-        let uses = f.lines.iter().flat_map(|l| l.tokens.iter()).any(|t| {
-            src.slice(*t)
-                .split_once(':')
-                .is_some_and(|(n, _)| n == name)
-        });
-        if uses {
-            kinds.push(f.kind);
-        }
-    }
-    let list: Vec<&str> = kinds.iter().map(|k| k.token()).collect();
-    format!(
-        "**{name}**: token\n\nused in this load by {} files",
-        if list.is_empty() {
-            "no".to_owned()
-        } else {
-            list.join(", ")
-        }
-    )
+    crate::lsp::tokens::hover(name, crate::lsp::tokens::line_kind(ctx))
 }

@@ -26,6 +26,7 @@ pub mod server;
 pub mod session;
 pub mod symbols;
 pub mod target;
+pub mod tokens;
 pub mod uri;
 pub mod workspace;
 

@@ -209,6 +209,17 @@ pub fn notify(session: &mut Session, n: Notification) -> Vec<Publish> {
             };
             session.close(&path)
         }
+        "workspace/didChangeWatchedFiles" => {
+            let Some(p) = params::<lsp::DidChangeWatchedFilesParams>(n) else {
+                return Vec::new();
+            };
+            let paths: Vec<_> = p
+                .changes
+                .iter()
+                .filter_map(|c| uri::to_path(&c.uri))
+                .collect();
+            session.files_changed(&paths)
+        }
         _ => Vec::new(),
     }
 }

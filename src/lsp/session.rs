@@ -2,13 +2,13 @@
 //! document. Each returns the diagnostics to publish. Read-only requests (hover, completion,
 //! …) take a [`Snapshot`], which shares the checked load sets and document texts by `Arc`.
 
-use crate::load::FileSystem;
 use crate::load::fs::normalize;
+use crate::load::{CampaignIndex, FileCache, FileSystem};
 use crate::lsp::checked::Checked;
 use crate::lsp::diagnostics;
 use crate::lsp::overlay::OverlayFs;
 use crate::lsp::workspace::{Workspace, is_pcc};
-use crate::model::check::check_load_set;
+use crate::model::check::check_load_set_cached;
 use lsp_types as lsp;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -35,6 +35,11 @@ pub struct Session {
     published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
     stale: BTreeSet<PathBuf>,
     docs_base: String,
+    /// The workspace's parsed files, shared by every re-check: an edit forgets only the
+    /// files it changed. Open files are cached with the editor's text.
+    cache: Arc<FileCache>,
+    /// The workspace's PCCs by name and book type, rebuilt only when a PCC changes.
+    index: Option<Arc<CampaignIndex>>,
 }
 
 /// An immutable view for read-only requests: cheap to take (maps of `Arc`s) and `Send`, so
@@ -64,6 +69,8 @@ impl Session {
             published: Arc::default(),
             stale: BTreeSet::new(),
             docs_base: diagnostics::default_docs_base(),
+            cache: Arc::new(FileCache::new()),
+            index: None,
         }
     }
 
@@ -82,15 +89,18 @@ impl Session {
         let path = normalize(path);
         self.fs.set(&path, Arc::from(text));
         self.versions.insert(path.clone(), version);
+        self.forget(&path);
         match &self.workspace {
             None => {
                 self.workspace = Some(Arc::new(Workspace::around(&self.fs, &path)));
+                self.reset_cache();
             }
             Some(w) if !w.contains(&path) => {
                 // A file of another PCGen root: that root becomes the workspace. A file with
                 // no root around it stays outside (no diagnostics).
                 if crate::load::PcgenRoot::find(&self.fs, &path).is_some() {
                     self.workspace = Some(Arc::new(Workspace::around(&self.fs, &path)));
+                    self.reset_cache();
                     self.checked.clear();
                     // The old root's findings are cleared with the next publish.
                     self.stale.extend(self.published.keys().cloned());
@@ -106,6 +116,7 @@ impl Session {
         let path = normalize(path);
         self.fs.set(&path, Arc::from(text));
         self.versions.insert(path.clone(), version);
+        self.forget(&path);
         self.recheck(&path)
     }
 
@@ -115,6 +126,7 @@ impl Session {
         if let Some(t) = text {
             self.fs.set(&path, Arc::from(t));
         }
+        self.forget(&path);
         self.recheck(&path)
     }
 
@@ -123,7 +135,53 @@ impl Session {
         let path = normalize(path);
         self.fs.remove(&path);
         self.versions.remove(&path);
+        self.forget(&path);
         self.recheck(&path)
+    }
+
+    /// Files changed on disk (the client's watched-file events): those not open in the
+    /// editor are read again, and the load sets holding them re-checked.
+    pub fn files_changed(&mut self, paths: &[PathBuf]) -> Vec<Publish> {
+        let mut out: Vec<Publish> = Vec::new();
+        for path in paths {
+            let path = normalize(path);
+            if self.fs.text(&path).is_some() {
+                continue;
+            }
+            self.forget(&path);
+            for p in self.recheck(&path) {
+                out.retain(|q| q.path != p.path);
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// A fresh cache and campaign index (the workspace changed).
+    fn reset_cache(&mut self) {
+        self.cache = Arc::new(FileCache::new());
+        self.index = None;
+    }
+
+    /// Drops what the cache holds for `path` (its text changed): under every spelling the
+    /// loader used for it, and the campaign index when it is a PCC. A game-mode file empties
+    /// the cache (the game modes are read once per cache).
+    fn forget(&mut self, path: &Path) {
+        if is_pcc(path) {
+            self.index = None;
+        }
+        if let Some(ws) = &self.workspace {
+            if path.starts_with(normalize(&ws.root.game_modes())) {
+                self.reset_cache();
+                return;
+            }
+        }
+        self.cache.forget(path);
+        for checked in self.checked.values() {
+            for raw in checked.raw_paths(path) {
+                self.cache.forget(raw);
+            }
+        }
     }
 
     /// A read-only view of the current state.
@@ -146,13 +204,27 @@ impl Session {
         }
         let sets = ws.load_sets_of(path);
         let root = ws.root.clone();
+        let index = match &self.index {
+            Some(i) => i.clone(),
+            None => {
+                let i = Arc::new(CampaignIndex::build(&self.fs, &root));
+                self.index = Some(i.clone());
+                i
+            }
+        };
         let mut touched: BTreeSet<PathBuf> = std::mem::take(&mut self.stale);
         touched.insert(path.to_path_buf());
         for pcc in sets {
             if let Some(old) = self.checked.get(&pcc) {
                 touched.extend(old.paths().map(Path::to_path_buf));
             }
-            let set = check_load_set(&self.fs, &root, std::slice::from_ref(&pcc));
+            let set = check_load_set_cached(
+                &self.fs,
+                &root,
+                std::slice::from_ref(&pcc),
+                &index,
+                &self.cache,
+            );
             let checked = Checked::new(pcc.clone(), set);
             touched.extend(checked.paths().map(Path::to_path_buf));
             self.checked.insert(pcc, Arc::new(checked));

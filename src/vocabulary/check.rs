@@ -538,7 +538,7 @@ fn kinds_list(kinds: &[&str]) -> String {
 }
 
 /// What to write instead of a deprecated token.
-fn replacement(row: &TokenRow, kind: &str) -> String {
+pub fn replacement(row: &TokenRow, kind: &str) -> String {
     let fact = |n: &str| format!("write `FACT:{n}|…` (a FACTDEF of the game mode)");
     match row.token {
         "FEAT" if kind.starts_with("KIT") => "write `ABILITY:CATEGORY=FEAT|…`".to_owned(),
@@ -564,7 +564,7 @@ fn replacement(row: &TokenRow, kind: &str) -> String {
 }
 
 /// What to write instead of a deprecated sub-token.
-fn sub_replacement(token: &str, sub: &str, kind: &str) -> String {
+pub fn sub_replacement(token: &str, sub: &str, kind: &str) -> String {
     match (token, sub) {
         ("CHOOSE", "NUMBER") => "write `TEMPVALUE:…`".to_owned(),
         ("CHOOSE", "FEAT") => "write `CHOOSE:ABILITY|FEAT|…`".to_owned(),
