@@ -150,6 +150,40 @@ fn a_required_book_type_adds_the_core_book_of_the_same_game_mode() {
     ");
 }
 
+/// A campaign added for a requirement is never one a selected campaign forbids by name
+/// (`!PRECAMPAIGN`): with alternatives, the next is taken (as the 3.5 RSRD supplements
+/// require "Core Books I and II" or "Basics" and forbid the first); for a book type, the
+/// next book of that type. Without the rule the load failed its own `!PRECAMPAIGN` (L0110).
+#[test]
+fn required_campaigns_skip_what_the_load_forbids() {
+    let fs = base()
+        .with(
+            "/pc/data/pf/all/all.pcc",
+            "CAMPAIGN:Everything\nGAMEMODE:Pathfinder\nBOOKTYPE:Core Rules\n",
+        )
+        .with(
+            "/pc/data/pf/mon/mon.pcc",
+            "CAMPAIGN:Monsters\nGAMEMODE:Pathfinder\nPRECAMPAIGN:1,Everything,Core Rulebook\n",
+        )
+        .with(
+            "/pc/data/pf/epic/epic.pcc",
+            "CAMPAIGN:Epic\nGAMEMODE:Pathfinder\nPRECAMPAIGN:1,Monsters\n!PRECAMPAIGN:1,Everything\n",
+        )
+        .with(
+            "/pc/data/pf/div/div.pcc",
+            "CAMPAIGN:Divine\nGAMEMODE:Pathfinder\nPRECAMPAIGN:1,BOOKTYPE=Core Rules\n\
+             !PRECAMPAIGN:1,Core Rulebook\n",
+        );
+    let epic = shown(&load_one(&fs, "/pc/data/pf/epic/epic.pcc"));
+    assert!(!epic.contains("L0110"), "{epic}");
+    assert!(epic.contains("campaign Core Rulebook"), "{epic}");
+    assert!(!epic.contains("campaign Everything"), "{epic}");
+    let divine = shown(&load_one(&fs, "/pc/data/pf/div/div.pcc"));
+    assert!(!divine.contains("L0110"), "{divine}");
+    assert!(divine.contains("campaign Everything"), "{divine}");
+    assert!(!divine.contains("campaign Core Rulebook"), "{divine}");
+}
+
 #[test]
 fn a_game_mode_without_allowedmodes_allows_its_folder_name() {
     let set = load_one(&base(), "/pc/data/sw/core.pcc");

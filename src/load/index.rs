@@ -5,6 +5,7 @@
 //! An index is immutable once built (`Send + Sync`): one `Arc<CampaignIndex>` serves every
 //! load set of a run, in parallel.
 
+use crate::load::definitions::LazyDefinitions;
 use crate::load::fs::{FileSystem, WalkProblem};
 use crate::load::root::PcgenRoot;
 use std::collections::HashMap;
@@ -61,6 +62,9 @@ pub struct CampaignIndex {
     /// Lower-cased book type → positions in `campaigns` (path order).
     by_book_type: HashMap<String, Vec<usize>>,
     problems: Vec<WalkProblem>,
+    /// What each campaign defines, scanned on first need (`load::definitions`); boxed to
+    /// keep the index small where it is held by value.
+    definitions: Box<LazyDefinitions>,
 }
 
 impl CampaignIndex {
@@ -100,7 +104,15 @@ impl CampaignIndex {
             by_name,
             by_book_type,
             problems,
+            definitions: Box::default(),
         }
+    }
+
+    /// What each indexed campaign defines (FACTDEFs, variables, object keys), scanned at
+    /// most once per index and only when asked for: for reports that name the campaign
+    /// defining a name a load set does not know.
+    pub fn definitions(&self) -> &LazyDefinitions {
+        &self.definitions
     }
 
     /// Every indexed campaign, in path order.
@@ -133,13 +145,21 @@ impl CampaignIndex {
     /// The campaign to add for a required book type, for a campaign of game modes `modes`:
     /// a selectable campaign of that type sharing a game mode, the one nearest the top of
     /// the data folder (fewest folders deep: a system's main book before the books that
-    /// bundle it), then the highest RANK, then path order.
-    pub fn for_book_type(&self, book_type: &str, modes: &[String]) -> Option<&IndexedCampaign> {
+    /// bundle it), then the highest RANK, then path order. Campaigns named in `excluded`
+    /// (the requiring campaign's `!PRECAMPAIGN` names) are never chosen: adding one would
+    /// only trade the missing book for a forbidden one.
+    pub fn for_book_type(
+        &self,
+        book_type: &str,
+        modes: &[String],
+        excluded: &[String],
+    ) -> Option<&IndexedCampaign> {
         self.by_book_type
             .get(&book_type.to_lowercase())?
             .iter()
             .filter_map(|i| self.campaigns.get(*i))
             .filter(|c| c.selectable() && c.shares_mode(modes))
+            .filter(|c| !excluded.iter().any(|n| c.is(n)))
             .min_by_key(|c| (c.path.components().count(), std::cmp::Reverse(c.rank)))
     }
 }
@@ -232,7 +252,7 @@ mod tests {
         let ix = index();
         let pick = |modes: &[&str]| {
             let modes: Vec<String> = modes.iter().map(|m| m.to_string()).collect();
-            ix.for_book_type("core rules", &modes)
+            ix.for_book_type("core rules", &modes, &[])
                 .map(|c| c.name.clone())
         };
         assert_eq!(
@@ -243,6 +263,28 @@ mod tests {
         assert_eq!(pick(&["35e"]), None);
         assert!(ix.has_book_type("MultiSet"));
         assert!(!ix.has_book_type("Advanced Class Guide"));
+    }
+
+    /// A campaign that requires a Core Rules book but forbids the main one by name (as the
+    /// 3.5 RSRD supplements forbid `3.5 RSRD`) gets the next book of that type, never the
+    /// forbidden one.
+    #[test]
+    fn a_book_type_never_picks_a_campaign_the_requirer_forbids() {
+        let ix = index();
+        let modes = vec!["Pathfinder".to_owned()];
+        let pick = |excluded: &[String]| {
+            ix.for_book_type("core rules", &modes, excluded)
+                .map(|c| c.name.clone())
+        };
+        assert_eq!(pick(&[]).as_deref(), Some("Core Rulebook"));
+        assert_eq!(
+            pick(&["core rulebook".to_owned()]).as_deref(),
+            Some("Everything")
+        );
+        assert_eq!(
+            pick(&["Core Rulebook".to_owned(), "Everything".to_owned()]),
+            None
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::load::campaign::{Campaign, Candidate, FileKind, KeyFilter, PreItem, p
 use crate::load::codes;
 use crate::load::fs::{FileSystem, WalkProblem, normalize};
 use crate::load::gamemode::GameMode;
-use crate::load::index::CampaignIndex;
+use crate::load::index::{CampaignIndex, IndexedCampaign};
 use crate::load::root::{Escape, PcgenRoot};
 use crate::load::text::{Line, LineMode};
 use crate::source::{FileId, SourceFile, SourceMap, Span, TextEncoding};
@@ -374,6 +374,19 @@ fn require_campaigns(l: &mut Loader<'_>, selected: &mut Vec<usize>) {
             continue;
         };
         let pres: Vec<_> = c.pre.iter().filter(|p| !p.negated).cloned().collect();
+        // The campaigns a selected one forbids by name (`!PRECAMPAIGN`): never added, so a
+        // requirement with alternatives takes one the load may have.
+        let excluded: Vec<String> = selected
+            .iter()
+            .filter_map(|j| l.campaigns.get(*j))
+            .flat_map(|s| s.pre.iter().filter(|p| p.negated))
+            .flat_map(|p| p.items.iter())
+            .filter_map(|item| match item {
+                PreItem::Name(n) | PreItem::Includes(n) => Some(n.clone()),
+                _ => None,
+            })
+            .collect();
+        let allowed = |found: &IndexedCampaign| !excluded.iter().any(|n| found.is(n));
         let mut modes = c.game_modes.clone();
         if modes.is_empty() {
             modes = selected
@@ -398,9 +411,10 @@ fn require_campaigns(l: &mut Loader<'_>, selected: &mut Vec<usize>) {
                     PreItem::Name(n) | PreItem::Includes(n) => l
                         .index()
                         .find(n)
+                        .filter(|c| allowed(c))
                         .map(|c| (c.path.clone(), format!("required campaign `{n}`"))),
                     PreItem::BookType(t) | PreItem::IncludesBookType(t) => {
-                        l.index().for_book_type(t, &modes).map(|c| {
+                        l.index().for_book_type(t, &modes, &excluded).map(|c| {
                             (
                                 c.path.clone(),
                                 format!("`{}`, the required `{t}` book,", c.name),

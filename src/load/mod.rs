@@ -14,6 +14,7 @@
 pub mod cache;
 pub mod campaign;
 pub mod codes;
+pub mod definitions;
 pub mod fs;
 pub mod gamemode;
 pub mod index;

@@ -34,7 +34,9 @@ pub fn check_load_set_with(
     pccs: &[PathBuf],
     index: &CampaignIndex,
 ) -> CheckedSet {
-    checked(load_with(fs, root, pccs, index))
+    let mut set = checked(load_with(fs, root, pccs, index));
+    super::elsewhere::name_defining_campaigns(fs, root, index, &set.load, &mut set.diagnostics);
+    set
 }
 
 /// [`check_load_set_with`], also reading files through `cache` (shared by the load sets of

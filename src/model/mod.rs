@@ -37,6 +37,7 @@
 mod build;
 pub mod check;
 pub mod codes;
+pub mod elsewhere;
 mod formulas;
 pub(crate) mod fxhash;
 pub mod literal;

@@ -1,0 +1,434 @@
+//! What each campaign under the data folder defines: FACTDEF/FACTSETDEF names, GLOBAL, LOCAL
+//! and CHANNEL variables, DYNAMICSCOPE categories and object keys, with the file and line of
+//! each definition. A supplement checked alone misses what its core book defines; this index
+//! lets the report name the campaign to declare (`PRECAMPAIGN:1,INCLUDES=…`).
+//!
+//! The scan is a cheap line scan (no token grammar, no model): it only needs names. It is
+//! built lazily, at most once per run, and only when some load set has an unknown-name
+//! finding ([`LazyDefinitions`], held by [`crate::load::CampaignIndex`]); the object keys,
+//! which need every object file read, are a second part built only when an unknown object
+//! is reported. Both are immutable once built (`Send + Sync`).
+
+use crate::load::campaign::{FileKind, parse_pcc};
+use crate::load::fs::FileSystem;
+use crate::load::index::CampaignIndex;
+use crate::load::root::PcgenRoot;
+use crate::load::text::lines;
+use crate::source::{FileId, SourceFile, TextEncoding, decode_text};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// What a definition defines.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DefinedKind {
+    /// `FACTDEF:<location>|Name` (`set` for FACTSETDEF).
+    Fact {
+        /// FACTSETDEF rather than FACTDEF.
+        set: bool,
+        /// The object kind the fact is defined for (`ABILITY`, `GLOBAL`, …), as written.
+        location: String,
+    },
+    /// `GLOBAL:`/`LOCAL:`/`CHANNEL:` in a VARIABLE file; `scope` is `PC` for globals.
+    Variable {
+        /// The scope as written (`PC.EQUIPMENT`), `PC` for GLOBAL.
+        scope: String,
+        /// True for CHANNEL.
+        channel: bool,
+    },
+    /// `DYNAMICSCOPE:Name` in a DATACONTROL file.
+    DynamicScope,
+    /// An object of a file kind (its KEY, else its name; `.COPY=` targets too).
+    Object(FileKind),
+    /// `CATEGORY:Name` in a DYNAMIC file.
+    DynamicObject(String),
+}
+
+/// One definition found by the scan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Definition {
+    /// What it is.
+    pub kind: DefinedKind,
+    /// The name as written.
+    pub name: String,
+    /// The PCC that lists the file (a position in [`CampaignIndex::campaigns`]).
+    pub campaign: usize,
+    /// The defining file.
+    pub path: PathBuf,
+    /// 1-based line number.
+    pub line: u32,
+}
+
+/// Definitions by lower-cased name.
+#[derive(Clone, Debug, Default)]
+pub struct Definitions {
+    by_name: HashMap<String, Vec<Definition>>,
+}
+
+impl Definitions {
+    /// Every definition of `name` (case-insensitive), in campaign path order.
+    pub fn named(&self, name: &str) -> &[Definition] {
+        self.by_name
+            .get(&name.to_lowercase())
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// How many names are defined.
+    pub fn len(&self) -> usize {
+        self.by_name.len()
+    }
+
+    /// True when nothing was found.
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+
+    fn push(&mut self, d: Definition) {
+        self.by_name
+            .entry(d.name.to_lowercase())
+            .or_default()
+            .push(d);
+    }
+
+    /// Scans the files of `kinds` listed by every indexed campaign (each file once, under
+    /// every campaign that lists it).
+    pub fn scan(
+        fs: &dyn FileSystem,
+        root: &PcgenRoot,
+        index: &CampaignIndex,
+        wanted: impl Fn(FileKind) -> bool,
+    ) -> Self {
+        // File → the campaigns listing it, and its kind; in campaign order.
+        let mut files: Vec<(PathBuf, FileKind, Vec<usize>)> = Vec::new();
+        let mut seen: HashMap<PathBuf, usize> = HashMap::new();
+        for (ci, c) in index.campaigns().iter().enumerate() {
+            let Ok(bytes) = fs.read(&c.path) else {
+                continue;
+            };
+            let source = SourceFile::new(
+                c.path.display().to_string(),
+                decode_text(&bytes).0,
+                TextEncoding::Utf8,
+            );
+            let campaign = parse_pcc(&c.path, FileId(0), &source, root, &mut Vec::new());
+            for e in campaign.entries.iter().filter(|e| wanted(e.kind)) {
+                if root.escape(fs, &e.path).is_some() {
+                    continue;
+                }
+                match seen.get(&e.path) {
+                    Some(&i) => {
+                        if let Some(f) = files.get_mut(i) {
+                            if !f.2.contains(&ci) {
+                                f.2.push(ci);
+                            }
+                        }
+                    }
+                    None => {
+                        seen.insert(e.path.clone(), files.len());
+                        files.push((e.path.clone(), e.kind, vec![ci]));
+                    }
+                }
+            }
+        }
+        let mut out = Definitions::default();
+        for (path, kind, campaigns) in files {
+            let Ok(bytes) = fs.read(&path) else {
+                continue;
+            };
+            let text = decode_text(&bytes).0;
+            for (name, what, line) in scan_file(kind, &text) {
+                for &campaign in &campaigns {
+                    out.push(Definition {
+                        kind: what.clone(),
+                        name: name.clone(),
+                        campaign,
+                        path: path.clone(),
+                        line,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// True for the file kinds whose definitions are names of the formula system.
+fn control_kind(kind: FileKind) -> bool {
+    matches!(
+        kind,
+        FileKind::DataControl | FileKind::Variable | FileKind::Dynamic
+    )
+}
+
+/// True for the object file kinds.
+fn object_kind(kind: FileKind) -> bool {
+    !kind.is_formula_file()
+}
+
+/// The definitions of one file's text: `(name, kind, line)`.
+fn scan_file(kind: FileKind, text: &str) -> Vec<(String, DefinedKind, u32)> {
+    let mode = crate::load::loadset::line_mode(kind);
+    let mut out = Vec::new();
+    for line in lines(FileId(0), text, mode) {
+        let token = |i: usize| {
+            line.tokens
+                .get(i)
+                .and_then(|s| text.get(s.start as usize..s.end as usize))
+                .map(str::trim)
+        };
+        let Some(first) = token(0) else {
+            continue;
+        };
+        match kind {
+            FileKind::DataControl => {
+                let Some((key, value)) = first.split_once(':') else {
+                    continue;
+                };
+                match key {
+                    "FACTDEF" | "FACTSETDEF" => {
+                        if let Some((loc, name)) = value.split_once('|') {
+                            let what = DefinedKind::Fact {
+                                set: key == "FACTSETDEF",
+                                location: loc.trim().to_owned(),
+                            };
+                            out.push((name.trim().to_owned(), what, line.number));
+                        }
+                    }
+                    "DYNAMICSCOPE" => {
+                        out.push((
+                            value.trim().to_owned(),
+                            DefinedKind::DynamicScope,
+                            line.number,
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+            FileKind::Variable => {
+                let (key, value) = first.split_once(':').unwrap_or(("GLOBAL", first));
+                let (scope, decl) = match key {
+                    "GLOBAL" => ("PC", value),
+                    "LOCAL" | "CHANNEL" => match value.split_once('|') {
+                        Some((s, d)) => (s.trim(), d),
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                let name = decl.split_once('=').map_or(decl, |(_, n)| n).trim();
+                let what = DefinedKind::Variable {
+                    scope: scope.to_owned(),
+                    channel: key == "CHANNEL",
+                };
+                out.push((name.to_owned(), what, line.number));
+            }
+            FileKind::Dynamic => {
+                if let Some((cat, name)) = first.split_once(':') {
+                    let what = DefinedKind::DynamicObject(cat.trim().to_owned());
+                    out.push((name.trim().to_owned(), what, line.number));
+                }
+            }
+            _ if object_kind(kind) => {
+                if let Some(name) = object_key(kind, first, |k| {
+                    (1..line.tokens.len()).find_map(|i| token(i).and_then(|t| t.strip_prefix(k)))
+                }) {
+                    out.push((name, DefinedKind::Object(kind), line.number));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The key an object line defines: `.COPY=` targets, else the KEY token, else the name
+/// (without `CATEGORY=…|` or a `CLASS:`-style prefix); none for `.MOD`/`.FORGET`, SOURCE
+/// lines and continuation lines.
+fn object_key<'t>(
+    kind: FileKind,
+    first: &str,
+    token: impl Fn(&str) -> Option<&'t str>,
+) -> Option<String> {
+    if first.starts_with("SOURCE") && first.contains(':') {
+        return None;
+    }
+    if let Some(i) = first.find(".COPY=") {
+        return Some(first.get(i + 6..)?.trim().to_owned());
+    }
+    if first.ends_with(".MOD") || first.ends_with(".FORGET") {
+        return None;
+    }
+    match kind {
+        FileKind::Class if !first.starts_with("CLASS:") => return None,
+        FileKind::Kit if !first.starts_with("STARTPACK:") => return None,
+        _ => {}
+    }
+    if let Some(key) = token("KEY:") {
+        return Some(key.trim().to_owned());
+    }
+    let name = match kind {
+        FileKind::Ability | FileKind::Feat => first
+            .strip_prefix("CATEGORY=")
+            .and_then(|r| r.split_once('|').map(|(_, k)| k))
+            .unwrap_or(first),
+        _ => first,
+    };
+    let name = match name.split_once(':') {
+        Some((p, rest)) if !p.is_empty() && p.chars().all(|c| c.is_ascii_uppercase()) => rest,
+        _ => name,
+    };
+    Some(name.trim().to_owned())
+}
+
+/// The definitions index of one run, built on first need: the formula-system names
+/// (DATACONTROL, VARIABLE and DYNAMIC files) and, separately, the object keys.
+#[derive(Debug, Default)]
+pub struct LazyDefinitions {
+    names: OnceLock<Definitions>,
+    objects: OnceLock<Definitions>,
+}
+
+impl Clone for LazyDefinitions {
+    /// A clone starts unbuilt (the index is cheap to rebuild and rarely cloned).
+    fn clone(&self) -> Self {
+        LazyDefinitions::default()
+    }
+}
+
+impl LazyDefinitions {
+    /// FACTDEFs, variables, channels, DYNAMICSCOPEs and DYNAMIC objects of every campaign
+    /// (scanned on the first call).
+    pub fn names(
+        &self,
+        fs: &dyn FileSystem,
+        root: &PcgenRoot,
+        index: &CampaignIndex,
+    ) -> &Definitions {
+        self.names
+            .get_or_init(|| Definitions::scan(fs, root, index, control_kind))
+    }
+
+    /// Object keys of every campaign's object files (scanned on the first call).
+    pub fn objects(
+        &self,
+        fs: &dyn FileSystem,
+        root: &PcgenRoot,
+        index: &CampaignIndex,
+    ) -> &Definitions {
+        self.objects
+            .get_or_init(|| Definitions::scan(fs, root, index, object_kind))
+    }
+
+    /// True once the names part has been scanned (for tests: the scan is lazy).
+    pub fn names_built(&self) -> bool {
+        self.names.get().is_some()
+    }
+
+    /// True once the objects part has been scanned.
+    pub fn objects_built(&self) -> bool {
+        self.objects.get().is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::fs::MemoryFs;
+
+    fn fixture() -> (MemoryFs, PcgenRoot) {
+        let fs = MemoryFs::new()
+            .with(
+                "/pc/data/pf/core/core.pcc",
+                "CAMPAIGN:Core Rulebook\nGAMEMODE:Pathfinder\nDATACONTROL:dc.lst\n\
+                 VARIABLE:var.lst\nDYNAMIC:dyn.lst\nABILITY:abilities.lst\nCLASS:classes.lst\n\
+                 EQUIPMENT:eq.lst|(EXCLUDE:Nothing)\n",
+            )
+            .with(
+                "/pc/data/pf/core/dc.lst",
+                "# FACTDEF:ABILITY|Commented\nFACTDEF:ABILITY|Archetype_X\tDATAFORMAT:STRING\n\
+                 FACTSETDEF:RACE|Types\nDYNAMICSCOPE:MOVEMENT\n",
+            )
+            .with(
+                "/pc/data/pf/core/var.lst",
+                "GLOBAL:NUMBER=Hands\nLOCAL:PC.EQUIPMENT|NUMBER=Weight\r\nPlain\n",
+            )
+            .with("/pc/data/pf/core/dyn.lst", "MOVEMENT:Walk\n")
+            .with(
+                "/pc/data/pf/core/abilities.lst",
+                "SOURCELONG:Core\nCATEGORY=Feat|Power Attack\tKEY:PA\nDodge\n\
+                 Dodge.MOD\tTYPE:x\nDodge.COPY=Mobility\n",
+            )
+            .with(
+                "/pc/data/pf/core/classes.lst",
+                "CLASS:Fighter\tHD:10\n1\tBONUS:COMBAT|BASEAB|1\n",
+            )
+            .with("/pc/data/pf/core/eq.lst", "Longsword\tCOST:15\n")
+            .with(
+                "/pc/data/pf/bundle.pcc",
+                "CAMPAIGN:Bundle\nGAMEMODE:Pathfinder\nDATACONTROL:core/dc.lst\n",
+            );
+        (fs, PcgenRoot::new("/pc".into(), "/pc/data".into()))
+    }
+
+    fn names(d: &Definitions) -> Vec<(String, u32, usize)> {
+        let mut all: Vec<(String, u32, usize)> = d
+            .by_name
+            .values()
+            .flatten()
+            .map(|x| (x.name.clone(), x.line, x.campaign))
+            .collect();
+        all.sort();
+        all
+    }
+
+    #[test]
+    fn scans_formula_names_with_their_lines_under_every_listing_campaign() {
+        let (fs, root) = fixture();
+        let index = CampaignIndex::build(&fs, &root);
+        let lazy = LazyDefinitions::default();
+        assert!(!lazy.names_built());
+        let d = lazy.names(&fs, &root, &index);
+        // Campaigns in path order: bundle.pcc (0), core/core.pcc (1).
+        assert_eq!(
+            names(d),
+            vec![
+                ("Archetype_X".into(), 2, 0),
+                ("Archetype_X".into(), 2, 1),
+                ("Hands".into(), 1, 1),
+                ("MOVEMENT".into(), 4, 0),
+                ("MOVEMENT".into(), 4, 1),
+                ("Plain".into(), 3, 1),
+                ("Types".into(), 3, 0),
+                ("Types".into(), 3, 1),
+                ("Walk".into(), 1, 1),
+                ("Weight".into(), 2, 1),
+            ]
+        );
+        let weight = d.named("weight").first().map(|x| x.kind.clone());
+        assert_eq!(
+            weight,
+            Some(DefinedKind::Variable {
+                scope: "PC.EQUIPMENT".into(),
+                channel: false
+            })
+        );
+        assert!(lazy.names_built() && !lazy.objects_built());
+    }
+
+    #[test]
+    fn scans_object_keys_without_mods_or_continuations() {
+        let (fs, root) = fixture();
+        let index = CampaignIndex::build(&fs, &root);
+        let d = Definitions::scan(&fs, &root, &index, object_kind);
+        let found: Vec<String> = names(&d).into_iter().map(|x| x.0).collect();
+        assert_eq!(
+            found,
+            vec!["Dodge", "Fighter", "Longsword", "Mobility", "PA"]
+        );
+    }
+
+    #[test]
+    fn the_lazy_index_can_be_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<LazyDefinitions>();
+    }
+}

@@ -1,0 +1,195 @@
+//! Names a load set does not know but another campaign under the data folder defines.
+//!
+//! A supplement checked alone misses the FACTDEFs, variables and objects of the book it was
+//! written for. When an unknown-name finding (`M0111` fact, `M0107`/`F0101` variable,
+//! `M0115` object, `M0117` DYNAMICSCOPE) names something another PCC of the same game
+//! system defines, its help names that campaign and the defining `file:line`, and says how
+//! to declare the dependency (`PRECAMPAIGN:1,INCLUDES=<campaign>` in the PCC). A "did you
+//! mean" the help gave before is kept as a note.
+//!
+//! The data folder's definitions are scanned once per run, on the first load set that has
+//! such a finding ([`crate::load::CampaignIndex::definitions`]).
+
+use crate::diagnostic::Diagnostic;
+use crate::load::definitions::{DefinedKind, Definition};
+use crate::load::{CampaignIndex, FileKind, FileSystem, LoadSet, PcgenRoot};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// What an unknown-name finding is missing.
+enum Wanted {
+    Fact { set: bool, location: String },
+    Variable,
+    DynamicScope,
+    Object { scope: String },
+}
+
+/// The name a finding is about and what kind of definition would satisfy it.
+fn wanted(d: &Diagnostic) -> Option<(String, Wanted)> {
+    let mut quoted = d.message.split('`');
+    let name = quoted.nth(1)?.to_owned();
+    let after = |sep: &str| d.message.rsplit_once(sep).map(|(_, s)| s.trim().to_owned());
+    let want = match d.code.id {
+        "M0111" => Wanted::Fact {
+            set: d.message.starts_with("FACTSET"),
+            location: after(" for ")?,
+        },
+        "M0107" | "F0101" => Wanted::Variable,
+        "M0117" => Wanted::DynamicScope,
+        "M0115" => Wanted::Object {
+            scope: after(" in ")?,
+        },
+        _ => return None,
+    };
+    Some((name, want))
+}
+
+/// The scope objects of a file kind live in (as the model places them).
+fn kind_scope(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::Stat => "PC.STAT",
+        FileKind::Save => "PC.SAVE",
+        FileKind::Skill => "PC.SKILL",
+        FileKind::Size => "PC.SIZE",
+        FileKind::Equipment => "PC.EQUIPMENT",
+        FileKind::EquipMod => "PC.EQUIPMENT.PART",
+        _ => "PC",
+    }
+}
+
+fn satisfies(def: &DefinedKind, want: &Wanted) -> bool {
+    match (def, want) {
+        (
+            DefinedKind::Fact { set, location },
+            Wanted::Fact {
+                set: s,
+                location: l,
+            },
+        ) => set == s && location.eq_ignore_ascii_case(l),
+        (DefinedKind::Variable { channel, .. }, Wanted::Variable) => !channel,
+        (DefinedKind::DynamicScope, Wanted::DynamicScope) => true,
+        (DefinedKind::Object(kind), Wanted::Object { scope }) => {
+            kind_scope(*kind).eq_ignore_ascii_case(scope)
+        }
+        (DefinedKind::DynamicObject(cat), Wanted::Object { scope }) => scope
+            .strip_prefix("PC.")
+            .is_some_and(|c| c.eq_ignore_ascii_case(cat)),
+        _ => false,
+    }
+}
+
+/// The first folder under the data folder (`pathfinder`, `35e`, …): the game system.
+fn system_folder<'p>(root: &PcgenRoot, path: &'p Path) -> Option<&'p std::ffi::OsStr> {
+    path.strip_prefix(&root.data).ok()?.iter().next()
+}
+
+/// Adds to each unknown-name finding of `load` the campaign under the data folder that
+/// defines the name, when the load does not include it. Builds the definitions index (once
+/// per `index`) only when there is such a finding.
+pub fn name_defining_campaigns(
+    fs: &dyn FileSystem,
+    root: &PcgenRoot,
+    index: &CampaignIndex,
+    load: &LoadSet,
+    diagnostics: &mut [Diagnostic],
+) {
+    let findings: Vec<(usize, String, Wanted)> = diagnostics
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| wanted(d).map(|(n, w)| (i, n, w)))
+        .collect();
+    if findings.is_empty() {
+        return;
+    }
+    let loaded_pccs: HashSet<&Path> = load.campaigns.iter().map(|c| c.path.as_path()).collect();
+    let loaded_files: HashSet<&Path> = load.files.iter().map(|f| f.path.as_path()).collect();
+    let selected = load.campaigns.get(..load.selected).unwrap_or(&[]);
+    let systems: HashSet<&std::ffi::OsStr> = selected
+        .iter()
+        .filter_map(|c| system_folder(root, &c.path))
+        .collect();
+    let modes: Vec<&str> = selected
+        .iter()
+        .flat_map(|c| c.game_modes.iter().map(String::as_str))
+        .collect();
+    let campaigns = index.campaigns();
+    let lazy = index.definitions();
+    for (i, name, want) in findings {
+        let defs: &[Definition] = match want {
+            Wanted::Object { .. } => {
+                let mut found = lazy.objects(fs, root, index).named(&name);
+                if found.is_empty() {
+                    found = lazy.names(fs, root, index).named(&name);
+                }
+                found
+            }
+            _ => lazy.names(fs, root, index).named(&name),
+        };
+        let best = defs
+            .iter()
+            .filter(|d| satisfies(&d.kind, &want))
+            .filter(|d| !loaded_files.contains(d.path.as_path()))
+            .filter_map(|d| Some((d, campaigns.get(d.campaign)?)))
+            .filter(|(_, c)| !loaded_pccs.contains(c.path.as_path()))
+            .filter(|(_, c)| system_folder(root, &c.path).is_some_and(|s| systems.contains(s)))
+            .min_by_key(|(d, c)| {
+                let same_mode = c
+                    .game_modes
+                    .iter()
+                    .any(|m| modes.iter().any(|n| n.eq_ignore_ascii_case(m)));
+                // A core book before a homebrew template that shares the same file.
+                let core = c.has_book_type("Core Rules");
+                (!same_mode, !core, c.path.components().count(), d.campaign)
+            });
+        let Some((def, campaign)) = best else {
+            continue;
+        };
+        let Some(d) = diagnostics.get_mut(i) else {
+            continue;
+        };
+        // Declare the campaign by the name the loader finds it under.
+        let by_name = !campaign.name.is_empty()
+            && index
+                .find(&campaign.name)
+                .is_some_and(|c| c.path == campaign.path);
+        let declared = if by_name {
+            &campaign.name
+        } else {
+            &campaign.key
+        };
+        let pcc = listing_pcc(load, d)
+            .map(|p| root.display(p))
+            .unwrap_or_else(|| "the PCC".to_owned());
+        let shown = if campaign.name.is_empty() {
+            root.display(&campaign.path)
+        } else {
+            campaign.name.clone()
+        };
+        let help = format!(
+            "`{}` is defined by campaign `{shown}` ({}:{}), which this load does not include; \
+             declare the dependency in {pcc}: `PRECAMPAIGN:1,INCLUDES={declared}`",
+            def.name,
+            root.display(&def.path),
+            def.line
+        );
+        if let Some(old) = d.help.replace(help) {
+            // A "did you mean" may still be right; generic advice ("add a FACTDEF") is not.
+            if old.starts_with("did you mean") {
+                d.notes.push(format!("or, if the name is a typo: {old}"));
+            }
+        }
+    }
+}
+
+/// The PCC that listed the file a diagnostic is in (else the first selected PCC).
+fn listing_pcc<'l>(load: &'l LoadSet, d: &Diagnostic) -> Option<&'l Path> {
+    let listed = load
+        .files
+        .iter()
+        .find(|f| f.file == d.span.file)
+        .and_then(|f| f.listed_at)
+        .and_then(|s| load.campaigns.iter().find(|c| c.file == s.file));
+    listed
+        .or_else(|| load.campaigns.first())
+        .map(|c| c.path.as_path())
+}
