@@ -474,14 +474,13 @@ impl<'t> Checker<'t, '_> {
         // One pass over the bytes: a PRE may start the value, follow a `|`, or follow a `[`;
         // it ends at the next `|` (the piece it is in).
         let bytes = value.as_bytes();
-        let mut piece_start = 0usize;
         let mut piece_end = byte_at(value, b'|').unwrap_or(value.len());
         let piece = |from: usize, to: usize| value.get(from..to).unwrap_or("");
         self.nested_pre(piece(0, piece_end), 0, span);
         for (i, b) in bytes.iter().enumerate() {
             match *b {
                 b'|' => {
-                    piece_start = i + 1;
+                    let piece_start = i + 1;
                     piece_end = byte_at(piece(piece_start, value.len()), b'|')
                         .map_or(value.len(), |e| piece_start + e);
                     self.nested_pre(piece(piece_start, piece_end), piece_start, span);
