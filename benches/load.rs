@@ -42,7 +42,13 @@ fn floor(files: &[PathBuf]) -> usize {
 }
 
 fn bench(c: &mut Criterion) {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/pcgen");
+    // `../shared` beside the main checkout; `../../shared` from a worktree under `wt/`.
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = ["../shared/pcgen", "../../shared/pcgen"]
+        .iter()
+        .map(|p| manifest.join(p))
+        .find(|p| p.join("system").is_dir())
+        .unwrap_or_else(|| manifest.join("../shared/pcgen"));
     if !shared.join("system").is_dir() {
         eprintln!("note: ../shared/pcgen is missing; load benchmark skipped");
         return;

@@ -15,39 +15,73 @@ use crate::load::text::{LineMode, lines};
 use crate::load::{FileKind, Line, LoadSet};
 use crate::source::{FileId, Span};
 
-/// The tokens whose values are scanned for nested PREs (`|PRExxx:…`, `[PRExxx:…]`): those
-/// that carry trailing prerequisites. Free-text tokens (DESC, BENEFIT, INFO, ASPECT) are the
-/// bulk of the bytes of real data and are not scanned.
-const NESTED_PRE_TOKENS: &[&str] = &[
-    "ABILITY",
-    "ADD",
-    "AUTO",
-    "BONUS",
-    "CCSKILL",
-    "CSKILL",
-    "DOMAIN",
-    "DR",
-    "KIT",
-    "MOVE",
-    "NATURALATTACKS",
-    "SAB",
-    "SPELLKNOWN",
-    "SPELLLEVEL",
-    "SPELLS",
-    "SR",
-    "TEMPLATE",
-    "UDAM",
-    "VISION",
-    "CHANGEPROF",
-    "FOLLOWERS",
-    "COMPANIONLIST",
-    "SERVESAS",
-];
+/// Whether the values of token `name` are scanned for nested PREs (`|PRExxx:…`,
+/// `[PRExxx:…]`): the tokens that carry trailing prerequisites. Free-text tokens (DESC,
+/// BENEFIT, INFO, ASPECT) are the bulk of the bytes of real data and are not scanned. A
+/// `match` on string literals compiles to a switch on the length and one comparison, not a
+/// walk over a list.
+fn takes_nested_pres(name: &str) -> bool {
+    matches!(
+        name,
+        "ABILITY"
+            | "ADD"
+            | "AUTO"
+            | "BONUS"
+            | "CCSKILL"
+            | "CSKILL"
+            | "DOMAIN"
+            | "DR"
+            | "KIT"
+            | "MOVE"
+            | "NATURALATTACKS"
+            | "SAB"
+            | "SPELLKNOWN"
+            | "SPELLLEVEL"
+            | "SPELLS"
+            | "SR"
+            | "TEMPLATE"
+            | "UDAM"
+            | "VISION"
+            | "CHANGEPROF"
+            | "FOLLOWERS"
+            | "COMPANIONLIST"
+            | "SERVESAS"
+    )
+}
+
+/// The first index of byte `b` in `s`. A plain loop: the strings searched here are short (a
+/// token name before its `:`, a sub-token before its `|`), where `str::find`'s memchr set-up
+/// costs more than the search (callgrind: ~140 instructions a call).
+fn byte_at(s: &str, b: u8) -> Option<usize> {
+    s.bytes().position(|c| c == b)
+}
+
+/// Whether `value` contains `PRE` anywhere: a nested prerequisite (`PRE…` or `!PRE…`, `PRE`
+/// in capitals) cannot be present otherwise. A plain byte loop from one `P` to the next, so
+/// the values of most tokens are passed over once and never split.
+fn may_hold_pre(value: &str) -> bool {
+    let b = value.as_bytes();
+    let mut from = 0usize;
+    while let Some(p) = b
+        .get(from..)
+        .and_then(|r| r.iter().position(|c| *c == b'P'))
+    {
+        let at = from + p;
+        if b.get(at + 1..at + 3) == Some(b"RE".as_slice()) {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
+}
 
 /// How many kinds a "valid on" help line names before "and N more".
 const KINDS_SHOWN: usize = 6;
 
 /// Checks every PCC and LST line of a load set; returns the diagnostics.
+// Never inlined: profiles (callgrind) then show the validator's share of a check as one
+// inclusive cost (docs/performance.md).
+#[inline(never)]
 pub fn check_load_set(load: &LoadSet) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut seen: Vec<FileId> = Vec::new();
@@ -75,6 +109,7 @@ pub fn check_pcc(file: FileId, text: &str, out: &mut Vec<Diagnostic>) {
         out,
         cache: None,
         vocab: Vocabulary::get(),
+        pre: Vocabulary::get().kind_table("PRE"),
     };
     for line in lines(file, text, LineMode::Whole) {
         for t in &line.tokens {
@@ -90,6 +125,7 @@ pub fn check_lines(kind: FileKind, text: &str, lines: &[Line], out: &mut Vec<Dia
         out,
         cache: None,
         vocab: Vocabulary::get(),
+        pre: Vocabulary::get().kind_table("PRE"),
     };
     for line in lines {
         c.line(kind, line);
@@ -101,6 +137,8 @@ struct Checker<'t, 'o> {
     out: &'o mut Vec<Diagnostic>,
     cache: KindCache,
     vocab: &'static Vocabulary,
+    /// The `PRE` kind's table, looked up once per file for nested prerequisites.
+    pre: Option<&'static KindTable>,
 }
 
 /// The last kind looked up and its table (lines of one file nearly always share a kind).
@@ -164,6 +202,10 @@ impl<'t> Checker<'t, '_> {
     /// where PCGen needs tabs.
     fn name_column(&mut self, kind: &str, first: Span) {
         let text = self.slice(first);
+        // Most names have no space: nothing can follow one then.
+        if byte_at(text, b' ').is_none() {
+            return;
+        }
         let vocab = Vocabulary::get();
         let mut at = 0usize;
         for word in text.split(' ') {
@@ -223,8 +265,8 @@ impl<'t> Checker<'t, '_> {
     /// Checks one token column against `kind`.
     fn token(&mut self, kind: &'static str, tok: Span, level: Option<u32>) {
         let text = self.slice(tok);
-        let name = match text.split_once(':') {
-            Some((n, _)) if !n.is_empty() => n,
+        let name = match byte_at(text, b':').and_then(|i| text.get(..i)) {
+            Some(n) if !n.is_empty() => n,
             _ => return self.no_colon(tok, text),
         };
         let name_span = sub_span(tok, 0, name.len());
@@ -277,7 +319,7 @@ impl<'t> Checker<'t, '_> {
         } else if row.status == Status::DeprecatedAccepted {
             self.deprecated(name, name_span, replacement(row, kind));
         }
-        if NESTED_PRE_TOKENS.contains(&name) {
+        if takes_nested_pres(name) && may_hold_pre(value) {
             self.nested_pres(value, value_span);
         }
     }
@@ -429,18 +471,24 @@ impl<'t> Checker<'t, '_> {
 
     /// PREs nested in a value (`…|PREVARGT:1,x`, `[PREALIGN:LG]`), looked up case-insensitively.
     fn nested_pres(&mut self, value: &str, span: Span) {
-        // `split` and `contains` on one byte use memchr: values (long DESC texts included)
-        // are scanned at memory speed.
-        let mut at = 0usize;
-        for piece in value.split('|') {
-            let piece_at = at;
-            at += piece.len() + 1;
-            self.nested_pre(piece, piece_at, span);
-            if piece.contains('[') {
-                for (i, _) in piece.match_indices('[') {
-                    let rest = piece.get(i + 1..).unwrap_or("");
-                    self.nested_pre(rest, piece_at + i + 1, span);
+        // One pass over the bytes: a PRE may start the value, follow a `|`, or follow a `[`;
+        // it ends at the next `|` (the piece it is in).
+        let bytes = value.as_bytes();
+        let mut piece_end = byte_at(value, b'|').unwrap_or(value.len());
+        let piece = |from: usize, to: usize| value.get(from..to).unwrap_or("");
+        self.nested_pre(piece(0, piece_end), 0, span);
+        for (i, b) in bytes.iter().enumerate() {
+            match *b {
+                b'|' => {
+                    let piece_start = i + 1;
+                    piece_end = byte_at(piece(piece_start, value.len()), b'|')
+                        .map_or(value.len(), |e| piece_start + e);
+                    self.nested_pre(piece(piece_start, piece_end), piece_start, span);
                 }
+                b'[' => {
+                    self.nested_pre(piece(i + 1, piece_end), i + 1, span);
+                }
+                _ => {}
             }
         }
     }
@@ -451,11 +499,11 @@ impl<'t> Checker<'t, '_> {
         if !text.strip_prefix('!').unwrap_or(text).starts_with("PRE") {
             return;
         }
-        let Some((name, _)) = text.split_once(':') else {
+        let Some(name) = byte_at(text, b':').and_then(|i| text.get(..i)) else {
             return;
         };
         let piece_at = at;
-        if self.vocab.find("PRE", name).is_some() {
+        if self.pre.and_then(|t| self.vocab.find_in(t, name)).is_some() {
             return;
         }
         {
@@ -490,7 +538,7 @@ impl<'t> Checker<'t, '_> {
 fn subtoken_of<'v>(token: &str, value: &'v str) -> Option<(&'v str, usize)> {
     let first_piece = |from: usize| -> (&'v str, usize) {
         let rest = value.get(from..).unwrap_or("");
-        let end = rest.find('|').unwrap_or(rest.len());
+        let end = byte_at(rest, b'|').unwrap_or(rest.len());
         (rest.get(..end).unwrap_or(""), from)
     };
     match token {
@@ -504,7 +552,10 @@ fn subtoken_of<'v>(token: &str, value: &'v str) -> Option<(&'v str, usize)> {
         }
         "CHOOSE" => {
             let (p, at) = first_piece(0);
-            if p.to_ascii_uppercase().starts_with("NUMCHOICES=") {
+            // Compared in place: no upper-cased copy of the value.
+            if p.get(..11)
+                .is_some_and(|h| h.eq_ignore_ascii_case("NUMCHOICES="))
+            {
                 return Some(first_piece(p.len() + 1));
             }
             Some((p, at))
