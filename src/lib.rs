@@ -69,6 +69,7 @@ pub mod conformance;
 pub mod diagnostic;
 pub mod dialect;
 pub mod formula;
+pub(crate) mod fxhash;
 pub mod load;
 pub mod lsp;
 pub mod model;

@@ -7,15 +7,23 @@ use std::path::Path;
 const ALLOWED: &[(&str, &[&str])] = &[
     ("source", &[]),
     ("name", &[]),
+    ("fxhash", &["name"]),
     ("diagnostic", &["source"]),
-    ("formula", &["source", "name", "diagnostic"]),
-    ("load", &["source", "name", "diagnostic", "formula"]),
-    ("vocabulary", &["source", "name", "diagnostic", "load"]),
+    ("formula", &["source", "name", "fxhash", "diagnostic"]),
+    (
+        "load",
+        &["source", "name", "fxhash", "diagnostic", "formula"],
+    ),
+    (
+        "vocabulary",
+        &["source", "name", "fxhash", "diagnostic", "load"],
+    ),
     (
         "model",
         &[
             "source",
             "name",
+            "fxhash",
             "diagnostic",
             "formula",
             "load",
@@ -24,13 +32,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     (
         "solve",
-        &["source", "name", "diagnostic", "formula", "model"],
+        &["source", "name", "fxhash", "diagnostic", "formula", "model"],
     ),
     (
         "character",
         &[
             "source",
             "name",
+            "fxhash",
             "diagnostic",
             "formula",
             "load",
@@ -38,12 +47,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "solve",
         ],
     ),
-    ("dialect", &["source", "name", "diagnostic", "formula"]),
+    (
+        "dialect",
+        &["source", "name", "fxhash", "diagnostic", "formula"],
+    ),
     (
         "conformance",
         &[
             "source",
             "name",
+            "fxhash",
             "diagnostic",
             "formula",
             "load",
@@ -59,6 +72,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &[
             "source",
             "name",
+            "fxhash",
             "diagnostic",
             "formula",
             "load",

@@ -8,10 +8,11 @@ use super::format::Format;
 use super::function::FunctionRegistry;
 use super::number::Number;
 use super::value::Value;
+use crate::fxhash::FxHasher;
 use crate::name::Name;
 use indexmap::IndexMap;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 /// Global variables (each with an optional value), per-format defaults and user functions.
 #[derive(Clone, Debug, Default)]
@@ -20,33 +21,6 @@ pub struct MapEnv {
     defaults: HashMap<Format, Value>,
     /// User functions.
     pub functions: FunctionRegistry,
-}
-
-/// The Fx hash of rustc, for the variable index: a name lookup per variable read is the
-/// bulk of checking a formula, and SipHash made it several times slower.
-#[derive(Clone, Copy, Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.write_u64(u64::from_le_bytes(w));
-        }
-        for b in chunks.remainder() {
-            self.write_u64(u64::from(*b));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 impl MapEnv {

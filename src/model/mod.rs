@@ -39,7 +39,7 @@ pub mod check;
 pub mod codes;
 pub mod elsewhere;
 mod formulas;
-pub(crate) mod fxhash;
+pub(crate) use crate::fxhash;
 pub mod literal;
 pub mod scope;
 mod table;

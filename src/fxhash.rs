@@ -1,4 +1,4 @@
-//! A small, fast, non-cryptographic hasher (the Fx hash of rustc) for the model's internal
+//! A small, fast, non-cryptographic hasher (the Fx hash of rustc) for the internal
 //! indexes, whose keys come from data but whose iteration order is never observed.
 
 use std::hash::{BuildHasherDefault, Hasher};
