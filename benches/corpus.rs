@@ -5,8 +5,8 @@
 //! Skipped (with a note) when the corpus is absent (`PCGEN_CORPUS` overrides its path). Results are in docs/performance.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use rulebook::check::{RunReport, check_in_order};
 use rulebook::load::{CampaignIndex, DiskFs, FileCache, FileSystem, PcgenRoot, selectable_pccs};
-use rulebook::model::check::{RunReport, check_in_order};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

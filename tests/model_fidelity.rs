@@ -3,9 +3,9 @@
 //! mistake in a definition gives one error (the name is still defined, in its best-known
 //! format); a formula's syntax error inside a token reads as from `rulebook eval`.
 
+use rulebook::check::check_load_set;
 use rulebook::diagnostic::{Diagnostic, Severity, render};
 use rulebook::load::{MemoryFs, PcgenRoot};
-use rulebook::model::check::check_load_set;
 use std::path::{Path, PathBuf};
 
 const DEFAULTS: &str = "DEFAULTVARIABLEVALUE:NUMBER|0\nDEFAULTVARIABLEVALUE:ORDEREDPAIR|0,0\nDEFAULTVARIABLEVALUE:BOOLEAN|false\nDEFAULTVARIABLEVALUE:STRING|\n";
