@@ -15,7 +15,10 @@ const TABLE: &str = "STARTTABLE:Sizes\nKey,Reach\nNUMBER,NUMBER\n1,5\n2,10\nENDT
 /// The files of a dataset `data/t/` with these VARIABLE, GLOBALMODIFIER and TEMPLATE files.
 fn files(vars: &str, globals: &str, templates: &str) -> MemoryFs {
     MemoryFs::new()
-        .with("/pc/system/gameModes/Test/miscinfo.lst", "ALLOWEDMODES:Test\n")
+        .with(
+            "/pc/system/gameModes/Test/miscinfo.lst",
+            "ALLOWEDMODES:Test\n",
+        )
         .with(
             "/pc/data/t/t.pcc",
             "CAMPAIGN:Test\nGAMEMODE:Test\nDATACONTROL:ctl.lst\nDATATABLE:tables.lst\n\
@@ -132,7 +135,11 @@ fn objects_that_close_a_cycle_together_are_a_warning_naming_them() {
     assert_eq!(found(&set), ["S0105 data/t/templates.lst:1:24"]);
     let d = reported(&set)[0];
     assert_eq!(d.severity, Severity::Warning);
-    assert!(d.message.contains("TEMPLATE `Alpha` and TEMPLATE `Beta`"), "{}", d.message);
+    assert!(
+        d.message.contains("TEMPLATE `Alpha` and TEMPLATE `Beta`"),
+        "{}",
+        d.message
+    );
     insta::assert_snapshot!(rendered(&set));
 }
 
@@ -161,17 +168,63 @@ fn an_object_that_closes_a_cycle_alone_is_reported_as_the_runtime_would() {
 #[test]
 fn local_variables_of_different_objects_close_no_cycle() {
     // Each equipment's `A` and `B` are its own: no two of these modifiers meet.
-    let fs = files("LOCAL:PC.EQUIPMENT|NUMBER=A\nLOCAL:PC.EQUIPMENT|NUMBER=B\n", "", "")
+    let fs = files(
+        "LOCAL:PC.EQUIPMENT|NUMBER=A\nLOCAL:PC.EQUIPMENT|NUMBER=B\n",
+        "",
+        "",
+    )
+    .with(
+        "/pc/data/t/t.pcc",
+        "CAMPAIGN:Test\nGAMEMODE:Test\nDATACONTROL:ctl.lst\nVARIABLE:vars.lst\n\
+             EQUIPMENT:equip.lst\n",
+    )
+    .with(
+        "/pc/data/t/equip.lst",
+        "Club\tMODIFY:A|SET|B\nDagger\tMODIFY:B|SET|A\n",
+    );
+    let root = PcgenRoot::at(&fs, Path::new("/pc"));
+    let set = check_load_set(&fs, &root, &[PathBuf::from("/pc/data/t/t.pcc")]);
+    assert_eq!(found(&set), Vec::<String>::new());
+}
+
+/// A dataset with equipment (`equip.lst`) beside the GLOBALMODIFIER and TEMPLATE files.
+fn load_with_equipment(vars: &str, templates: &str, equip: &str) -> CheckedSet {
+    let fs = files(vars, "", templates)
         .with(
             "/pc/data/t/t.pcc",
             "CAMPAIGN:Test\nGAMEMODE:Test\nDATACONTROL:ctl.lst\nVARIABLE:vars.lst\n\
-             EQUIPMENT:equip.lst\n",
+             TEMPLATE:templates.lst\nEQUIPMENT:equip.lst\n",
         )
-        .with(
-            "/pc/data/t/equip.lst",
-            "Club\tMODIFY:A|SET|B\nDagger\tMODIFY:B|SET|A\n",
-        );
+        .with("/pc/data/t/equip.lst", equip);
     let root = PcgenRoot::at(&fs, Path::new("/pc"));
-    let set = check_load_set(&fs, &root, &[PathBuf::from("/pc/data/t/t.pcc")]);
+    check_load_set(&fs, &root, &[PathBuf::from("/pc/data/t/t.pcc")])
+}
+
+#[test]
+fn a_failure_of_a_variable_its_object_decides_alone_is_an_error_at_check() {
+    let set = load_with_equipment(
+        "LOCAL:PC.EQUIPMENT|NUMBER=Load\nGLOBAL:NUMBER=Zero\n",
+        "",
+        "Anvil\tMODIFY:Load|SET|100/Zero\n",
+    );
+    assert_eq!(found(&set), ["E0101 data/t/equip.lst:1:23"]);
+    insta::assert_snapshot!(rendered(&set));
+}
+
+#[test]
+fn a_failure_another_object_may_avoid_is_not_reported_at_check() {
+    // A template can raise `Strength`, the divisor.
+    let set = load_with_equipment(
+        "LOCAL:PC.EQUIPMENT|NUMBER=Load\nGLOBAL:NUMBER=Strength\n",
+        "Strong\tKEY:Strong\tMODIFY:Strength|ADD|10\n",
+        "Anvil\tMODIFY:Load|SET|100/Strength\n",
+    );
+    assert_eq!(found(&set), Vec::<String>::new());
+    // A template's MODIFYOTHER sets the Anvil's divisor.
+    let set = load_with_equipment(
+        "LOCAL:PC.EQUIPMENT|NUMBER=Load\nLOCAL:PC.EQUIPMENT|NUMBER=Grip\n",
+        "Strong\tKEY:Strong\tMODIFYOTHER:PC.EQUIPMENT|Anvil|Grip|ADD|1\n",
+        "Anvil\tMODIFY:Load|SET|100/Grip\n",
+    );
     assert_eq!(found(&set), Vec::<String>::new());
 }

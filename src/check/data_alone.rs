@@ -15,11 +15,24 @@
 //!   reported as an error at the failing modifier. A failure of a variable that objects or
 //!   inputs also feed is not reported here: a character's own data may avoid it.
 //!
+//! * an **evaluation failure of an object's own variable** whose value that object decides
+//!   alone — set only by the object's own modifiers (and GLOBALMODIFIER MODIFYOTHER lines
+//!   addressing it), reading only such variables of the object and independent globals (see
+//!   [`decided`]) — happens for every character granted the object: the objects with such
+//!   variables are granted together once, and each failure of a decided variable is an error
+//!   at the failing modifier, noted "every character granted X has this". (Granting them
+//!   together changes nothing a decided variable reads.) EQUIPMOD objects are left out:
+//!   their modifiers act on the equipment part they are granted onto.
+//!
 //! Cycles that object modifiers close are found by [`super::object_cycles`].
 
 use crate::character::Character;
 use crate::diagnostic::Diagnostic;
-use crate::model::{Applies, Dataset, ModifierValue, ScopeId, VarId};
+use crate::fxhash::FxHashMap;
+use crate::load::FileKind;
+use crate::model::{
+    Applies, Dataset, Modifier, ModifierValue, ObjectId, ObjectKind, ScopeId, VarId,
+};
 use crate::source::Span;
 use std::sync::Arc;
 
@@ -34,7 +47,9 @@ pub(super) fn check(dataset: Dataset, diagnostics: &mut Vec<Diagnostic>) -> Data
     let found = {
         let base = Character::new(Arc::clone(&dataset));
         let base_problems = base.problems();
-        let mut found = globals(&dataset, &base_problems);
+        let independent = independent(&dataset);
+        let mut found = globals(&dataset, &independent, &base_problems);
+        found.extend(objects(&dataset, &independent, &base));
         found.extend(super::object_cycles::find(&dataset, &base, &base_problems));
         found
     };
@@ -52,8 +67,7 @@ pub(super) fn check(dataset: Dataset, diagnostics: &mut Vec<Diagnostic>) -> Data
 
 /// The problems of the character with nothing granted that every character has: each cycle
 /// among GLOBALMODIFIER lines, and each failed evaluation of an [`independent`] variable.
-fn globals(ds: &Dataset, problems: &[Diagnostic]) -> Vec<Diagnostic> {
-    let independent = independent(ds);
+fn globals(ds: &Dataset, independent: &[bool], problems: &[Diagnostic]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for d in problems {
         let code = d.code.id;
@@ -138,4 +152,145 @@ pub(super) fn independent(ds: &Dataset) -> Vec<bool> {
 fn unset(yes: &mut [bool], v: VarId) -> bool {
     yes.get_mut(v.0 as usize)
         .is_some_and(|x| std::mem::replace(x, false))
+}
+
+/// The object instances a modifier acts on when its target is a local variable of theirs,
+/// with whether the modifier is in force by that object alone: an object's own MODIFY or
+/// `PART:n` (not an EQUIPMOD's, which acts on the part it is granted onto), a MODIFYOTHER of
+/// a GLOBALMODIFIER file, or one of the object itself; a MODIFYOTHER of another object
+/// needs that object too.
+fn local_places(ds: &Dataset, m: &Modifier) -> Vec<(ObjectId, bool)> {
+    if ds
+        .variable(m.variable)
+        .is_none_or(|v| v.scope == ScopeId::GLOBAL)
+    {
+        return Vec::new();
+    }
+    let live = |o: ObjectId| ds.object_by_id(o).filter(|o| !o.forgotten);
+    match &m.applies {
+        Applies::Global => Vec::new(),
+        Applies::Own | Applies::Part(_) => m
+            .source
+            .and_then(live)
+            .filter(|o| o.kind != ObjectKind::File(FileKind::EquipMod))
+            .map(|o| vec![(o.id, true)])
+            .unwrap_or_default(),
+        Applies::Other { .. } => {
+            if m.source.is_some_and(|s| live(s).is_none()) {
+                return Vec::new();
+            }
+            super::object_cycles::addressed(ds, m)
+                .into_iter()
+                .map(|t| (t, m.source.is_none_or(|s| s == t)))
+                .collect()
+        }
+    }
+}
+
+/// The local variables of objects whose value the object decides alone, by (variable,
+/// object): every modifier that can set it there is in force by the object alone, checked
+/// clean, and reads only channels-free variables the object decides and [`independent`]
+/// globals. A local variable no modifier sets keeps its default (decided, unless a
+/// channel).
+fn decided(ds: &Dataset, independent: &[bool]) -> FxHashMap<(VarId, ObjectId), bool> {
+    let mut yes: FxHashMap<(VarId, ObjectId), bool> = FxHashMap::default();
+    let mut places: Vec<(&Modifier, ObjectId)> = Vec::new();
+    for m in &ds.modifiers {
+        let clean = match &m.value {
+            ModifierValue::Constant(_) => true,
+            ModifierValue::Formula(f) => f.compiled.is_some(),
+        };
+        for (o, alone) in local_places(ds, m) {
+            let entry = yes.entry((m.variable, o)).or_insert(true);
+            *entry &= alone && clean;
+            if alone {
+                places.push((m, o));
+            }
+        }
+    }
+    let reads_ok =
+        |yes: &FxHashMap<(VarId, ObjectId), bool>, v: VarId, o: ObjectId| match ds.variable(v) {
+            None => false,
+            Some(var) if var.origin.is_channel() => false,
+            Some(var) if var.scope == ScopeId::GLOBAL => {
+                independent.get(v.0 as usize).copied().unwrap_or(false)
+            }
+            Some(_) => yes.get(&(v, o)).copied().unwrap_or(true),
+        };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &(m, o) in &places {
+            if !yes.get(&(m.variable, o)).copied().unwrap_or(false) {
+                continue;
+            }
+            let ModifierValue::Formula(f) = &m.value else {
+                continue;
+            };
+            let Some(c) = &f.compiled else { continue };
+            if c.dependencies()
+                .iter()
+                .any(|r| !reads_ok(&yes, VarId(r.0), o))
+            {
+                yes.insert((m.variable, o), false);
+                changed = true;
+            }
+        }
+    }
+    yes
+}
+
+/// The failures of object variables their object decides alone (see [`decided`]), found by
+/// granting the objects that have such variables to a copy of `base`.
+fn objects(ds: &Dataset, independent: &[bool], base: &Character) -> Vec<Diagnostic> {
+    let decided = decided(ds, independent);
+    // The modifiers that set a decided variable, by the object they act on.
+    let mut watched: Vec<(&Modifier, ObjectId)> = Vec::new();
+    for m in &ds.modifiers {
+        for (o, alone) in local_places(ds, m) {
+            if alone && decided.get(&(m.variable, o)).copied().unwrap_or(false) {
+                watched.push((m, o));
+            }
+        }
+    }
+    if watched.is_empty() {
+        return Vec::new();
+    }
+    let mut grant: Vec<ObjectId> = watched.iter().map(|&(_, o)| o).collect();
+    grant.sort_unstable();
+    grant.dedup();
+    let mut c = base.clone();
+    c.grant_all(&grant);
+    let mut out = Vec::new();
+    for d in c.problems() {
+        let code = d.code.id;
+        if !(code.starts_with('E') || code == "S0103") {
+            continue;
+        }
+        let mine: Vec<&(&Modifier, ObjectId)> = watched
+            .iter()
+            .filter(|(m, _)| contains(m.span, d.span))
+            .collect();
+        // A MODIFYOTHER of a GLOBALMODIFIER file acts on several objects: its failure is
+        // the data's alone only when every object it acts on decides the variable.
+        let Some(&&(m, o)) = mine.first() else {
+            continue;
+        };
+        if local_places(ds, m)
+            .iter()
+            .any(|&(t, alone)| !alone || !decided.get(&(m.variable, t)).copied().unwrap_or(false))
+        {
+            continue;
+        }
+        let var = ds
+            .variable(m.variable)
+            .map(|v| v.name.to_string())
+            .unwrap_or_default();
+        let object = super::object_cycles::object_name(ds, o);
+        out.push(d.with_note(format!(
+            "every character granted {object} has this: its `{var}` is set only by its own \
+             modifiers from defaults and data, so `rulebook check` solves it"
+        )));
+    }
+    out
 }

@@ -29,7 +29,7 @@ use crate::character::Character;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::fxhash::FxHashMap;
 use crate::model::{
-    Applies, Dataset, ModifierValue, ObjectId, ObjectKind, ScopeId, Selector, VarId,
+    Applies, Dataset, Modifier, ModifierValue, ObjectId, ObjectKind, ScopeId, Selector, VarId,
 };
 use crate::solve::codes::OBJECTS_CYCLE;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -136,20 +136,13 @@ fn build(ds: &Dataset) -> (DiGraph<(), ()>, Vec<Edge>) {
                 Some(o) => vec![(Some(o), vec![o])],
                 None => Vec::new(),
             },
-            Applies::Other {
-                scope, selector, ..
-            } => ds
-                .objects_in(*scope)
-                .filter(|t| match selector {
-                    Selector::All => true,
-                    Selector::Group(g) => t.groups.contains(g),
-                    Selector::Key(k) => t.key == *k,
-                })
+            Applies::Other { .. } => addressed(ds, m)
+                .into_iter()
                 .map(|t| {
-                    let mut condition: Vec<ObjectId> = source.into_iter().chain([t.id]).collect();
+                    let mut condition: Vec<ObjectId> = source.into_iter().chain([t]).collect();
                     condition.sort_unstable();
                     condition.dedup();
-                    (Some(t.id), condition)
+                    (Some(t), condition)
                 })
                 .collect(),
         };
@@ -168,6 +161,24 @@ fn build(ds: &Dataset) -> (DiGraph<(), ()>, Vec<Edge>) {
         }
     }
     (graph, edges)
+}
+
+/// The objects a MODIFYOTHER addresses (none for other modifiers).
+pub(super) fn addressed(ds: &Dataset, m: &Modifier) -> Vec<ObjectId> {
+    let Applies::Other {
+        scope, selector, ..
+    } = &m.applies
+    else {
+        return Vec::new();
+    };
+    ds.objects_in(*scope)
+        .filter(|t| match selector {
+            Selector::All => true,
+            Selector::Group(g) => t.groups.contains(g),
+            Selector::Key(k) => t.key == *k,
+        })
+        .map(|t| t.id)
+        .collect()
 }
 
 /// Whether the edges whose condition `keep` accepts close a cycle.
@@ -209,7 +220,7 @@ fn closed(
 }
 
 /// How a report names an object: its kind and key (``ABILITY `Power Attack` ``).
-fn object_name(ds: &Dataset, id: ObjectId) -> String {
+pub(super) fn object_name(ds: &Dataset, id: ObjectId) -> String {
     match ds.object_by_id(id) {
         Some(o) => match &o.kind {
             ObjectKind::File(k) => format!("{} `{}`", k.token(), o.key),
