@@ -88,6 +88,13 @@ fn a_division_by_zero_no_character_can_avoid_is_an_error_at_check() {
     );
     assert_eq!(found(&set), ["E0101 data/t/globals.lst:1:18"]);
     insta::assert_snapshot!(rendered(&set));
+    // What reads the failed variable is not reported again.
+    let set = load(
+        "GLOBAL:NUMBER=Speed\nGLOBAL:NUMBER=Zero\nGLOBAL:NUMBER=Run\n",
+        "MODIFY:Speed|SET|30/Zero\nMODIFY:Run|SET|Speed*4\n",
+        "",
+    );
+    assert_eq!(found(&set), ["E0101 data/t/globals.lst:1:18"]);
 }
 
 #[test]
