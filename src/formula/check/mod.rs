@@ -32,7 +32,7 @@ pub use env::{
     CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, VarRef,
 };
 
-use super::ast::{Expr, ExprKind, Formula};
+use super::ast::{Args, Expr, ExprKind, Formula};
 use super::compile::{Bool, CompiledFormula, Num, Val};
 use super::format::Format;
 use crate::diagnostic::Diagnostic;
@@ -65,7 +65,7 @@ pub fn check_with_args(
     env: &dyn CheckEnv,
     asserted: &Format,
     input: Option<&Format>,
-    args: Option<&[Expr]>,
+    args: Option<&[Expr<'_>]>,
 ) -> Result<CompiledFormula, Vec<Diagnostic>> {
     let mut c = Checker {
         env,
@@ -82,7 +82,7 @@ pub fn check_with_args(
     };
     if let Some(args) = args {
         c.frames.push(Frame {
-            args,
+            args: Args::of(args),
             parent: None,
             call_span: formula.span,
             function: None,
@@ -90,7 +90,7 @@ pub fn check_with_args(
         });
         c.current = Some(0);
     }
-    let Some(root) = &formula.root else {
+    let Some(root) = formula.root() else {
         return Err(vec![
             Diagnostic::error(EMPTY_FORMULA, formula.span, "the formula is empty")
                 .with_label("a formula is needed here")
@@ -105,7 +105,7 @@ pub fn check_with_args(
             c.diags.push(
                 Diagnostic::error(
                     RESULT_FORMAT,
-                    root.span,
+                    root.span(),
                     format!("this formula is {} but {asserted} is required", t.format),
                 )
                 .with_label(format!("this is {}", t.format))
@@ -130,7 +130,7 @@ pub fn check_with_args(
             if c.diags.is_empty() {
                 c.diags.push(Diagnostic::error(
                     RESULT_FORMAT,
-                    root.span,
+                    root.span(),
                     "the formula could not be checked",
                 ));
             }
@@ -162,8 +162,8 @@ fn first_uses(mut deps: Vec<VarRef>) -> Vec<VarRef> {
 }
 
 /// The help for a formula whose result is `found` where `asserted` is required.
-fn result_help(found: &Format, asserted: &Format, root: &Expr) -> String {
-    if matches!(root.kind, ExprKind::String(_)) {
+fn result_help(found: &Format, asserted: &Format, root: Expr<'_>) -> String {
+    if matches!(root.kind(), ExprKind::String(_)) {
         return format!(
             "a quoted literal is a STRING; write the {asserted} value without quotes where the token takes a value"
         );
@@ -187,10 +187,10 @@ struct Typed {
 
 /// One expansion of a user function: its call's arguments, read by `arg(n)`.
 struct Frame<'a> {
-    args: &'a [Expr],
+    args: Args<'a>,
     parent: Option<usize>,
     call_span: Span,
-    function: Option<Name>,
+    function: Option<&'a Name>,
     /// Length of the expansion stack before this call: its arguments are checked with the
     /// caller's stack.
     expanding_len: usize,
@@ -205,7 +205,7 @@ struct Checker<'a> {
     deps: Vec<VarRef>,
     frames: Vec<Frame<'a>>,
     current: Option<usize>,
-    expanding: Vec<Name>,
+    expanding: Vec<&'a Name>,
     uses_input: bool,
     expansions: usize,
     depth: usize,
@@ -233,11 +233,7 @@ impl<'a> Checker<'a> {
     fn error(&mut self, d: Diagnostic) {
         let d = match self.current.and_then(|i| self.frames.get(i)) {
             Some(f) if f.function.is_some() => {
-                let name = f
-                    .function
-                    .clone()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default();
+                let name = f.function.map(|n| n.to_string()).unwrap_or_default();
                 d.with_secondary(f.call_span, format!("in this call of `{name}`"))
             }
             _ => d,
@@ -246,14 +242,14 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks one node, stopping (with one error) beyond [`MAX_DEPTH`] levels.
-    fn expr(&mut self, e: &'a Expr, asserted: Option<&Format>) -> Option<Typed> {
+    fn expr(&mut self, e: Expr<'a>, asserted: Option<&Format>) -> Option<Typed> {
         if self.depth >= MAX_DEPTH {
             if !self.too_deep {
                 self.too_deep = true;
                 self.error(
                     Diagnostic::error(
                         FORMULA_TOO_DEEP,
-                        e.span,
+                        e.span(),
                         format!("the formula nests more than {MAX_DEPTH} levels deep"),
                     )
                     .with_label("nested too deeply from here")
@@ -269,36 +265,36 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks one node, by its kind.
-    fn expr_inner(&mut self, e: &'a Expr, asserted: Option<&Format>) -> Option<Typed> {
-        match &e.kind {
-            ExprKind::Number(text) => self.number(text, e.span),
-            ExprKind::String(text) => self.string(text, e.span, asserted),
-            ExprKind::Variable(name) => self.variable_node(name, e.span),
+    fn expr_inner(&mut self, e: Expr<'a>, asserted: Option<&Format>) -> Option<Typed> {
+        match e.kind() {
+            ExprKind::Number(text) => self.number(text, e.span()),
+            ExprKind::String(text) => self.string(text, e.span(), asserted),
+            ExprKind::Variable(name) => self.variable_node(name, e.span()),
             ExprKind::Index {
                 name,
                 name_span,
                 index,
-            } => self.index(e, name, *name_span, index),
-            ExprKind::Unary { op, operand } => self.unary(e, *op, operand, asserted),
+            } => self.index(e, name, name_span, index),
+            ExprKind::Unary { op, operand } => self.unary(e, op, operand, asserted),
             ExprKind::Paren(x) => self.expr(x, asserted),
             ExprKind::Binary { .. } => self.binary(e, asserted),
             ExprKind::Call {
                 name,
                 name_span,
                 args,
-            } => self.call(e, name, *name_span, args, asserted),
+            } => self.call(e, name, name_span, args, asserted),
         }
     }
 
     /// Checks that `t` has format `want` (an argument), returning its node.
-    fn want(&mut self, t: Typed, want: &Format, at: &Expr, what: &str) -> Option<Val> {
+    fn want(&mut self, t: Typed, want: &Format, at: Expr<'_>, what: &str) -> Option<Val> {
         if &t.format == want {
             return Some(t.node);
         }
         self.error(
             Diagnostic::error(
                 OPERAND_FORMAT,
-                at.span,
+                at.span(),
                 format!("{what} must be {want}, not {}", t.format),
             )
             .with_label(format!("this is {}", t.format))

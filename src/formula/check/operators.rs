@@ -12,9 +12,9 @@ impl<'a> Checker<'a> {
     /// A prefix operator, `-x` or `!x`.
     pub(super) fn unary(
         &mut self,
-        e: &'a Expr,
+        e: Expr<'a>,
         op: UnaryOp,
-        operand: &'a Expr,
+        operand: Expr<'a>,
         asserted: Option<&Format>,
     ) -> Option<Typed> {
         let t = self.expr(operand, asserted)?;
@@ -25,13 +25,13 @@ impl<'a> Checker<'a> {
         let t = self.operand(t, &want, operand, op.symbol(), what)?;
         Some(match op {
             UnaryOp::Neg => {
-                let n = num_node(t.node, operand.span);
+                let n = num_node(t.node, operand.span());
                 let node = match n {
                     Num::Const(c) => match c.checked_neg() {
                         Ok(r) => Num::Const(r),
-                        Err(_) => Num::Neg(Box::new(Num::Const(c)), e.span),
+                        Err(_) => Num::Neg(Box::new(Num::Const(c)), e.span()),
                     },
-                    n => Num::Neg(Box::new(n), e.span),
+                    n => Num::Neg(Box::new(n), e.span()),
                 };
                 Typed {
                     format: Format::Number,
@@ -40,7 +40,7 @@ impl<'a> Checker<'a> {
             }
             UnaryOp::Not => Typed {
                 format: Format::Boolean,
-                node: Val::Bool(Bool::Not(Box::new(bool_node(t.node, operand.span)))),
+                node: Val::Bool(Bool::Not(Box::new(bool_node(t.node, operand.span())))),
             },
         })
     }
@@ -50,7 +50,7 @@ impl<'a> Checker<'a> {
         &mut self,
         t: Typed,
         want: &Format,
-        at: &Expr,
+        at: Expr<'_>,
         op: &str,
         what: &str,
     ) -> Option<Typed> {
@@ -60,7 +60,7 @@ impl<'a> Checker<'a> {
         self.error(
             Diagnostic::error(
                 OPERAND_FORMAT,
-                at.span,
+                at.span(),
                 format!("`{op}` cannot take a {}", t.format),
             )
             .with_label(format!("this is {}", t.format))
@@ -72,37 +72,34 @@ impl<'a> Checker<'a> {
     /// Checks a binary node. The left spine of nested binary nodes (`a+b+c+…`, as long as
     /// the data makes it) is walked with a loop, not recursion, so very long formulas
     /// cannot overflow the stack.
-    pub(super) fn binary(&mut self, e: &'a Expr, asserted: Option<&Format>) -> Option<Typed> {
-        // spine[0] is `e`; spine[i+1] is the left operand of spine[i].
-        let mut spine: Vec<(&'a Expr, BinaryOp, Span, &'a Expr, Option<Format>)> = Vec::new();
+    pub(super) fn binary(&mut self, e: Expr<'a>, asserted: Option<&Format>) -> Option<Typed> {
+        // spine[0] is `e`; spine[i+1] is the left operand of spine[i]. Arithmetic passes the
+        // asserted format down; the others clear it (reference), so along the spine it is
+        // `asserted` down to the first non-arithmetic operator, then nothing: each entry
+        // records whether its right operand still sees it.
+        let mut spine: Vec<(Expr<'a>, BinaryOp, Span, Expr<'a>, bool)> = Vec::new();
         let mut cur = e;
-        let mut cur_asserted = asserted.cloned();
+        let mut keeps = asserted.is_some();
         while let ExprKind::Binary {
             op,
             op_span,
             lhs,
             rhs,
-        } = &cur.kind
+        } = cur.kind()
         {
-            // Arithmetic passes the asserted format down; the others clear it (reference).
-            let down = if is_arithmetic(*op) {
-                cur_asserted.clone()
-            } else {
-                None
-            };
-            spine.push((cur, *op, *op_span, &**rhs, down.clone()));
+            keeps = keeps && is_arithmetic(op);
+            spine.push((cur, op, op_span, rhs, keeps));
             cur = lhs;
-            cur_asserted = down;
         }
-        let mut acc = self.expr(cur, cur_asserted.as_ref());
-        let mut lhs_span = cur.span;
-        for (node, op, op_span, rhs, down) in spine.into_iter().rev() {
-            let r = self.expr(rhs, down.as_ref());
+        let mut acc = self.expr(cur, asserted.filter(|_| keeps));
+        let mut lhs_span = cur.span();
+        for (node, op, op_span, rhs, keeps) in spine.into_iter().rev() {
+            let r = self.expr(rhs, asserted.filter(|_| keeps));
             acc = match (acc, r) {
-                (Some(l), Some(r)) => self.combine(node, op, op_span, l, lhs_span, r, rhs.span),
+                (Some(l), Some(r)) => self.combine(node, op, op_span, l, lhs_span, r, rhs.span()),
                 _ => None,
             };
-            lhs_span = node.span;
+            lhs_span = node.span();
         }
         acc
     }
@@ -111,7 +108,7 @@ impl<'a> Checker<'a> {
     #[allow(clippy::too_many_arguments)]
     fn combine(
         &mut self,
-        e: &'a Expr,
+        e: Expr<'a>,
         op: BinaryOp,
         op_span: Span,
         l: Typed,
@@ -167,7 +164,7 @@ impl<'a> Checker<'a> {
                 let b = num_node(r.node, rhs_span);
                 Some(Typed {
                     format: Format::Number,
-                    node: Val::Num(crate::formula::compile::chain(nop, a, b, e.span)),
+                    node: Val::Num(crate::formula::compile::chain(nop, a, b, e.span())),
                 })
             }
             BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {
