@@ -32,7 +32,7 @@ pub use env::{
     CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, VarRef,
 };
 
-use super::ast::{Args, Expr, ExprKind, Formula};
+use super::ast::{Args, BinaryOp, Expr, ExprKind, Formula};
 use super::compile::{Bool, CompiledFormula, Num, Val};
 use super::format::Format;
 use crate::diagnostic::Diagnostic;
@@ -71,7 +71,9 @@ pub fn check_with_args(
         env,
         input,
         diags: Vec::new(),
-        deps: Vec::new(),
+        // About one variable per two nodes (`a+b+c`): room for them all.
+        deps: Vec::with_capacity((formula.len() / 2 + 1).min(1024)),
+        spine: Vec::new(),
         frames: Vec::new(),
         current: None,
         expanding: Vec::new(),
@@ -116,9 +118,10 @@ pub fn check_with_args(
     match typed {
         Some(t) if c.diags.is_empty() => {
             let deps = first_uses(c.deps);
-            let root = super::compile::optimize(t.node);
+            let mut root = t.node;
+            super::compile::optimize(&mut root);
             Ok(CompiledFormula {
-                fast: super::compile::Fast::of(&root),
+                fast: std::sync::OnceLock::new(),
                 root,
                 format: t.format,
                 dependencies: deps,
@@ -155,7 +158,8 @@ fn first_uses(mut deps: Vec<VarRef>) -> Vec<VarRef> {
         }
         deps.truncate(kept);
     } else {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::fxhash::FxHashSet::default();
+        seen.reserve(deps.len());
         deps.retain(|d| seen.insert(*d));
     }
     deps
@@ -203,6 +207,8 @@ struct Checker<'a> {
     input: Option<&'a Format>,
     diags: Vec<Diagnostic>,
     deps: Vec<VarRef>,
+    /// The left spines of the binary nodes being checked (see `operators`).
+    spine: Vec<(Expr<'a>, BinaryOp, Span, Expr<'a>, bool)>,
     frames: Vec<Frame<'a>>,
     current: Option<usize>,
     expanding: Vec<&'a Name>,

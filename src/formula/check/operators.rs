@@ -77,7 +77,15 @@ impl<'a> Checker<'a> {
         // asserted format down; the others clear it (reference), so along the spine it is
         // `asserted` down to the first non-arithmetic operator, then nothing: each entry
         // records whether its right operand still sees it.
-        let mut spine: Vec<(Expr<'a>, BinaryOp, Span, Expr<'a>, bool)> = Vec::new();
+        // The spine is kept on `self.spine` above `mark` (nested calls use the space above).
+        let mark = self.spine.len();
+        let mut depth = 0;
+        let mut cur = e;
+        while let ExprKind::Binary { lhs, .. } = cur.kind() {
+            depth += 1;
+            cur = lhs;
+        }
+        self.spine.reserve(depth);
         let mut cur = e;
         let mut keeps = asserted.is_some();
         while let ExprKind::Binary {
@@ -88,12 +96,17 @@ impl<'a> Checker<'a> {
         } = cur.kind()
         {
             keeps = keeps && is_arithmetic(op);
-            spine.push((cur, op, op_span, rhs, keeps));
+            self.spine.push((cur, op, op_span, rhs, keeps));
             cur = lhs;
         }
         let mut acc = self.expr(cur, asserted.filter(|_| keeps));
         let mut lhs_span = cur.span();
-        for (node, op, op_span, rhs, keeps) in spine.into_iter().rev() {
+        let mut i = self.spine.len();
+        while i > mark {
+            i -= 1;
+            let Some(&(node, op, op_span, rhs, keeps)) = self.spine.get(i) else {
+                break;
+            };
             let r = self.expr(rhs, asserted.filter(|_| keeps));
             acc = match (acc, r) {
                 (Some(l), Some(r)) => self.combine(node, op, op_span, l, lhs_span, r, rhs.span()),
@@ -101,6 +114,7 @@ impl<'a> Checker<'a> {
             };
             lhs_span = node.span();
         }
+        self.spine.truncate(mark);
         acc
     }
 
@@ -177,13 +191,14 @@ impl<'a> Checker<'a> {
                     BinaryOp::Le => CmpOp::Le,
                     _ => CmpOp::Ge,
                 };
+                let node = match (num_node(l.node, lhs_span), num_node(r.node, rhs_span)) {
+                    // What `optimize` would make of it, made now.
+                    (Num::Var(v, vs), Num::Const(c)) => Bool::CmpVC(cop, v, vs, c),
+                    (a, b) => Bool::Cmp(cop, Box::new(a), Box::new(b)),
+                };
                 Some(Typed {
                     format: Format::Boolean,
-                    node: Val::Bool(Bool::Cmp(
-                        cop,
-                        Box::new(num_node(l.node, lhs_span)),
-                        Box::new(num_node(r.node, rhs_span)),
-                    )),
+                    node: Val::Bool(node),
                 })
             }
             BinaryOp::Eq | BinaryOp::Ne => {

@@ -31,7 +31,13 @@ thread_local! {
     /// The chumsky grammar, built once per thread (building it costs far more than parsing
     /// a formula).
     static GRAMMAR: grammar::Grammar<grammar::Error> = grammar::formula(true);
+
+    /// The token buffer, reused from one formula to the next (taken while in use).
+    static TOKENS: std::cell::Cell<Vec<lexer::Spanned>> = const { std::cell::Cell::new(Vec::new()) };
 }
+
+/// Token buffers above this many tokens are not kept for the next formula.
+const KEPT_TOKENS: usize = 4096;
 
 /// The result of [`parse_formula`].
 #[derive(Clone, Debug, PartialEq)]
@@ -76,7 +82,7 @@ fn parse_with(
         };
     }
     let mut problems = Vec::new();
-    let tokens = lexer::lex(text, &mut problems);
+    let tokens = lexer::lex_into(text, &mut problems, TOKENS.take());
     let formula = if tokens.is_empty() {
         Some(Formula::empty(whole))
     } else if let Some((_, at)) = tokens.get(MAX_TOKENS) {
@@ -124,6 +130,9 @@ fn parse_with(
             }
         }
     };
+    if tokens.capacity() <= KEPT_TOKENS {
+        TOKENS.set(tokens);
+    }
     if problems.is_empty() {
         return ParseOutput {
             formula,
