@@ -9,7 +9,7 @@
 //! the six formulas and the reference's 10,000-term sum; each case prints the reference's
 //! figure and the target (1/20 of it) beside the measurement.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use rulebook::formula::{Format, MapEnv, Number, Value, check, parse_formula};
 use rulebook::source::FileId;
 use std::hint::black_box;
@@ -186,5 +186,62 @@ fn throughput(c: &mut Criterion) {
     g.finish();
 }
 
+/// Without criterion, for counting instructions (the machine's wall clock is noisy):
+/// `PARSE_COUNT=<formula>:<what>:<n>` runs `n` times one of `parse_check` (rulebook parse and
+/// check), `parse` (rulebook parse) or `fasteval` (fasteval's parse) on one bench formula and
+/// exits. The difference between the instruction counts (`valgrind --tool=callgrind`) of two
+/// runs with different `n`, divided by the difference of the `n`s, is the cost of one.
+fn count(spec: &str) {
+    let mut parts = spec.split(':');
+    let (Some(name), Some(what), Some(n)) = (parts.next(), parts.next(), parts.next()) else {
+        panic!("PARSE_COUNT=<formula>:<parse_check|parse|fasteval>:<n>");
+    };
+    let n: usize = n.parse().expect("a count");
+    let sum = (0..10_000)
+        .map(|i| format!("s{i}"))
+        .collect::<Vec<_>>()
+        .join("+");
+    let (text, fe_text) = match FORMULAS.iter().position(|(f, _)| *f == name) {
+        Some(i) => (FORMULAS[i].1, FASTEVAL[i]),
+        None => (sum.as_str(), sum.as_str()),
+    };
+    let env = env();
+    let format = if name == "bool_logic" {
+        Format::Boolean
+    } else {
+        Format::Number
+    };
+    let parser = fasteval::Parser {
+        expr_len_limit: 1 << 20,
+        expr_depth_limit: 1 << 10,
+    };
+    let mut slab = fasteval::Slab::with_capacity(1 << 15);
+    let mut ok = 0usize;
+    for _ in 0..n {
+        ok += usize::from(match what {
+            "parse_check" => parse_formula(black_box(text), FileId(0), 0)
+                .formula
+                .and_then(|f| check(&f, &env, &format, Some(&Format::Number)).ok())
+                .is_some(),
+            "parse" => parse_formula(black_box(text), FileId(0), 0)
+                .formula
+                .is_some(),
+            _ => {
+                slab.clear();
+                parser.parse(black_box(fe_text), &mut slab.ps).is_ok()
+            }
+        });
+    }
+    assert_eq!(ok, n, "{spec}");
+}
+
 criterion_group!(benches, per_formula, parse_check, throughput);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(spec) = std::env::var("PARSE_COUNT") {
+        count(&spec);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -23,8 +23,10 @@ use std::time::{Duration, Instant};
 struct Names(HashMap<Name, VariableId>);
 
 impl CheckEnv for Names {
-    fn variable(&self, name: &Name) -> Option<(VarRef, Format)> {
-        self.0.get(name).map(|v| (var_ref(*v), Format::Number))
+    fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
+        self.0
+            .get(&Name::new(name))
+            .map(|v| (var_ref(*v), Format::Number))
     }
 }
 

@@ -39,15 +39,37 @@ impl Eq for Name {}
 
 impl Hash for Name {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        // Lower-case in chunks so the hasher sees few, large writes (hashing is hot in loads).
-        let mut buf = [0u8; 64];
-        for chunk in self.0.as_bytes().chunks(buf.len()) {
-            for (d, s) in buf.iter_mut().zip(chunk) {
-                *d = s.to_ascii_lowercase();
-            }
-            state.write(buf.get(..chunk.len()).unwrap_or(&[]));
+        hash_folded(&self.0, state);
+    }
+}
+
+/// Hashes `text` as a [`Name`] of that spelling hashes.
+fn hash_folded<H: Hasher>(text: &str, state: &mut H) {
+    // Lower-case in chunks so the hasher sees few, large writes (hashing is hot in loads).
+    let mut buf = [0u8; 64];
+    for chunk in text.as_bytes().chunks(buf.len()) {
+        for (d, s) in buf.iter_mut().zip(chunk) {
+            *d = s.to_ascii_lowercase();
         }
-        state.write_u8(0xff);
+        state.write(buf.get(..chunk.len()).unwrap_or(&[]));
+    }
+    state.write_u8(0xff);
+}
+
+/// A borrowed spelling that finds a [`Name`] in a hash map or set without building one
+/// (`map.get(&NameStr("Str"))`): it hashes and compares as a `Name`.
+#[derive(Clone, Copy, Debug)]
+pub struct NameStr<'a>(pub &'a str);
+
+impl Hash for NameStr<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        hash_folded(self.0, state);
+    }
+}
+
+impl indexmap::Equivalent<Name> for NameStr<'_> {
+    fn equivalent(&self, key: &Name) -> bool {
+        key.is(self.0)
     }
 }
 

@@ -3,7 +3,7 @@
 //! evaluation never panics.
 
 use proptest::prelude::*;
-use rulebook::formula::ast::{BinaryOp, Expr, ExprKind, Formula, UnaryOp};
+use rulebook::formula::ast::{BinaryOp, Formula, Tree, TreeKind, UnaryOp};
 use rulebook::formula::{EmptyEnv, Format, NoValues, check};
 use rulebook::source::{FileId, Span};
 
@@ -25,14 +25,14 @@ fn sp() -> Span {
     Span::new(FileId(0), 0..0)
 }
 
-fn leaf(v: i64) -> (Expr, Expect) {
-    let lit = Expr {
-        kind: ExprKind::Number(v.unsigned_abs().to_string().into()),
+fn leaf(v: i64) -> (Tree, Expect) {
+    let lit = Tree {
+        kind: TreeKind::Number(v.unsigned_abs().to_string().into()),
         span: sp(),
     };
     let e = if v < 0 {
-        Expr {
-            kind: ExprKind::Unary {
+        Tree {
+            kind: TreeKind::Unary {
                 op: UnaryOp::Neg,
                 operand: Box::new(lit),
             },
@@ -44,7 +44,7 @@ fn leaf(v: i64) -> (Expr, Expect) {
     (e, Expect::Int(i128::from(v)))
 }
 
-fn combine(op: BinaryOp, (l, a): (Expr, Expect), (r, b): (Expr, Expect)) -> (Expr, Expect) {
+fn combine(op: BinaryOp, (l, a): (Tree, Expect), (r, b): (Tree, Expect)) -> (Tree, Expect) {
     use Expect::*;
     let expect = match (a, b) {
         (DivZero, _) => DivZero,
@@ -73,9 +73,9 @@ fn combine(op: BinaryOp, (l, a): (Expr, Expect), (r, b): (Expr, Expect)) -> (Exp
     (bin(op, l, r), expect)
 }
 
-fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
-    Expr {
-        kind: ExprKind::Binary {
+fn bin(op: BinaryOp, l: Tree, r: Tree) -> Tree {
+    Tree {
+        kind: TreeKind::Binary {
             op,
             op_span: sp(),
             lhs: Box::new(l),
@@ -85,7 +85,7 @@ fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
     }
 }
 
-fn tree() -> impl Strategy<Value = (Expr, Expect)> {
+fn tree() -> impl Strategy<Value = (Tree, Expect)> {
     let leaf = prop_oneof![
         (-20i64..20).prop_map(leaf),
         any::<i64>().prop_map(|v| leaf(v.max(-i64::MAX))),
@@ -110,7 +110,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
     #[test]
     fn integer_trees_match_i128((expr, expect) in tree()) {
-        let f = Formula { root: Some(expr), span: sp() };
+        let f = Formula::from_tree(Some(&expr), sp());
         let compiled = check(&f, &EmptyEnv, &Format::Number, None).expect("checks");
         let got = compiled.eval_number(&NoValues, None);
         // The closure compilation and the tree interpreter agree.

@@ -14,11 +14,11 @@ use rulebook::source::{FileId, SourceFile, SourceMap, TextEncoding};
 struct Env(MapEnv);
 
 impl CheckEnv for Env {
-    fn variable(&self, name: &Name) -> Option<(VarRef, Format)> {
+    fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
         self.0.variable(name)
     }
-    fn function(&self, name: &Name) -> Option<FunctionRef<'_>> {
-        if name.is("input") {
+    fn function(&self, name: &str) -> Option<FunctionRef<'_>> {
+        if name.eq_ignore_ascii_case("input") {
             return Some(FunctionRef::Host(HostFnRef(0)));
         }
         self.0.function(name)
@@ -37,7 +37,7 @@ impl CheckEnv for Env {
             _ => Err(vec![
                 Diagnostic::error(
                     rulebook::formula::check::INVALID_ARGUMENT,
-                    call.args.first().map_or(call.span, |a| a.span),
+                    call.args.first().map_or(call.span, |a| a.span()),
                     "unknown input channel",
                 )
                 .with_help("channels are defined with DYNAMICSCOPE/CHANNEL"),

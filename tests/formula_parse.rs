@@ -28,7 +28,7 @@ fn check(v: &Value) -> Option<Result<(), String>> {
             formula.is_empty() && v.get("via").and_then(Value::as_str) == Some("FormulaFactory");
         return Some(match (&out.formula, factory_empty) {
             (None, _) => Ok(()),
-            (Some(f), true) if f.root.is_none() => Ok(()),
+            (Some(f), true) if f.root().is_none() => Ok(()),
             (Some(f), _) => Err(format!(
                 "{formula:?}: expected a parse error, got {}",
                 to_sexpr(f)

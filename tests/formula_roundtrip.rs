@@ -2,27 +2,26 @@
 //! canonical form), parses back to the same tree (spans ignored).
 
 use proptest::prelude::*;
-use rulebook::formula::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use rulebook::formula::ast::{BinaryOp, Tree, TreeKind, UnaryOp};
 use rulebook::formula::parse_formula;
-use rulebook::formula::print::{canonical, expr_sexpr};
-use rulebook::name::Name;
+use rulebook::formula::print::{canonical, expr_sexpr, to_sexpr};
 use rulebook::source::{FileId, Span};
 
-fn node(kind: ExprKind) -> Expr {
-    Expr {
+fn node(kind: TreeKind) -> Tree {
+    Tree {
         kind,
         span: Span::default(),
     }
 }
 
 /// Binding level of a node: 1 `|| &&` … 5 `* / %`, 6 unary minus, 7 `!`, 8 `^`, 9 primary.
-fn level(e: &Expr) -> u8 {
+fn level(e: &Tree) -> u8 {
     match &e.kind {
-        ExprKind::Binary { op, .. } => op_level(*op),
-        ExprKind::Unary {
+        TreeKind::Binary { op, .. } => op_level(*op),
+        TreeKind::Unary {
             op: UnaryOp::Neg, ..
         } => 6,
-        ExprKind::Unary {
+        TreeKind::Unary {
             op: UnaryOp::Not, ..
         } => 7,
         _ => 9,
@@ -41,22 +40,22 @@ fn op_level(op: BinaryOp) -> u8 {
 }
 
 /// `e` if it binds at least as tightly as `min`, else `(e)`.
-fn fit(e: Expr, min: u8) -> Expr {
+fn fit(e: Tree, min: u8) -> Tree {
     if level(&e) >= min {
         e
     } else {
-        node(ExprKind::Paren(Box::new(e)))
+        node(TreeKind::Paren(Box::new(e)))
     }
 }
 
-fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Expr {
+fn binary(op: BinaryOp, lhs: Tree, rhs: Tree) -> Tree {
     let p = op_level(op);
     let (lhs, rhs) = if op == BinaryOp::Pow {
         (fit(lhs, 8), fit(rhs, 9))
     } else {
         (fit(lhs, p), fit(rhs, p + 1))
     };
-    node(ExprKind::Binary {
+    node(TreeKind::Binary {
         op,
         op_span: Span::default(),
         lhs: Box::new(lhs),
@@ -64,9 +63,9 @@ fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Expr {
     })
 }
 
-fn unary(op: UnaryOp, operand: Expr) -> Expr {
+fn unary(op: UnaryOp, operand: Tree) -> Tree {
     let min = if op == UnaryOp::Neg { 7 } else { 8 };
-    node(ExprKind::Unary {
+    node(TreeKind::Unary {
         op,
         operand: Box::new(fit(operand, min)),
     })
@@ -115,33 +114,33 @@ fn op() -> impl Strategy<Value = BinaryOp> {
     ])
 }
 
-fn leaf() -> impl Strategy<Value = Expr> {
+fn leaf() -> impl Strategy<Value = Tree> {
     prop_oneof![
         "[0-9]{1,4}(\\.[0-9]{1,3})?|\\.[0-9]{1,3}"
-            .prop_map(|t| node(ExprKind::Number(t.as_str().into()))),
+            .prop_map(|t| node(TreeKind::Number(t.as_str().into()))),
         "([a-zA-Z0-9 ,()+=日]|\\\\[ntbrf\\\\'\"]){0,6}"
-            .prop_map(|t| node(ExprKind::String(t.as_str().into()))),
-        name().prop_map(|n| node(ExprKind::Variable(Name::new(&n)))),
+            .prop_map(|t| node(TreeKind::String(t.as_str().into()))),
+        name().prop_map(|n| node(TreeKind::Variable(n.as_str().into()))),
     ]
 }
 
-fn expr() -> impl Strategy<Value = Expr> {
+fn expr() -> impl Strategy<Value = Tree> {
     leaf().prop_recursive(6, 64, 4, |inner| {
         prop_oneof![
             4 => (op(), inner.clone(), inner.clone()).prop_map(|(o, l, r)| binary(o, l, r)),
             1 => inner.clone().prop_map(|e| unary(UnaryOp::Neg, e)),
             1 => inner.clone().prop_map(|e| unary(UnaryOp::Not, e)),
             1 => (name(), prop::collection::vec(inner.clone(), 0..4)).prop_map(|(n, args)| {
-                node(ExprKind::Call { name: Name::new(&n), name_span: Span::default(), args })
+                node(TreeKind::Call { name: n.as_str().into(), name_span: Span::default(), args })
             }),
             1 => (name(), inner.clone()).prop_map(|(n, i)| {
-                node(ExprKind::Index {
-                    name: Name::new(&n),
+                node(TreeKind::Index {
+                    name: n.as_str().into(),
                     name_span: Span::default(),
                     index: Box::new(fit(i, 4)),
                 })
             }),
-            1 => inner.prop_map(|e| node(ExprKind::Paren(Box::new(e)))),
+            1 => inner.prop_map(|e| node(TreeKind::Paren(Box::new(e)))),
         ]
     })
 }
@@ -149,8 +148,8 @@ fn expr() -> impl Strategy<Value = Expr> {
 /// Parses `text`, failing the property with the diagnostics when it does not parse.
 fn reparse(text: &str) -> Result<String, TestCaseError> {
     let out = parse_formula(text, FileId(0), 0);
-    match out.formula.and_then(|f| f.root) {
-        Some(e) => Ok(expr_sexpr(&e)),
+    match out.formula.as_ref().and_then(|f| f.root()) {
+        Some(e) => Ok(expr_sexpr(e)),
         None => Err(TestCaseError::fail(format!(
             "{text:?} did not parse: {:?}",
             out.diagnostics
@@ -163,10 +162,10 @@ proptest! {
 
     #[test]
     fn printed_tree_parses_back_to_itself(e in expr()) {
-        let want = expr_sexpr(&e);
-        let pretty = e.to_string();
+        let f = rulebook::formula::ast::Formula::from_tree(Some(&e), Span::default());
+        let want = to_sexpr(&f);
+        let pretty = f.to_string();
         prop_assert_eq!(reparse(&pretty)?, want.clone(), "pretty text {:?}", pretty);
-        let f = rulebook::formula::ast::Formula { root: Some(e), span: Span::default() };
         let canon = canonical(&f);
         prop_assert_eq!(reparse(&canon)?, want, "canonical text {:?}", canon);
     }

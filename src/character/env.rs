@@ -78,13 +78,13 @@ impl<'a> InstanceEnv<'a> {
 }
 
 impl CheckEnv for InstanceEnv<'_> {
-    fn variable(&self, name: &Name) -> Option<(VarRef, Format)> {
+    fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
         let (r, format) = self.names.variable(name)?;
         let sv = self.solver_var(r)?;
         Some((var_ref(sv), format))
     }
 
-    fn function(&self, name: &Name) -> Option<FunctionRef<'_>> {
+    fn function(&self, name: &str) -> Option<FunctionRef<'_>> {
         self.names.function(name)
     }
 
@@ -285,7 +285,7 @@ mod tests {
             ("getFact", GET_FACT),
             ("get", GET),
         ] {
-            match env.function(&Name::new(name)) {
+            match env.function(name) {
                 Some(FunctionRef::Host(h)) => assert_eq!(h, f, "{name}"),
                 _ => panic!("{name} is not a host function of the model"),
             }

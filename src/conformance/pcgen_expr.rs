@@ -176,18 +176,22 @@ fn evaluate(v: &Json, text: &str, format: &Format) -> Got {
             Err(e) => return setup(e),
         }
     }
-    let mut args: Option<Vec<Expr>> = None;
+    // Each argument is a formula of its own; `args` views their roots.
+    let mut arg_formulas: Option<Vec<Formula>> = None;
     if let Some(list) = v.get("args").and_then(Json::as_array) {
         let mut out = Vec::new();
         for a in list {
             match parse(a.as_str().unwrap_or("")) {
-                Ok(Formula { root: Some(e), .. }) => out.push(e),
+                Ok(f) if !f.is_empty() => out.push(f),
                 Ok(_) => return setup("empty argument".into()),
                 Err(ds) => return errs(&ds),
             }
         }
-        args = Some(out);
+        arg_formulas = Some(out);
     }
+    let args: Option<Vec<Expr<'_>>> = arg_formulas
+        .as_ref()
+        .map(|fs| fs.iter().filter_map(Formula::root).collect());
     // PCGen's FormulaFactory: a STRING is never parsed; other formats try a constant first.
     if v.get("via").and_then(Json::as_str) == Some("FormulaFactory") {
         if text.is_empty() {

@@ -160,9 +160,9 @@ struct Names {
 }
 
 impl CheckEnv for Names {
-    fn variable(&self, name: &Name) -> Option<(VarRef, Format)> {
+    fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
         self.by_name
-            .get(name)
+            .get(&Name::new(name))
             .map(|(v, f)| (var_ref(*v), f.clone()))
     }
     fn variable_names(&self) -> Vec<Name> {
@@ -404,8 +404,10 @@ impl World {
 struct InstanceNames(HashMap<Name, (VariableId, Format)>);
 
 impl CheckEnv for InstanceNames {
-    fn variable(&self, name: &Name) -> Option<(VarRef, Format)> {
-        self.0.get(name).map(|(v, f)| (var_ref(*v), f.clone()))
+    fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
+        self.0
+            .get(&Name::new(name))
+            .map(|(v, f)| (var_ref(*v), f.clone()))
     }
 }
 

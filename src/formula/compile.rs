@@ -167,10 +167,14 @@ impl Fast {
 }
 
 /// A checked formula, ready to evaluate any number of times.
+///
+/// The evaluation forms (tiny form, register program, closures) are built from the typed
+/// tree on first evaluation, not at check: a load checks every formula of a dataset, and
+/// `rulebook check` evaluates none of them.
 #[derive(Clone, Debug)]
 pub struct CompiledFormula {
     pub(crate) root: Val,
-    pub(crate) fast: Fast,
+    pub(crate) fast: std::sync::OnceLock<Fast>,
     pub(crate) format: Format,
     pub(crate) dependencies: Vec<VarRef>,
     pub(crate) span: Span,
@@ -201,6 +205,12 @@ impl<'a> Ctx<'a> {
 }
 
 impl CompiledFormula {
+    /// The evaluation form, built on first use.
+    #[inline]
+    pub(crate) fn fast(&self) -> &Fast {
+        self.fast.get_or_init(|| Fast::of(&self.root))
+    }
+
     /// The format of the formula's result.
     pub fn format(&self) -> &Format {
         &self.format
@@ -226,7 +236,7 @@ impl CompiledFormula {
     /// `"closures"` or `"tree"`. For measurements (docs/performance.md), not behaviour.
     #[doc(hidden)]
     pub fn evaluation_form(&self) -> &'static str {
-        match &self.fast {
+        match self.fast() {
             Fast::Tiny(..) => "tiny",
             Fast::Num(_, Some(_)) | Fast::Bool(_, Some(_)) => "program",
             Fast::Num(_, None) | Fast::Bool(_, None) => "closures",
@@ -244,7 +254,7 @@ impl CompiledFormula {
         env: &E,
         input: Option<&Value>,
     ) -> Result<Value, EvalError> {
-        let fast = match &self.fast {
+        let fast = match self.fast() {
             Fast::Tiny(t, f) => {
                 if let Some(i) = t.number(env, input) {
                     return Ok(Value::Number(Number::Int(i)));
@@ -282,7 +292,7 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<Value, EvalError> {
         let cx = Ctx::new(env, input);
-        let r = match self.fast.general() {
+        let r = match self.fast().general() {
             Fast::Num(f, _) => f(&cx).map(Value::Number),
             Fast::Bool(f, _) => f(&cx).map(Value::Boolean),
             Fast::Tiny(..) | Fast::Tree => cx.val(&self.root),
@@ -298,7 +308,7 @@ impl CompiledFormula {
         env: &E,
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
-        let fast = match &self.fast {
+        let fast = match self.fast() {
             Fast::Tiny(t, f) => {
                 if let Some(i) = t.number(env, input) {
                     return Ok(Number::Int(i));
@@ -322,7 +332,7 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
         let cx = Ctx::new(env, input);
-        let r = match (self.fast.general(), &self.root) {
+        let r = match (self.fast().general(), &self.root) {
             (Fast::Num(f, _), _) => f(&cx),
             (_, Val::Num(n)) => cx.num(n),
             (_, other) => match cx.val(other) {
@@ -344,7 +354,7 @@ impl CompiledFormula {
         env: &E,
         input: Option<&Value>,
     ) -> Result<bool, EvalError> {
-        let fast = match &self.fast {
+        let fast = match self.fast() {
             Fast::Tiny(t, f) => {
                 if let Some(b) = t.boolean(env, input) {
                     return Ok(b);
@@ -368,7 +378,7 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<bool, EvalError> {
         let cx = Ctx::new(env, input);
-        let r = match (self.fast.general(), &self.root) {
+        let r = match (self.fast().general(), &self.root) {
             (Fast::Bool(f, _), _) => f(&cx),
             (_, Val::Bool(b)) => cx.boolean(b),
             (_, other) => match cx.val(other) {
@@ -459,87 +469,153 @@ pub(crate) fn chain(op: NumOp, a: Num, b: Num, span: Span) -> Num {
             Num::Chain(first, rest)
         }
         Num::Bin(op1, a1, b1, s1) if additive(op1) == additive(op) => {
-            Num::Chain(a1, vec![(op1, *b1, s1), (op, b, span)])
+            Num::Chain(a1, chain_rest((op1, *b1, s1), (op, b, span)))
         }
+        // The specialised forms below stand for `Bin`s of a variable (see the last arm):
+        // chained, they become what the `Bin` would have.
+        Num::BinVC(op1, v, vs, c, s1) if additive(op1) == additive(op) => Num::Chain(
+            Box::new(Num::Var(v, vs)),
+            chain_rest((op1, Num::Const(c), s1), (op, b, span)),
+        ),
+        Num::BinVV(op1, v, vs, w, ws, s1) if additive(op1) == additive(op) => Num::Chain(
+            Box::new(Num::Var(v, vs)),
+            chain_rest((op1, Num::Var(w, ws), s1), (op, b, span)),
+        ),
+        // What `optimize` would make of `Bin(op, a, b)`, made now rather than boxed and then
+        // rewritten.
+        Num::Var(v, vs) => match b {
+            Num::Const(c) => Num::BinVC(op, v, vs, c, span),
+            Num::Var(w, ws) => Num::BinVV(op, v, vs, w, ws, span),
+            b => Num::Bin(op, Box::new(Num::Var(v, vs)), Box::new(b), span),
+        },
         a => Num::Bin(op, Box::new(a), Box::new(b), span),
     }
 }
 
-/// Rewrites a checked tree for speed: folds constant arithmetic (when it succeeds; a
-/// failing constant is left to fail at evaluation, on its span) and specialises operators
-/// whose operands are variables and constants.
-pub(crate) fn optimize(v: Val) -> Val {
+/// The operations of a new chain, with room for a few more.
+fn chain_rest(first: (NumOp, Num, Span), second: (NumOp, Num, Span)) -> Vec<(NumOp, Num, Span)> {
+    let mut rest = Vec::with_capacity(8);
+    rest.push(first);
+    rest.push(second);
+    rest
+}
+
+/// Rewrites a checked tree for speed, in place: folds constant arithmetic (when it
+/// succeeds; a failing constant is left to fail at evaluation, on its span) and specialises
+/// operators whose operands are variables and constants.
+pub(crate) fn optimize(v: &mut Val) {
     match v {
-        Val::Num(n) => Val::Num(opt_num(n)),
-        Val::Bool(b) => Val::Bool(opt_bool(b)),
-        Val::If(c, t, f) => Val::If(
-            Box::new(opt_bool(*c)),
-            Box::new(optimize(*t)),
-            Box::new(optimize(*f)),
-        ),
-        Val::Concat(a, b) => Val::Concat(Box::new(optimize(*a)), Box::new(optimize(*b))),
-        other => other,
+        Val::Num(n) => opt_num(n),
+        Val::Bool(b) => opt_bool(b),
+        Val::If(c, t, f) => {
+            opt_bool(c);
+            optimize(t);
+            optimize(f);
+        }
+        Val::Concat(a, b) => {
+            optimize(a);
+            optimize(b);
+        }
+        _ => {}
     }
 }
 
-fn opt_num(n: Num) -> Num {
-    match n {
+fn opt_num(n: &mut Num) {
+    let folded = match n {
         Num::Bin(op, a, b, span) => {
-            let (a, b) = (opt_num(*a), opt_num(*b));
-            match (a, b) {
-                (Num::Const(x), Num::Const(y)) => match apply(op, x, y) {
-                    Ok(r) => Num::Const(r),
-                    Err(_) => Num::Bin(op, Box::new(Num::Const(x)), Box::new(Num::Const(y)), span),
-                },
-                (Num::Var(v, vs), Num::Const(c)) => Num::BinVC(op, v, vs, c, span),
-                (Num::Var(v, vs), Num::Var(w, ws)) => Num::BinVV(op, v, vs, w, ws, span),
-                (a, b) => Num::Bin(op, Box::new(a), Box::new(b), span),
+            opt_num(a);
+            opt_num(b);
+            match (&**a, &**b) {
+                (Num::Const(x), Num::Const(y)) => apply(*op, *x, *y).ok().map(Num::Const),
+                (Num::Var(v, vs), Num::Const(c)) => Some(Num::BinVC(*op, *v, *vs, *c, *span)),
+                (Num::Var(v, vs), Num::Var(w, ws)) => {
+                    Some(Num::BinVV(*op, *v, *vs, *w, *ws, *span))
+                }
+                _ => None,
             }
         }
-        Num::Chain(first, rest) => Num::Chain(
-            Box::new(opt_num(*first)),
-            rest.into_iter()
-                .map(|(op, x, span)| (op, opt_num(x), span))
-                .collect(),
-        ),
-        Num::Neg(x, span) => match opt_num(*x) {
-            Num::Const(c) => match c.checked_neg() {
-                Ok(r) => Num::Const(r),
-                Err(_) => Num::Neg(Box::new(Num::Const(c)), span),
-            },
-            x => Num::Neg(Box::new(x), span),
-        },
-        Num::Fn1(f, x, span) => Num::Fn1(f, Box::new(opt_num(*x)), span),
-        Num::Max(xs) => Num::Max(xs.into_iter().map(opt_num).collect()),
-        Num::Min(xs) => Num::Min(xs.into_iter().map(opt_num).collect()),
-        Num::If(c, t, f) => Num::If(
-            Box::new(opt_bool(*c)),
-            Box::new(opt_num(*t)),
-            Box::new(opt_num(*f)),
-        ),
-        Num::Val(v, span) => Num::Val(Box::new(optimize(*v)), span),
-        other => other,
+        Num::Chain(first, rest) => {
+            opt_num(first);
+            for (_, x, _) in rest {
+                opt_num(x);
+            }
+            None
+        }
+        Num::Neg(x, _) => {
+            opt_num(x);
+            match &**x {
+                Num::Const(c) => c.checked_neg().ok().map(Num::Const),
+                _ => None,
+            }
+        }
+        Num::Fn1(_, x, _) => {
+            opt_num(x);
+            None
+        }
+        Num::Max(xs) | Num::Min(xs) => {
+            xs.iter_mut().for_each(opt_num);
+            None
+        }
+        Num::If(c, t, f) => {
+            opt_bool(c);
+            opt_num(t);
+            opt_num(f);
+            None
+        }
+        Num::Val(v, _) => {
+            optimize(v);
+            None
+        }
+        _ => None,
+    };
+    if let Some(f) = folded {
+        *n = f;
     }
 }
 
-fn opt_bool(b: Bool) -> Bool {
-    match b {
-        Bool::Not(x) => Bool::Not(Box::new(opt_bool(*x))),
-        Bool::And(a, b) => Bool::And(Box::new(opt_bool(*a)), Box::new(opt_bool(*b))),
-        Bool::Or(a, b) => Bool::Or(Box::new(opt_bool(*a)), Box::new(opt_bool(*b))),
-        Bool::Cmp(op, a, b) => match (opt_num(*a), opt_num(*b)) {
-            (Num::Var(v, vs), Num::Const(c)) => Bool::CmpVC(op, v, vs, c),
-            (a, b) => Bool::Cmp(op, Box::new(a), Box::new(b)),
-        },
-        Bool::NumEq(neg, a, b) => Bool::NumEq(neg, Box::new(opt_num(*a)), Box::new(opt_num(*b))),
-        Bool::Eq(neg, a, b) => Bool::Eq(neg, Box::new(optimize(*a)), Box::new(optimize(*b))),
-        Bool::If(c, t, f) => Bool::If(
-            Box::new(opt_bool(*c)),
-            Box::new(opt_bool(*t)),
-            Box::new(opt_bool(*f)),
-        ),
-        Bool::Val(v, span) => Bool::Val(Box::new(optimize(*v)), span),
-        other => other,
+fn opt_bool(b: &mut Bool) {
+    let folded = match b {
+        Bool::Not(x) => {
+            opt_bool(x);
+            None
+        }
+        Bool::And(x, y) | Bool::Or(x, y) => {
+            opt_bool(x);
+            opt_bool(y);
+            None
+        }
+        Bool::Cmp(op, x, y) => {
+            opt_num(x);
+            opt_num(y);
+            match (&**x, &**y) {
+                (Num::Var(v, vs), Num::Const(c)) => Some(Bool::CmpVC(*op, *v, *vs, *c)),
+                _ => None,
+            }
+        }
+        Bool::NumEq(_, x, y) => {
+            opt_num(x);
+            opt_num(y);
+            None
+        }
+        Bool::Eq(_, x, y) => {
+            optimize(x);
+            optimize(y);
+            None
+        }
+        Bool::If(c, t, f) => {
+            opt_bool(c);
+            opt_bool(t);
+            opt_bool(f);
+            None
+        }
+        Bool::Val(v, _) => {
+            optimize(v);
+            None
+        }
+        _ => None,
+    };
+    if let Some(f) = folded {
+        *b = f;
     }
 }
 

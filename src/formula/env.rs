@@ -9,7 +9,7 @@ use super::function::FunctionRegistry;
 use super::number::Number;
 use super::value::Value;
 use crate::fxhash::FxHasher;
-use crate::name::Name;
+use crate::name::{Name, NameStr};
 use indexmap::IndexMap;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -92,12 +92,12 @@ impl MapEnv {
 }
 
 impl CheckEnv for MapEnv {
-    fn variable(&self, name: &Name) -> Option<(VarRef, Format)> {
-        let (i, _, (f, _)) = self.vars.get_full(name)?;
+    fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
+        let (i, _, (f, _)) = self.vars.get_full(&NameStr(name))?;
         Some((VarRef(u32::try_from(i).ok()?), f.clone()))
     }
 
-    fn function(&self, name: &Name) -> Option<FunctionRef<'_>> {
+    fn function(&self, name: &str) -> Option<FunctionRef<'_>> {
         self.functions.get(name).map(FunctionRef::User)
     }
 

@@ -1,9 +1,9 @@
 //! Functions: the built-ins of the reference and the registry of user functions defined in
 //! data (`FUNCTION:name` + `VALUE:formula`).
 
-use super::ast::{Expr, ExprKind, Formula};
+use super::ast::{Args, Expr, ExprKind, Formula};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::name::Name;
+use crate::name::{Name, NameStr};
 use crate::source::Span;
 use indexmap::IndexMap;
 
@@ -110,7 +110,7 @@ impl FunctionRegistry {
             return Err(diags);
         }
         let mut max: Option<usize> = None;
-        if let Some(root) = &body.root {
+        if let Some(root) = body.root() {
             scan_args(root, &mut max, &mut diags);
         }
         let arity = max.map_or(0, |m| m.saturating_add(1));
@@ -127,8 +127,11 @@ impl FunctionRegistry {
     }
 
     /// The function named `name` (any case).
-    pub fn get(&self, name: &Name) -> Option<&UserFunction> {
-        self.functions.get(name)
+    pub fn get(&self, name: &str) -> Option<&UserFunction> {
+        if self.functions.is_empty() {
+            return None;
+        }
+        self.functions.get(&NameStr(name))
     }
 
     /// All function names, in definition order.
@@ -148,9 +151,9 @@ impl FunctionRegistry {
 }
 
 /// The index `n` of `arg(n)` when the argument is a whole-number literal.
-pub(crate) fn arg_index(args: &[Expr]) -> Option<Result<usize, ()>> {
-    match args {
-        [a] => Some(match &a.kind {
+pub(crate) fn arg_index(args: Args<'_>) -> Option<Result<usize, ()>> {
+    match (args.first(), args.len()) {
+        (Some(a), 1) => Some(match a.kind() {
             ExprKind::Number(t) if t.bytes().all(|b| b.is_ascii_digit()) => {
                 t.parse::<usize>().map_err(|_| ())
             }
@@ -160,16 +163,16 @@ pub(crate) fn arg_index(args: &[Expr]) -> Option<Result<usize, ()>> {
     }
 }
 
-fn scan_args(e: &Expr, max: &mut Option<usize>, diags: &mut Vec<Diagnostic>) {
-    match &e.kind {
+fn scan_args(e: Expr<'_>, max: &mut Option<usize>, diags: &mut Vec<Diagnostic>) {
+    match e.kind() {
         ExprKind::Call { name, args, .. } => {
-            if name.is("arg") {
+            if name.eq_ignore_ascii_case("arg") {
                 match arg_index(args) {
                     Some(Ok(n)) => *max = Some(max.map_or(n, |m| m.max(n))),
                     Some(Err(())) => diags.push(
                         Diagnostic::error(
                             INVALID_ARG_REFERENCE,
-                            e.span,
+                            e.span(),
                             "`arg` needs a whole-number literal",
                         )
                         .with_label("not `arg(<whole number>)`")
@@ -178,7 +181,7 @@ fn scan_args(e: &Expr, max: &mut Option<usize>, diags: &mut Vec<Diagnostic>) {
                     None => {} // wrong arity is reported when the body is checked
                 }
             }
-            for a in args {
+            for a in args.iter() {
                 scan_args(a, max, diags);
             }
         }

@@ -2,7 +2,8 @@
 //!
 //! # Pipeline
 //!
-//! 1. **parse** — `parse_formula(text, file, offset)` → [`ast::Formula`] plus diagnostics
+//! 1. **parse** — `parse_formula(text, file, offset)` → [`ast::Formula`] (a flat tree, read
+//!    through [`ast::Expr`] views) plus diagnostics
 //!    (`P` codes; the parser lives in `parse`).
 //! 2. **check** — [`check()`]`(formula, env, asserted, input)` infers and verifies the format
 //!    of every node once, at load, against a [`CheckEnv`] the caller implements (the loader
@@ -52,19 +53,17 @@
 //! use rulebook::formula::{ast::*, check, EmptyEnv, Format, NoValues, Number, Value};
 //! use rulebook::source::{FileId, Span};
 //! let sp = Span::new(FileId(0), 0..3);
-//! let lit = |t: &str| Expr { kind: ExprKind::Number(t.into()), span: sp };
-//! let f = Formula {
-//!     root: Some(Expr {
-//!         kind: ExprKind::Binary {
-//!             op: BinaryOp::Div,
-//!             op_span: sp,
-//!             lhs: Box::new(lit("7")),
-//!             rhs: Box::new(lit("2")),
-//!         },
-//!         span: sp,
-//!     }),
+//! let lit = |t: &str| Tree { kind: TreeKind::Number(t.into()), span: sp };
+//! let tree = Tree {
+//!     kind: TreeKind::Binary {
+//!         op: BinaryOp::Div,
+//!         op_span: sp,
+//!         lhs: Box::new(lit("7")),
+//!         rhs: Box::new(lit("2")),
+//!     },
 //!     span: sp,
 //! };
+//! let f = Formula::from_tree(Some(&tree), sp);
 //! let compiled = check(&f, &EmptyEnv, &Format::Number, None).unwrap();
 //! assert_eq!(compiled.eval(&NoValues, None).unwrap().to_string(), "3.5");
 //! ```

@@ -9,7 +9,7 @@ use std::fmt;
 /// text, `$name`, `"raw"`, `(call name args...)`, `(index name expr)`, `<empty>`.
 pub fn to_sexpr(formula: &Formula) -> String {
     let mut out = String::new();
-    match &formula.root {
+    match formula.root() {
         None => out.push_str("<empty>"),
         Some(e) => sexpr(e, &mut out),
     }
@@ -17,14 +17,14 @@ pub fn to_sexpr(formula: &Formula) -> String {
 }
 
 /// The S-expression of one node (see [`to_sexpr`]).
-pub fn expr_sexpr(expr: &Expr) -> String {
+pub fn expr_sexpr(expr: Expr<'_>) -> String {
     let mut out = String::new();
     sexpr(expr, &mut out);
     out
 }
 
-fn sexpr(e: &Expr, out: &mut String) {
-    match &e.kind {
+fn sexpr(e: Expr<'_>, out: &mut String) {
+    match e.kind() {
         ExprKind::Number(t) => out.push_str(t),
         ExprKind::String(t) => {
             out.push('"');
@@ -33,12 +33,12 @@ fn sexpr(e: &Expr, out: &mut String) {
         }
         ExprKind::Variable(n) => {
             out.push('$');
-            out.push_str(n.as_str());
+            out.push_str(n);
         }
         ExprKind::Call { name, args, .. } => {
             out.push_str("(call ");
-            out.push_str(name.as_str());
-            for a in args {
+            out.push_str(name);
+            for a in args.iter() {
                 out.push(' ');
                 sexpr(a, out);
             }
@@ -46,7 +46,7 @@ fn sexpr(e: &Expr, out: &mut String) {
         }
         ExprKind::Index { name, index, .. } => {
             out.push_str("(index ");
-            out.push_str(name.as_str());
+            out.push_str(name);
             out.push(' ');
             sexpr(index, out);
             out.push(')');
@@ -80,24 +80,24 @@ fn sexpr(e: &Expr, out: &mut String) {
 /// literal text kept (`1 + 2` → `1+2`, `f (1)` → `f(1)`). The empty formula is `""`.
 pub fn canonical(formula: &Formula) -> String {
     let mut out = String::new();
-    if let Some(e) = &formula.root {
+    if let Some(e) = formula.root() {
         write_expr(e, &mut out, "", ",");
     }
     out
 }
 
 /// Writes `e` with `pad` around binary operators and `comma` between arguments.
-fn write_expr(e: &Expr, out: &mut String, pad: &str, comma: &str) {
-    match &e.kind {
+fn write_expr(e: Expr<'_>, out: &mut String, pad: &str, comma: &str) {
+    match e.kind() {
         ExprKind::Number(t) => out.push_str(t),
         ExprKind::String(t) => {
             out.push('"');
             out.push_str(t);
             out.push('"');
         }
-        ExprKind::Variable(n) => out.push_str(n.as_str()),
+        ExprKind::Variable(n) => out.push_str(n),
         ExprKind::Call { name, args, .. } => {
-            out.push_str(name.as_str());
+            out.push_str(name);
             out.push('(');
             for (i, a) in args.iter().enumerate() {
                 if i > 0 {
@@ -108,7 +108,7 @@ fn write_expr(e: &Expr, out: &mut String, pad: &str, comma: &str) {
             out.push(')');
         }
         ExprKind::Index { name, index, .. } => {
-            out.push_str(name.as_str());
+            out.push_str(name);
             out.push('[');
             write_expr(index, out, pad, comma);
             out.push(']');
@@ -134,10 +134,10 @@ fn write_expr(e: &Expr, out: &mut String, pad: &str, comma: &str) {
 
 /// A readable form with spaces around binary operators (`floor((Score - 10) / 2)`). It parses
 /// back to the same tree (parentheses are nodes of the tree, so none are added).
-impl fmt::Display for Expr {
+impl fmt::Display for Expr<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = String::new();
-        write_expr(self, &mut out, " ", ", ");
+        write_expr(*self, &mut out, " ", ", ");
         f.write_str(&out)
     }
 }
@@ -145,7 +145,7 @@ impl fmt::Display for Expr {
 /// The formula's readable form (see the `Display` of [`Expr`]); empty for the empty formula.
 impl fmt::Display for Formula {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.root {
+        match self.root() {
             None => Ok(()),
             Some(e) => write!(f, "{e}"),
         }

@@ -1,8 +1,8 @@
-//! Helpers for tests: build syntax trees without the parser, and a simple environment.
+//! Helpers for tests: build syntax trees without the parser (as [`Tree`]s), and a simple environment.
 
 #![cfg(test)]
 
-use super::ast::{BinaryOp, Expr, ExprKind, Formula, UnaryOp};
+use super::ast::{BinaryOp, Formula, Tree, TreeKind, UnaryOp};
 use super::check::{CheckEnv, FunctionRef, VarRef};
 use super::eval::{EvalError, ValueEnv};
 use super::format::Format;
@@ -14,57 +14,54 @@ use crate::source::{FileId, Span};
 pub fn sp() -> Span {
     Span::new(FileId(0), 0..1)
 }
-pub fn e(kind: ExprKind) -> Expr {
-    Expr { kind, span: sp() }
+pub fn e(kind: TreeKind) -> Tree {
+    Tree { kind, span: sp() }
 }
-pub fn num(t: &str) -> Expr {
-    e(ExprKind::Number(t.into()))
+pub fn num(t: &str) -> Tree {
+    e(TreeKind::Number(t.into()))
 }
-pub fn string(t: &str) -> Expr {
-    e(ExprKind::String(t.into()))
+pub fn string(t: &str) -> Tree {
+    e(TreeKind::String(t.into()))
 }
-pub fn var(n: &str) -> Expr {
-    e(ExprKind::Variable(Name::new(n)))
+pub fn var(n: &str) -> Tree {
+    e(TreeKind::Variable(n.into()))
 }
-pub fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
-    e(ExprKind::Binary {
+pub fn bin(op: BinaryOp, l: Tree, r: Tree) -> Tree {
+    e(TreeKind::Binary {
         op,
         op_span: sp(),
         lhs: Box::new(l),
         rhs: Box::new(r),
     })
 }
-pub fn neg(x: Expr) -> Expr {
-    e(ExprKind::Unary {
+pub fn neg(x: Tree) -> Tree {
+    e(TreeKind::Unary {
         op: UnaryOp::Neg,
         operand: Box::new(x),
     })
 }
-pub fn not(x: Expr) -> Expr {
-    e(ExprKind::Unary {
+pub fn not(x: Tree) -> Tree {
+    e(TreeKind::Unary {
         op: UnaryOp::Not,
         operand: Box::new(x),
     })
 }
-pub fn call(name: &str, args: Vec<Expr>) -> Expr {
-    e(ExprKind::Call {
-        name: Name::new(name),
+pub fn call(name: &str, args: Vec<Tree>) -> Tree {
+    e(TreeKind::Call {
+        name: name.into(),
         name_span: sp(),
         args,
     })
 }
-pub fn index(name: &str, i: Expr) -> Expr {
-    e(ExprKind::Index {
-        name: Name::new(name),
+pub fn index(name: &str, i: Tree) -> Tree {
+    e(TreeKind::Index {
+        name: name.into(),
         name_span: sp(),
         index: Box::new(i),
     })
 }
-pub fn formula(root: Expr) -> Formula {
-    Formula {
-        root: Some(root),
-        span: sp(),
-    }
+pub fn formula(root: Tree) -> Formula {
+    Formula::from_tree(Some(&root), sp())
 }
 
 /// Variables with values, plus user functions.
@@ -84,13 +81,13 @@ impl Env {
 }
 
 impl CheckEnv for Env {
-    fn variable(&self, name: &Name) -> Option<(VarRef, Format)> {
+    fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
         self.vars
             .iter()
-            .position(|(n, _, _)| n == name)
+            .position(|(n, _, _)| n.is(name))
             .map(|i| (VarRef(i as u32), self.vars[i].1.clone()))
     }
-    fn function(&self, name: &Name) -> Option<FunctionRef<'_>> {
+    fn function(&self, name: &str) -> Option<FunctionRef<'_>> {
         self.functions.get(name).map(FunctionRef::User)
     }
     fn variable_names(&self) -> Vec<Name> {

@@ -71,7 +71,7 @@ impl<'a> ScopeEnv<'a> {
         match call.literal(i) {
             Some(s) => Ok(s.to_owned()),
             None => {
-                let span = call.args.get(i).map_or(call.span, |a| a.span);
+                let span = call.args.get(i).map_or(call.span, |a| a.span());
                 Err(vec![
                     Diagnostic::error(
                         codes::HOST_ARGUMENTS,
@@ -86,7 +86,7 @@ impl<'a> ScopeEnv<'a> {
     }
 
     fn arg_span(call: &HostCall<'_>, i: usize) -> Span {
-        call.args.get(i).map_or(call.span, |a| a.span)
+        call.args.get(i).map_or(call.span, |a| a.span())
     }
 
     fn input(&self, call: &HostCall<'_>) -> Result<HostSignature, Vec<Diagnostic>> {
@@ -236,22 +236,22 @@ impl<'a> ScopeEnv<'a> {
 }
 
 impl CheckEnv for ScopeEnv<'_> {
-    fn variable(&self, name: &Name) -> Option<(VarRef, Format)> {
-        let (id, depth) = self.ds.resolve_in(self.scope, name.as_str(), false)?;
+    fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
+        let (id, depth) = self.ds.resolve_in(self.scope, name, false)?;
         if depth >= 2 {
-            self.far.borrow_mut().push(name.clone());
+            self.far.borrow_mut().push(Name::new(name));
         }
         let v = self.ds.variable(id)?;
         Some((VarRef(id.0), v.format.clone()))
     }
 
-    fn function(&self, name: &Name) -> Option<FunctionRef<'_>> {
+    fn function(&self, name: &str) -> Option<FunctionRef<'_>> {
         if let Some(f) = self.ds.registry.get(name) {
             return Some(FunctionRef::User(f));
         }
         HOSTS
             .iter()
-            .position(|h| name.is(h))
+            .position(|h| name.eq_ignore_ascii_case(h))
             .map(|i| FunctionRef::Host(HostFnRef(u32::try_from(i).unwrap_or(0))))
     }
 
@@ -291,16 +291,16 @@ impl CheckEnv for ScopeEnv<'_> {
     }
 }
 
-fn variable_spans(e: &Expr, name: &Name, out: &mut Vec<Span>) {
-    match &e.kind {
-        ExprKind::Variable(n) if n == name => out.push(e.span),
+fn variable_spans(e: Expr<'_>, name: &Name, out: &mut Vec<Span>) {
+    match e.kind() {
+        ExprKind::Variable(n) if name.is(n) => out.push(e.span()),
         ExprKind::Index {
             name: n,
             name_span,
             index,
         } => {
-            if n == name {
-                out.push(*name_span);
+            if name.is(n) {
+                out.push(name_span);
             }
             variable_spans(index, name, out);
         }
@@ -338,7 +338,7 @@ pub(crate) fn check_all(b: &mut Builder<'_>) {
         let far = env.far.take();
         for name in far {
             let mut spans = Vec::new();
-            if let Some(root) = &formula.root {
+            if let Some(root) = formula.root() {
                 variable_spans(root, &name, &mut spans);
             }
             for span in spans {

@@ -7,16 +7,15 @@ use super::{
     wrap,
 };
 use crate::diagnostic::Diagnostic;
-use crate::formula::ast::Expr;
+use crate::formula::ast::{Args, Expr};
 use crate::formula::compile::{Bool, Num, NumFn, Val};
 use crate::formula::format::Format;
 use crate::formula::number::Number;
-use crate::name::Name;
 use crate::source::Span;
 
 impl<'a> Checker<'a> {
     /// Reports a call of `name` with `got` arguments where it takes `expected`.
-    pub(super) fn arity(&mut self, span: Span, name: &Name, expected: &str, got: usize) {
+    pub(super) fn arity(&mut self, span: Span, name: &str, expected: &str, got: usize) {
         self.error(
             Diagnostic::error(
                 WRONG_ARITY,
@@ -32,12 +31,12 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks each argument as a NUMBER (asserted), returning the nodes.
-    fn number_args(&mut self, name: &Name, args: &'a [Expr]) -> Option<Vec<Num>> {
+    fn number_args(&mut self, name: &str, args: Args<'a>) -> Option<Vec<Num>> {
         let mut out = Vec::with_capacity(args.len());
         let mut ok = true;
-        for a in args {
+        for a in args.iter() {
             match self.expr(a, Some(&Format::Number)) {
-                Some(t) if t.format == Format::Number => out.push(num_node(t.node, a.span)),
+                Some(t) if t.format == Format::Number => out.push(num_node(t.node, a.span())),
                 Some(t) => {
                     let what = format!("an argument of `{name}`");
                     let _ = self.want(t, &Format::Number, a, &what);
@@ -52,16 +51,16 @@ impl<'a> Checker<'a> {
     /// A call: a built-in function, else one the environment knows.
     pub(super) fn call(
         &mut self,
-        e: &'a Expr,
-        name: &Name,
+        e: Expr<'a>,
+        name: &'a str,
         name_span: Span,
-        args: &'a [Expr],
+        args: Args<'a>,
         asserted: Option<&Format>,
     ) -> Option<Typed> {
         // Lower-cased on the stack: no built-in name is longer than the buffer, so a longer
         // name (left empty here) is never one.
         let mut buf = [0u8; 16];
-        let lower = lower_short(name.as_str(), &mut buf);
+        let lower = lower_short(name, &mut buf);
         let n = args.len();
         let number = |node: Num| Typed {
             format: Format::Number,
@@ -70,7 +69,7 @@ impl<'a> Checker<'a> {
         match lower {
             "abs" | "ceil" | "floor" | "round" => {
                 if n != 1 {
-                    self.arity(e.span, name, "1 argument", n);
+                    self.arity(e.span(), name, "1 argument", n);
                     return None;
                 }
                 let mut xs = self.number_args(name, args)?;
@@ -81,11 +80,11 @@ impl<'a> Checker<'a> {
                     "floor" => NumFn::Floor,
                     _ => NumFn::Round,
                 };
-                Some(number(Num::Fn1(f, Box::new(x), e.span)))
+                Some(number(Num::Fn1(f, Box::new(x), e.span())))
             }
             "max" | "min" => {
                 if n < 2 {
-                    self.arity(e.span, name, "at least 2 arguments", n);
+                    self.arity(e.span(), name, "at least 2 arguments", n);
                     return None;
                 }
                 let xs = self.number_args(name, args)?;
@@ -96,8 +95,9 @@ impl<'a> Checker<'a> {
                 }))
             }
             "if" => {
-                let [c, t, f] = args else {
-                    self.arity(e.span, name, "3 arguments", n);
+                let (Some(c), Some(t), Some(f), 3) = (args.get(0), args.get(1), args.get(2), n)
+                else {
+                    self.arity(e.span(), name, "3 arguments", n);
                     return None;
                 };
                 let ct = self.expr(c, Some(&Format::Boolean));
@@ -110,30 +110,30 @@ impl<'a> Checker<'a> {
                     self.error(
                         Diagnostic::error(
                             OPERAND_FORMAT,
-                            e.span,
+                            e.span(),
                             format!(
                                 "the branches of `if` differ: {} and {}",
                                 tt.format, ft.format
                             ),
                         )
                         .with_label("branches of different formats")
-                        .with_secondary(t.span, format!("{}", tt.format))
-                        .with_secondary(f.span, format!("{}", ft.format))
+                        .with_secondary(t.span(), format!("{}", tt.format))
+                        .with_secondary(f.span(), format!("{}", ft.format))
                         .with_help("both branches of `if` must have the same format"),
                     );
                     return None;
                 }
-                let cond = Box::new(bool_node(ct, c.span));
+                let cond = Box::new(bool_node(ct, c.span()));
                 let node = match tt.format {
                     Format::Number => Val::Num(Num::If(
                         cond,
-                        Box::new(num_node(tt.node, t.span)),
-                        Box::new(num_node(ft.node, f.span)),
+                        Box::new(num_node(tt.node, t.span())),
+                        Box::new(num_node(ft.node, f.span())),
                     )),
                     Format::Boolean => Val::Bool(Bool::If(
                         cond,
-                        Box::new(bool_node(tt.node, t.span)),
-                        Box::new(bool_node(ft.node, f.span)),
+                        Box::new(bool_node(tt.node, t.span())),
+                        Box::new(bool_node(ft.node, f.span())),
                     )),
                     _ => Val::If(cond, Box::new(tt.node), Box::new(ft.node)),
                 };
@@ -144,27 +144,33 @@ impl<'a> Checker<'a> {
             }
             "value" => {
                 if n != 0 {
-                    self.arity(e.span, name, "no arguments", n);
+                    self.arity(e.span(), name, "no arguments", n);
                     return None;
                 }
                 let Some(f) = self.input else {
                     self.error(
-                        Diagnostic::error(NO_INPUT, e.span, "`value()` has no running value here")
-                            .with_label("no input value")
-                            .with_help("`value()` is the running value of a MODIFY; it cannot be used here"),
+                        Diagnostic::error(
+                            NO_INPUT,
+                            e.span(),
+                            "`value()` has no running value here",
+                        )
+                        .with_label("no input value")
+                        .with_help(
+                            "`value()` is the running value of a MODIFY; it cannot be used here",
+                        ),
                     );
                     return None;
                 };
                 self.uses_input = true;
                 Some(if *f == Format::Number {
-                    number(Num::Input(e.span))
+                    number(Num::Input(e.span()))
                 } else {
-                    wrap(f.clone(), Val::Input(e.span), e.span)
+                    wrap(f.clone(), Val::Input(e.span()), e.span())
                 })
             }
             "length" | "isempty" => {
-                let [a] = args else {
-                    self.arity(e.span, name, "1 argument", n);
+                let (Some(a), 1) = (args.first(), n) else {
+                    self.arity(e.span(), name, "1 argument", n);
                     return None;
                 };
                 let at = self.expr(a, None)?;
@@ -173,17 +179,17 @@ impl<'a> Checker<'a> {
                 }
                 let arr = Box::new(at.node);
                 Some(if lower == "length" {
-                    number(Num::Val(Box::new(Val::Length(arr, e.span)), e.span))
+                    number(Num::Val(Box::new(Val::Length(arr, e.span())), e.span()))
                 } else {
                     Typed {
                         format: Format::Boolean,
-                        node: Val::Bool(Bool::Val(Box::new(Val::IsEmpty(arr, e.span)), e.span)),
+                        node: Val::Bool(Bool::Val(Box::new(Val::IsEmpty(arr, e.span())), e.span())),
                     }
                 })
             }
             "ispresent" | "getoptional" => {
-                let [a] = args else {
-                    self.arity(e.span, name, "1 argument", n);
+                let (Some(a), 1) = (args.first(), n) else {
+                    self.arity(e.span(), name, "1 argument", n);
                     return None;
                 };
                 let at = self.expr(a, None)?;
@@ -191,7 +197,7 @@ impl<'a> Checker<'a> {
                     self.error(
                         Diagnostic::error(
                             OPERAND_FORMAT,
-                            a.span,
+                            a.span(),
                             format!("`{name}` needs an OPTIONAL, not {}", at.format),
                         )
                         .with_label(format!("this is {}", at.format))
@@ -203,10 +209,10 @@ impl<'a> Checker<'a> {
                 Some(if lower == "ispresent" {
                     Typed {
                         format: Format::Boolean,
-                        node: Val::Bool(Bool::Val(Box::new(Val::IsPresent(o, e.span)), e.span)),
+                        node: Val::Bool(Bool::Val(Box::new(Val::IsPresent(o, e.span())), e.span())),
                     }
                 } else {
-                    wrap(*inner, Val::GetOptional(o, e.span), e.span)
+                    wrap(*inner, Val::GetOptional(o, e.span()), e.span())
                 })
             }
             "slice" => self.slice(e, name, args),
@@ -216,11 +222,11 @@ impl<'a> Checker<'a> {
     }
 
     /// Reports an argument of `name` that is not an array.
-    fn not_array(&mut self, a: &Expr, f: &Format, name: &Name) -> Option<Typed> {
+    fn not_array(&mut self, a: Expr<'_>, f: &Format, name: &str) -> Option<Typed> {
         self.error(
             Diagnostic::error(
                 OPERAND_FORMAT,
-                a.span,
+                a.span(),
                 format!("`{name}` needs an ARRAY, not {f}"),
             )
             .with_label(format!("this is {f}"))
@@ -230,9 +236,9 @@ impl<'a> Checker<'a> {
     }
 
     /// `slice(array, start[, end])`; literal bounds are checked here.
-    fn slice(&mut self, e: &'a Expr, name: &Name, args: &'a [Expr]) -> Option<Typed> {
+    fn slice(&mut self, e: Expr<'a>, name: &str, args: Args<'a>) -> Option<Typed> {
         if !(2..=3).contains(&args.len()) {
-            self.arity(e.span, name, "2 or 3 arguments", args.len());
+            self.arity(e.span(), name, "2 or 3 arguments", args.len());
             return None;
         }
         let (a, rest) = args.split_first()?;
@@ -249,7 +255,7 @@ impl<'a> Checker<'a> {
                     self.error(
                         Diagnostic::error(
                             INVALID_ARGUMENT,
-                            x.span,
+                            x.span(),
                             "a slice bound must be a whole number, 0 or more",
                         )
                         .with_label("not a valid bound")
@@ -267,7 +273,7 @@ impl<'a> Checker<'a> {
                     "the slice starts after it ends"
                 };
                 self.error(
-                    Diagnostic::error(INVALID_ARGUMENT, e.span, msg)
+                    Diagnostic::error(INVALID_ARGUMENT, e.span(), msg)
                         .with_label("start must be below end")
                         .with_help("the end is exclusive: `slice(x,1,3)` takes items 1 and 2"),
                 );
@@ -285,7 +291,7 @@ impl<'a> Checker<'a> {
         let end = bounds.next().map(Box::new);
         Some(Typed {
             format: at.format,
-            node: Val::Slice(Box::new(at.node), Box::new(start), end, e.span),
+            node: Val::Slice(Box::new(at.node), Box::new(start), end, e.span()),
         })
     }
 }

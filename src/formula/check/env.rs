@@ -3,7 +3,7 @@
 
 use super::UNKNOWN_FUNCTION;
 use crate::diagnostic::Diagnostic;
-use crate::formula::ast::{Expr, ExprKind};
+use crate::formula::ast::{Args, Expr, ExprKind};
 use crate::formula::format::Format;
 use crate::formula::function::UserFunction;
 use crate::name::Name;
@@ -55,26 +55,26 @@ pub struct HostSignature {
 #[derive(Clone, Copy, Debug)]
 pub struct HostCall<'a> {
     /// The function name as written.
-    pub name: &'a Name,
+    pub name: &'a str,
     /// Span of the name.
     pub name_span: Span,
     /// Span of the whole call.
     pub span: Span,
     /// The arguments, unchecked.
-    pub args: &'a [Expr],
+    pub args: Args<'a>,
 }
 
-impl HostCall<'_> {
+impl<'a> HostCall<'a> {
     /// The literal text of argument `i` when it is a bare word or a quoted string.
-    pub fn literal(&self, i: usize) -> Option<&str> {
+    pub fn literal(&self, i: usize) -> Option<&'a str> {
         literal_name(self.args.get(i)?)
     }
 }
 
 /// The text of an argument written as a name: a bare word or a quoted string.
-pub(super) fn literal_name(a: &Expr) -> Option<&str> {
-    match &a.kind {
-        ExprKind::Variable(n) => Some(n.as_str()),
+pub(super) fn literal_name<'a>(a: Expr<'a>) -> Option<&'a str> {
+    match a.kind() {
+        ExprKind::Variable(n) => Some(n),
         ExprKind::String(s) => Some(s),
         _ => None,
     }
@@ -84,10 +84,10 @@ pub(super) fn literal_name(a: &Expr) -> Option<&str> {
 /// scope). Built-in functions are not part of it.
 pub trait CheckEnv {
     /// The variable called `name` (any case) and its format.
-    fn variable(&self, name: &Name) -> Option<(VarRef, Format)>;
+    fn variable(&self, name: &str) -> Option<(VarRef, Format)>;
 
     /// The user or host function called `name` (any case).
-    fn function(&self, name: &Name) -> Option<FunctionRef<'_>> {
+    fn function(&self, name: &str) -> Option<FunctionRef<'_>> {
         let _ = name;
         None
     }
@@ -122,7 +122,7 @@ pub trait CheckEnv {
 pub struct EmptyEnv;
 
 impl CheckEnv for EmptyEnv {
-    fn variable(&self, _name: &Name) -> Option<(VarRef, Format)> {
+    fn variable(&self, _name: &str) -> Option<(VarRef, Format)> {
         None
     }
 }

@@ -9,7 +9,7 @@ use super::{
     HostParam, INVALID_ARGUMENT, RECURSIVE_FUNCTION, Typed, UNKNOWN_FUNCTION, wrap,
 };
 use crate::diagnostic::Diagnostic;
-use crate::formula::ast::Expr;
+use crate::formula::ast::{Args, Expr};
 use crate::formula::compile::Val;
 use crate::formula::format::Format;
 use crate::formula::function::{BUILTINS, UserFunction, arg_index};
@@ -25,16 +25,16 @@ impl<'a> Checker<'a> {
     /// caller's context.
     pub(super) fn arg(
         &mut self,
-        e: &'a Expr,
-        name: &Name,
-        args: &'a [Expr],
+        e: Expr<'a>,
+        name: &str,
+        args: Args<'a>,
         asserted: Option<&Format>,
     ) -> Option<Typed> {
         let Some(fi) = self.current else {
             self.error(
                 Diagnostic::error(
                     UNKNOWN_FUNCTION,
-                    e.span,
+                    e.span(),
                     "`arg` is only available in the body of a FUNCTION",
                 )
                 .with_label("not inside a function body")
@@ -48,14 +48,14 @@ impl<'a> Checker<'a> {
         };
         let idx = match arg_index(args) {
             None => {
-                self.arity(e.span, name, "1 argument", args.len());
+                self.arity(e.span(), name, "1 argument", args.len());
                 return None;
             }
             Some(Err(())) => {
                 self.error(
                     Diagnostic::error(
                         INVALID_ARGUMENT,
-                        args.first().map_or(e.span, |a| a.span),
+                        args.first().map_or(e.span(), |a| a.span()),
                         "`arg` needs a whole-number literal",
                     )
                     .with_label("not a whole-number literal")
@@ -67,7 +67,7 @@ impl<'a> Checker<'a> {
         };
         let Some(actual) = frame_args.get(idx) else {
             self.arity(
-                e.span,
+                e.span(),
                 name,
                 &format!("an index below {}", frame_args.len()),
                 idx,
@@ -89,10 +89,10 @@ impl<'a> Checker<'a> {
     /// A call of a function that is not built in.
     pub(super) fn user_or_host(
         &mut self,
-        e: &'a Expr,
-        name: &Name,
+        e: Expr<'a>,
+        name: &'a str,
         name_span: Span,
-        args: &'a [Expr],
+        args: Args<'a>,
         asserted: Option<&Format>,
     ) -> Option<Typed> {
         let env = self.env;
@@ -106,11 +106,11 @@ impl<'a> Checker<'a> {
     /// A call of user function `f`: its body, checked with the call's arguments.
     fn user(
         &mut self,
-        e: &'a Expr,
+        e: Expr<'a>,
         f: &'a UserFunction,
-        name: &Name,
+        name: &str,
         name_span: Span,
-        args: &'a [Expr],
+        args: Args<'a>,
         asserted: Option<&Format>,
     ) -> Option<Typed> {
         if args.len() != f.arity {
@@ -119,10 +119,10 @@ impl<'a> Checker<'a> {
                 f.arity,
                 if f.arity == 1 { "" } else { "s" }
             );
-            self.arity(e.span, name, &expected, args.len());
+            self.arity(e.span(), name, &expected, args.len());
             return None;
         }
-        if self.expanding.contains(&f.name) {
+        if self.expanding.contains(&&f.name) {
             self.error(
                 Diagnostic::error(
                     RECURSIVE_FUNCTION,
@@ -150,7 +150,7 @@ impl<'a> Checker<'a> {
             }
             return None;
         }
-        let Some(body) = &f.body.root else {
+        let Some(body) = f.body.root() else {
             self.error(
                 Diagnostic::error(
                     EMPTY_FORMULA,
@@ -166,13 +166,13 @@ impl<'a> Checker<'a> {
         self.frames.push(Frame {
             args,
             parent: self.current,
-            call_span: e.span,
-            function: Some(f.name.clone()),
+            call_span: e.span(),
+            function: Some(&f.name),
             expanding_len: self.expanding.len(),
         });
         let saved = self.current;
         self.current = Some(frame);
-        self.expanding.push(f.name.clone());
+        self.expanding.push(&f.name);
         let r = self.expr(body, asserted);
         self.expanding.pop();
         self.current = saved;
@@ -182,17 +182,17 @@ impl<'a> Checker<'a> {
     /// A call of host function `h`, checked against the signature the environment gives.
     fn host(
         &mut self,
-        e: &'a Expr,
+        e: Expr<'a>,
         h: HostFnRef,
-        name: &Name,
+        name: &'a str,
         name_span: Span,
-        args: &'a [Expr],
+        args: Args<'a>,
     ) -> Option<Typed> {
         let env = self.env;
         let call = HostCall {
             name,
             name_span,
-            span: e.span,
+            span: e.span(),
             args,
         };
         let sig = match env.host_signature(h, &call) {
@@ -206,7 +206,7 @@ impl<'a> Checker<'a> {
         };
         if sig.params.len() != args.len() {
             let expected = format!("{} arguments", sig.params.len());
-            self.arity(e.span, name, &expected, args.len());
+            self.arity(e.span(), name, &expected, args.len());
             return None;
         }
         let mut nodes = Vec::with_capacity(args.len());
@@ -220,7 +220,7 @@ impl<'a> Checker<'a> {
                         self.error(
                             Diagnostic::error(
                                 INVALID_ARGUMENT,
-                                a.span,
+                                a.span(),
                                 format!("`{name}` needs a name here"),
                             )
                             .with_label("not a name")
@@ -243,16 +243,11 @@ impl<'a> Checker<'a> {
             return None;
         }
         self.deps.extend(sig.dependencies.iter().copied());
-        Some(wrap(sig.result, Val::Host(h, nodes, e.span), e.span))
+        Some(wrap(sig.result, Val::Host(h, nodes, e.span()), e.span()))
     }
 
     /// Reports a call of an unknown function, and still checks its arguments.
-    fn unknown_function(
-        &mut self,
-        name: &Name,
-        name_span: Span,
-        args: &'a [Expr],
-    ) -> Option<Typed> {
+    fn unknown_function(&mut self, name: &str, name_span: Span, args: Args<'a>) -> Option<Typed> {
         let env = self.env;
         let mut names: Vec<Name> = env.function_names();
         names.extend(
@@ -261,7 +256,7 @@ impl<'a> Checker<'a> {
                 .filter(|b| **b != "arg")
                 .map(|b| Name::new(b)),
         );
-        let suggestion = closest(name.as_str(), names.iter().map(Name::as_str)).map(str::to_owned);
+        let suggestion = closest(name, names.iter().map(Name::as_str)).map(str::to_owned);
         let help = match suggestion {
             Some(s) => format!("did you mean `{s}`?"),
             None => "define it with FUNCTION:name and VALUE:formula, or fix the name".into(),
@@ -276,7 +271,7 @@ impl<'a> Checker<'a> {
             .with_help(help),
         );
         // Still check the arguments, to report their problems too.
-        for a in args {
+        for a in args.iter() {
             let _ = self.expr(a, None);
         }
         None

@@ -70,8 +70,8 @@ impl Checker<'_> {
 
 /// The value of a literal number argument (`3`, `-3`, `(3)`), `Err` for an out-of-range
 /// literal, `None` when the argument is not a literal.
-pub(super) fn literal_number(e: &Expr) -> Option<Result<Number, ()>> {
-    match &e.kind {
+pub(super) fn literal_number(e: Expr<'_>) -> Option<Result<Number, ()>> {
+    match e.kind() {
         ExprKind::Number(t) => Some(match Number::parse_literal(t) {
             Some(Ok(n)) => Ok(n),
             _ => Err(()),

@@ -32,7 +32,7 @@ pub use env::{
     CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, VarRef,
 };
 
-use super::ast::{Expr, ExprKind, Formula};
+use super::ast::{Args, BinaryOp, Expr, ExprKind, Formula};
 use super::compile::{Bool, CompiledFormula, Num, Val};
 use super::format::Format;
 use crate::diagnostic::Diagnostic;
@@ -65,13 +65,15 @@ pub fn check_with_args(
     env: &dyn CheckEnv,
     asserted: &Format,
     input: Option<&Format>,
-    args: Option<&[Expr]>,
+    args: Option<&[Expr<'_>]>,
 ) -> Result<CompiledFormula, Vec<Diagnostic>> {
     let mut c = Checker {
         env,
         input,
         diags: Vec::new(),
-        deps: Vec::new(),
+        // About one variable per two nodes (`a+b+c`): room for them all.
+        deps: Vec::with_capacity((formula.len() / 2 + 1).min(1024)),
+        spine: Vec::new(),
         frames: Vec::new(),
         current: None,
         expanding: Vec::new(),
@@ -82,7 +84,7 @@ pub fn check_with_args(
     };
     if let Some(args) = args {
         c.frames.push(Frame {
-            args,
+            args: Args::of(args),
             parent: None,
             call_span: formula.span,
             function: None,
@@ -90,7 +92,7 @@ pub fn check_with_args(
         });
         c.current = Some(0);
     }
-    let Some(root) = &formula.root else {
+    let Some(root) = formula.root() else {
         return Err(vec![
             Diagnostic::error(EMPTY_FORMULA, formula.span, "the formula is empty")
                 .with_label("a formula is needed here")
@@ -105,7 +107,7 @@ pub fn check_with_args(
             c.diags.push(
                 Diagnostic::error(
                     RESULT_FORMAT,
-                    root.span,
+                    root.span(),
                     format!("this formula is {} but {asserted} is required", t.format),
                 )
                 .with_label(format!("this is {}", t.format))
@@ -116,9 +118,10 @@ pub fn check_with_args(
     match typed {
         Some(t) if c.diags.is_empty() => {
             let deps = first_uses(c.deps);
-            let root = super::compile::optimize(t.node);
+            let mut root = t.node;
+            super::compile::optimize(&mut root);
             Ok(CompiledFormula {
-                fast: super::compile::Fast::of(&root),
+                fast: std::sync::OnceLock::new(),
                 root,
                 format: t.format,
                 dependencies: deps,
@@ -130,7 +133,7 @@ pub fn check_with_args(
             if c.diags.is_empty() {
                 c.diags.push(Diagnostic::error(
                     RESULT_FORMAT,
-                    root.span,
+                    root.span(),
                     "the formula could not be checked",
                 ));
             }
@@ -155,15 +158,16 @@ fn first_uses(mut deps: Vec<VarRef>) -> Vec<VarRef> {
         }
         deps.truncate(kept);
     } else {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::fxhash::FxHashSet::default();
+        seen.reserve(deps.len());
         deps.retain(|d| seen.insert(*d));
     }
     deps
 }
 
 /// The help for a formula whose result is `found` where `asserted` is required.
-fn result_help(found: &Format, asserted: &Format, root: &Expr) -> String {
-    if matches!(root.kind, ExprKind::String(_)) {
+fn result_help(found: &Format, asserted: &Format, root: Expr<'_>) -> String {
+    if matches!(root.kind(), ExprKind::String(_)) {
         return format!(
             "a quoted literal is a STRING; write the {asserted} value without quotes where the token takes a value"
         );
@@ -187,10 +191,10 @@ struct Typed {
 
 /// One expansion of a user function: its call's arguments, read by `arg(n)`.
 struct Frame<'a> {
-    args: &'a [Expr],
+    args: Args<'a>,
     parent: Option<usize>,
     call_span: Span,
-    function: Option<Name>,
+    function: Option<&'a Name>,
     /// Length of the expansion stack before this call: its arguments are checked with the
     /// caller's stack.
     expanding_len: usize,
@@ -203,9 +207,11 @@ struct Checker<'a> {
     input: Option<&'a Format>,
     diags: Vec<Diagnostic>,
     deps: Vec<VarRef>,
+    /// The left spines of the binary nodes being checked (see `operators`).
+    spine: Vec<(Expr<'a>, BinaryOp, Span, Expr<'a>, bool)>,
     frames: Vec<Frame<'a>>,
     current: Option<usize>,
-    expanding: Vec<Name>,
+    expanding: Vec<&'a Name>,
     uses_input: bool,
     expansions: usize,
     depth: usize,
@@ -233,11 +239,7 @@ impl<'a> Checker<'a> {
     fn error(&mut self, d: Diagnostic) {
         let d = match self.current.and_then(|i| self.frames.get(i)) {
             Some(f) if f.function.is_some() => {
-                let name = f
-                    .function
-                    .clone()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default();
+                let name = f.function.map(|n| n.to_string()).unwrap_or_default();
                 d.with_secondary(f.call_span, format!("in this call of `{name}`"))
             }
             _ => d,
@@ -246,14 +248,14 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks one node, stopping (with one error) beyond [`MAX_DEPTH`] levels.
-    fn expr(&mut self, e: &'a Expr, asserted: Option<&Format>) -> Option<Typed> {
+    fn expr(&mut self, e: Expr<'a>, asserted: Option<&Format>) -> Option<Typed> {
         if self.depth >= MAX_DEPTH {
             if !self.too_deep {
                 self.too_deep = true;
                 self.error(
                     Diagnostic::error(
                         FORMULA_TOO_DEEP,
-                        e.span,
+                        e.span(),
                         format!("the formula nests more than {MAX_DEPTH} levels deep"),
                     )
                     .with_label("nested too deeply from here")
@@ -269,36 +271,36 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks one node, by its kind.
-    fn expr_inner(&mut self, e: &'a Expr, asserted: Option<&Format>) -> Option<Typed> {
-        match &e.kind {
-            ExprKind::Number(text) => self.number(text, e.span),
-            ExprKind::String(text) => self.string(text, e.span, asserted),
-            ExprKind::Variable(name) => self.variable_node(name, e.span),
+    fn expr_inner(&mut self, e: Expr<'a>, asserted: Option<&Format>) -> Option<Typed> {
+        match e.kind() {
+            ExprKind::Number(text) => self.number(text, e.span()),
+            ExprKind::String(text) => self.string(text, e.span(), asserted),
+            ExprKind::Variable(name) => self.variable_node(name, e.span()),
             ExprKind::Index {
                 name,
                 name_span,
                 index,
-            } => self.index(e, name, *name_span, index),
-            ExprKind::Unary { op, operand } => self.unary(e, *op, operand, asserted),
+            } => self.index(e, name, name_span, index),
+            ExprKind::Unary { op, operand } => self.unary(e, op, operand, asserted),
             ExprKind::Paren(x) => self.expr(x, asserted),
             ExprKind::Binary { .. } => self.binary(e, asserted),
             ExprKind::Call {
                 name,
                 name_span,
                 args,
-            } => self.call(e, name, *name_span, args, asserted),
+            } => self.call(e, name, name_span, args, asserted),
         }
     }
 
     /// Checks that `t` has format `want` (an argument), returning its node.
-    fn want(&mut self, t: Typed, want: &Format, at: &Expr, what: &str) -> Option<Val> {
+    fn want(&mut self, t: Typed, want: &Format, at: Expr<'_>, what: &str) -> Option<Val> {
         if &t.format == want {
             return Some(t.node);
         }
         self.error(
             Diagnostic::error(
                 OPERAND_FORMAT,
-                at.span,
+                at.span(),
                 format!("{what} must be {want}, not {}", t.format),
             )
             .with_label(format!("this is {}", t.format))

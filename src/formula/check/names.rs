@@ -11,7 +11,7 @@ use crate::source::Span;
 
 impl<'a> Checker<'a> {
     /// A variable read, added to the dependencies.
-    pub(super) fn variable_node(&mut self, name: &Name, span: Span) -> Option<Typed> {
+    pub(super) fn variable_node(&mut self, name: &str, span: Span) -> Option<Typed> {
         let (var, format) = self.variable(name, span)?;
         self.deps.push(var);
         let node = match format {
@@ -25,10 +25,10 @@ impl<'a> Checker<'a> {
     /// An array item, `name[index]`.
     pub(super) fn index(
         &mut self,
-        e: &'a Expr,
-        name: &Name,
+        e: Expr<'a>,
+        name: &str,
         name_span: Span,
-        index: &'a Expr,
+        index: Expr<'a>,
     ) -> Option<Typed> {
         let var = self.variable(name, name_span);
         let idx = self.expr(index, Some(&Format::Number));
@@ -52,27 +52,27 @@ impl<'a> Checker<'a> {
         self.deps.push(var);
         let node = Val::Index(
             Box::new(Val::Var(var, name_span)),
-            Box::new(num_node(idx?, index.span)),
-            e.span,
+            Box::new(num_node(idx?, index.span())),
+            e.span(),
         );
-        Some(wrap(item, node, e.span))
+        Some(wrap(item, node, e.span()))
     }
 
     /// The variable called `name`, or an error with a suggestion.
-    fn variable(&mut self, name: &Name, span: Span) -> Option<(VarRef, Format)> {
+    fn variable(&mut self, name: &str, span: Span) -> Option<(VarRef, Format)> {
         if let Some(v) = self.env.variable(name) {
             return Some(v);
         }
         let names = self.env.variable_names();
-        let suggestion = closest(name.as_str(), names.iter().map(Name::as_str));
+        let suggestion = closest(name, names.iter().map(Name::as_str));
         let mut d = Diagnostic::error(UNKNOWN_VARIABLE, span, format!("unknown variable `{name}`"))
             .with_label("no variable of this name is visible here");
         d = match suggestion {
             Some(s) => d.with_help(format!("did you mean `{s}`?")),
-            None if name.is("true") || name.is("false") => d.with_help(
+            None if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") => d.with_help(
                 "there are no boolean literals; compare instead, e.g. `1==1`, or define the variable",
             ),
-            None if name.as_str().contains('=') => d.with_help(format!(
+            None if name.contains('=') => d.with_help(format!(
                 "`{name}` is read as one variable name; equality is `==`"
             )),
             None => d.with_help("define the variable (DEFINE / LOCAL) or fix the name"),

@@ -12,9 +12,9 @@ impl<'a> Checker<'a> {
     /// A prefix operator, `-x` or `!x`.
     pub(super) fn unary(
         &mut self,
-        e: &'a Expr,
+        e: Expr<'a>,
         op: UnaryOp,
-        operand: &'a Expr,
+        operand: Expr<'a>,
         asserted: Option<&Format>,
     ) -> Option<Typed> {
         let t = self.expr(operand, asserted)?;
@@ -25,13 +25,13 @@ impl<'a> Checker<'a> {
         let t = self.operand(t, &want, operand, op.symbol(), what)?;
         Some(match op {
             UnaryOp::Neg => {
-                let n = num_node(t.node, operand.span);
+                let n = num_node(t.node, operand.span());
                 let node = match n {
                     Num::Const(c) => match c.checked_neg() {
                         Ok(r) => Num::Const(r),
-                        Err(_) => Num::Neg(Box::new(Num::Const(c)), e.span),
+                        Err(_) => Num::Neg(Box::new(Num::Const(c)), e.span()),
                     },
-                    n => Num::Neg(Box::new(n), e.span),
+                    n => Num::Neg(Box::new(n), e.span()),
                 };
                 Typed {
                     format: Format::Number,
@@ -40,7 +40,7 @@ impl<'a> Checker<'a> {
             }
             UnaryOp::Not => Typed {
                 format: Format::Boolean,
-                node: Val::Bool(Bool::Not(Box::new(bool_node(t.node, operand.span)))),
+                node: Val::Bool(Bool::Not(Box::new(bool_node(t.node, operand.span())))),
             },
         })
     }
@@ -50,7 +50,7 @@ impl<'a> Checker<'a> {
         &mut self,
         t: Typed,
         want: &Format,
-        at: &Expr,
+        at: Expr<'_>,
         op: &str,
         what: &str,
     ) -> Option<Typed> {
@@ -60,7 +60,7 @@ impl<'a> Checker<'a> {
         self.error(
             Diagnostic::error(
                 OPERAND_FORMAT,
-                at.span,
+                at.span(),
                 format!("`{op}` cannot take a {}", t.format),
             )
             .with_label(format!("this is {}", t.format))
@@ -72,38 +72,49 @@ impl<'a> Checker<'a> {
     /// Checks a binary node. The left spine of nested binary nodes (`a+b+c+…`, as long as
     /// the data makes it) is walked with a loop, not recursion, so very long formulas
     /// cannot overflow the stack.
-    pub(super) fn binary(&mut self, e: &'a Expr, asserted: Option<&Format>) -> Option<Typed> {
-        // spine[0] is `e`; spine[i+1] is the left operand of spine[i].
-        let mut spine: Vec<(&'a Expr, BinaryOp, Span, &'a Expr, Option<Format>)> = Vec::new();
+    pub(super) fn binary(&mut self, e: Expr<'a>, asserted: Option<&Format>) -> Option<Typed> {
+        // spine[0] is `e`; spine[i+1] is the left operand of spine[i]. Arithmetic passes the
+        // asserted format down; the others clear it (reference), so along the spine it is
+        // `asserted` down to the first non-arithmetic operator, then nothing: each entry
+        // records whether its right operand still sees it.
+        // The spine is kept on `self.spine` above `mark` (nested calls use the space above).
+        let mark = self.spine.len();
+        let mut depth = 0;
         let mut cur = e;
-        let mut cur_asserted = asserted.cloned();
+        while let ExprKind::Binary { lhs, .. } = cur.kind() {
+            depth += 1;
+            cur = lhs;
+        }
+        self.spine.reserve(depth);
+        let mut cur = e;
+        let mut keeps = asserted.is_some();
         while let ExprKind::Binary {
             op,
             op_span,
             lhs,
             rhs,
-        } = &cur.kind
+        } = cur.kind()
         {
-            // Arithmetic passes the asserted format down; the others clear it (reference).
-            let down = if is_arithmetic(*op) {
-                cur_asserted.clone()
-            } else {
-                None
-            };
-            spine.push((cur, *op, *op_span, &**rhs, down.clone()));
+            keeps = keeps && is_arithmetic(op);
+            self.spine.push((cur, op, op_span, rhs, keeps));
             cur = lhs;
-            cur_asserted = down;
         }
-        let mut acc = self.expr(cur, cur_asserted.as_ref());
-        let mut lhs_span = cur.span;
-        for (node, op, op_span, rhs, down) in spine.into_iter().rev() {
-            let r = self.expr(rhs, down.as_ref());
+        let mut acc = self.expr(cur, asserted.filter(|_| keeps));
+        let mut lhs_span = cur.span();
+        let mut i = self.spine.len();
+        while i > mark {
+            i -= 1;
+            let Some(&(node, op, op_span, rhs, keeps)) = self.spine.get(i) else {
+                break;
+            };
+            let r = self.expr(rhs, asserted.filter(|_| keeps));
             acc = match (acc, r) {
-                (Some(l), Some(r)) => self.combine(node, op, op_span, l, lhs_span, r, rhs.span),
+                (Some(l), Some(r)) => self.combine(node, op, op_span, l, lhs_span, r, rhs.span()),
                 _ => None,
             };
-            lhs_span = node.span;
+            lhs_span = node.span();
         }
+        self.spine.truncate(mark);
         acc
     }
 
@@ -111,7 +122,7 @@ impl<'a> Checker<'a> {
     #[allow(clippy::too_many_arguments)]
     fn combine(
         &mut self,
-        e: &'a Expr,
+        e: Expr<'a>,
         op: BinaryOp,
         op_span: Span,
         l: Typed,
@@ -167,7 +178,7 @@ impl<'a> Checker<'a> {
                 let b = num_node(r.node, rhs_span);
                 Some(Typed {
                     format: Format::Number,
-                    node: Val::Num(crate::formula::compile::chain(nop, a, b, e.span)),
+                    node: Val::Num(crate::formula::compile::chain(nop, a, b, e.span())),
                 })
             }
             BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {
@@ -180,13 +191,14 @@ impl<'a> Checker<'a> {
                     BinaryOp::Le => CmpOp::Le,
                     _ => CmpOp::Ge,
                 };
+                let node = match (num_node(l.node, lhs_span), num_node(r.node, rhs_span)) {
+                    // What `optimize` would make of it, made now.
+                    (Num::Var(v, vs), Num::Const(c)) => Bool::CmpVC(cop, v, vs, c),
+                    (a, b) => Bool::Cmp(cop, Box::new(a), Box::new(b)),
+                };
                 Some(Typed {
                     format: Format::Boolean,
-                    node: Val::Bool(Bool::Cmp(
-                        cop,
-                        Box::new(num_node(l.node, lhs_span)),
-                        Box::new(num_node(r.node, rhs_span)),
-                    )),
+                    node: Val::Bool(node),
                 })
             }
             BinaryOp::Eq | BinaryOp::Ne => {

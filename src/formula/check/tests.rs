@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::formula::ast::BinaryOp::*;
-use crate::formula::print::expr_sexpr;
+use crate::formula::ast::{Tree, TreeKind};
+use crate::formula::print::to_sexpr;
 use crate::formula::testing::*;
 
 /// A formula's value as text, or the codes of its errors (from checking or evaluation).
@@ -25,7 +26,7 @@ fn env(vars: &[(&str, &str, &str)]) -> Env {
         })
 }
 
-fn run(env: &Env, root: Expr, format: &str) -> Outcome {
+fn run(env: &Env, root: Tree, format: &str) -> Outcome {
     let format = Format::from_name(format).unwrap();
     match check(&formula(root), env, &format, None) {
         Ok(c) => c
@@ -37,9 +38,9 @@ fn run(env: &Env, root: Expr, format: &str) -> Outcome {
 }
 
 /// Runs each `(formula, format, expected)` case in `env`; a failure names the formula.
-fn expect(env: &Env, cases: Vec<(Expr, &str, Outcome)>) {
+fn expect(env: &Env, cases: Vec<(Tree, &str, Outcome)>) {
     for (root, format, expected) in cases {
-        let shown = expr_sexpr(&root);
+        let shown = to_sexpr(&formula(root.clone()));
         assert_eq!(run(env, root, format), expected, "{shown} as {format}");
     }
 }
@@ -192,7 +193,7 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     }
     let mut bracketed = num("1");
     for _ in 0..90 {
-        bracketed = e(ExprKind::Paren(Box::new(bracketed)));
+        bracketed = e(TreeKind::Paren(Box::new(bracketed)));
     }
     // Not through `expect`, which would print the 5000 levels.
     let env = Env::default();

@@ -944,7 +944,7 @@ mod tests {
                         env.define("y", Format::Number, Some(Value::Number(n(y))));
                         env.define("b", Format::Boolean, Some(Value::Boolean(x < y)));
                         let c = compile_text(text, *boolean, &env);
-                        let program = match c.fast.general() {
+                        let program = match c.fast().general() {
                             Fast::Num(_, p) | Fast::Bool(_, p) => p.clone(),
                             Fast::Tiny(..) | Fast::Tree => None,
                         };
@@ -985,7 +985,7 @@ mod tests {
         // Right-nested: each level needs one more temporary register.
         let deep = "x+(x+(x+(x+(x+(x+(x+(x+(x+(x+x)))))))))";
         let c = compile_text(deep, false, &env);
-        assert!(matches!(c.fast, Fast::Num(_, None)));
+        assert!(matches!(c.fast(), Fast::Num(_, None)));
         assert_eq!(c.eval(&env, None).unwrap().to_string(), "66");
     }
 }

@@ -407,11 +407,15 @@ mod tests {
         let env = env("1", "2");
         for (text, boolean) in TINY {
             let c = compile_text(text, *boolean, &env);
-            assert!(matches!(c.fast, Fast::Tiny(..)), "{text}: {:?}", c.fast);
+            assert!(matches!(c.fast(), Fast::Tiny(..)), "{text}: {:?}", c.fast());
         }
         for (text, boolean) in NOT_TINY {
             let c = compile_text(text, *boolean, &env);
-            assert!(!matches!(c.fast, Fast::Tiny(..)), "{text}: {:?}", c.fast);
+            assert!(
+                !matches!(c.fast(), Fast::Tiny(..)),
+                "{text}: {:?}",
+                c.fast()
+            );
         }
     }
 
@@ -438,7 +442,7 @@ mod tests {
                     for input in [None, Some(Value::Number(n(y))), Some(Value::Number(n(x)))] {
                         let env = env(x, y);
                         let c = compile_text(text, *boolean, &env);
-                        let Fast::Tiny(tiny, _) = &c.fast else {
+                        let Fast::Tiny(tiny, _) = c.fast() else {
                             panic!("{text} has no tiny form");
                         };
                         let ctx = format!("{text} x={x} y={y} input={input:?}");

@@ -9,32 +9,32 @@
 
 use super::grammar::Place;
 use super::lexer::{Spanned, Tok};
-use crate::formula::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
-use crate::name::Name;
+use crate::formula::ast::{BinaryOp, Builder, Formula, NodeId, TextRef, UnaryOp};
 use crate::source::Span;
 
 /// Nesting beyond this is left to the chumsky grammar (which grows the stack as needed).
 const MAX_DEPTH: u32 = 200;
 
 /// The tree of a whole formula, or `None` when the tokens are not one well-formed formula.
-pub(super) fn parse(tokens: &[Spanned], text: &str, place: Place) -> Option<Expr> {
+/// `whole` is the span of the formula text.
+pub(super) fn parse(tokens: &[Spanned], text: &str, place: Place, whole: Span) -> Option<Formula> {
     let mut p = Descent {
         tokens,
-        text,
         pos: 0,
         place,
         depth: 0,
+        out: Builder::new(text.to_owned(), tokens.len()),
     };
     let e = p.binary(1)?;
-    (p.pos == tokens.len()).then_some(e)
+    (p.pos == tokens.len()).then(|| p.out.finish(Some(e), whole))
 }
 
 struct Descent<'a> {
     tokens: &'a [Spanned],
-    text: &'a str,
     pos: usize,
     place: Place,
     depth: u32,
+    out: Builder,
 }
 
 /// Binding level and operator of a binary operator token.
@@ -79,7 +79,7 @@ impl Descent<'_> {
     }
 
     /// Operators of level `min` and tighter, left-associative (precedence climbing).
-    fn binary(&mut self, min: u8) -> Option<Expr> {
+    fn binary(&mut self, min: u8) -> Option<NodeId> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return None;
@@ -92,139 +92,107 @@ impl Descent<'_> {
             self.pos += 1;
             let op_span = self.span_at(self.pos - 1);
             let rhs = self.binary(level + 1)?;
-            lhs = Expr {
-                span: lhs.span.join(rhs.span),
-                kind: ExprKind::Binary {
-                    op,
-                    op_span,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-            };
+            let span = self.out.span(lhs).join(self.out.span(rhs));
+            lhs = self.out.binary(op, op_span, lhs, rhs, span);
         }
         self.depth -= 1;
         Some(lhs)
     }
 
-    fn unary(&mut self) -> Option<Expr> {
+    fn unary(&mut self) -> Option<NodeId> {
         let minus = self.eat(&Tok::Minus);
         let not = self.eat(&Tok::Bang);
         let mut out = self.expon()?;
         for (op, at) in [(UnaryOp::Not, not), (UnaryOp::Neg, minus)] {
             if let Some(s) = at {
-                out = Expr {
-                    span: s.join(out.span),
-                    kind: ExprKind::Unary {
-                        op,
-                        operand: Box::new(out),
-                    },
-                };
+                let span = s.join(self.out.span(out));
+                out = self.out.unary(op, out, span);
             }
         }
         Some(out)
     }
 
-    fn expon(&mut self) -> Option<Expr> {
+    fn expon(&mut self) -> Option<NodeId> {
         let mut lhs = self.primary()?;
         while let Some(op_span) = self.eat(&Tok::Caret) {
             let rhs = self.primary()?;
-            lhs = Expr {
-                span: lhs.span.join(rhs.span),
-                kind: ExprKind::Binary {
-                    op: BinaryOp::Pow,
-                    op_span,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-            };
+            let span = self.out.span(lhs).join(self.out.span(rhs));
+            lhs = self.out.binary(BinaryOp::Pow, op_span, lhs, rhs, span);
         }
         Some(lhs)
     }
 
-    fn primary(&mut self) -> Option<Expr> {
+    fn primary(&mut self) -> Option<NodeId> {
         let (tok, local) = *self.tokens.get(self.pos)?;
         let span = self.place.span(local);
-        let written = self.text.get(local.start..local.end).unwrap_or("");
-        let leaf = |kind| Some(Expr { kind, span });
+        let written = Builder::range(local.start, local.end);
         match tok {
             Tok::Number => {
                 self.pos += 1;
-                leaf(ExprKind::Number(written.into()))
+                Some(self.out.number(written, span))
             }
             Tok::Str => {
                 self.pos += 1;
-                let inner = written
-                    .get(1..written.len().saturating_sub(1))
-                    .unwrap_or("");
-                leaf(ExprKind::String(inner.into()))
+                let inner = Builder::range(
+                    (local.start + 1).min(local.end),
+                    local.end.saturating_sub(1).max(local.start),
+                );
+                Some(self.out.string(inner, span))
             }
             Tok::BadOperand => {
                 self.pos += 1;
-                leaf(ExprKind::Variable(Name::new("")))
+                Some(self.out.variable(Builder::range(0, 0), span))
             }
             Tok::LParen => {
                 self.pos += 1;
                 let inner = self.binary(1)?;
                 let close = self.eat(&Tok::RParen)?;
-                Some(Expr {
-                    kind: ExprKind::Paren(Box::new(inner)),
-                    span: span.join(close),
-                })
+                Some(self.out.paren(inner, span.join(close)))
             }
             Tok::Percent => match self.tokens.get(self.pos + 1) {
                 Some((Tok::Word, ws)) => {
                     self.pos += 2;
-                    let word = self.text.get(ws.start..ws.end).unwrap_or("");
-                    let name = Name::new(&format!("%{word}"));
+                    let name = if ws.start == local.end {
+                        Builder::range(local.start, ws.end)
+                    } else {
+                        self.out.percent_name(Builder::range(ws.start, ws.end))
+                    };
                     self.named(name, span.join(self.place.span(*ws)))
                 }
                 _ => None,
             },
             Tok::Word => {
                 self.pos += 1;
-                self.named(Name::new(written), span)
+                self.named(written, span)
             }
             _ => None,
         }
     }
 
     /// A name, optionally followed by call arguments or an index.
-    fn named(&mut self, name: Name, name_span: Span) -> Option<Expr> {
+    fn named(&mut self, name: TextRef, name_span: Span) -> Option<NodeId> {
         if self.eat(&Tok::LParen).is_some() {
-            let mut args = Vec::new();
+            let mark = self.out.args_start();
             let close = match self.eat(&Tok::RParen) {
                 Some(close) => close,
                 None => loop {
-                    args.push(self.binary(1)?);
+                    let a = self.binary(1)?;
+                    self.out.arg(a);
                     if self.eat(&Tok::Comma).is_none() {
                         break self.eat(&Tok::RParen)?;
                     }
                 },
             };
-            return Some(Expr {
-                kind: ExprKind::Call {
-                    name,
-                    name_span,
-                    args,
-                },
-                span: name_span.join(close),
-            });
+            return Some(self.out.call(name, name_span, mark, name_span.join(close)));
         }
         if self.eat(&Tok::LBracket).is_some() {
             let index = self.binary(4)?;
             let close = self.eat(&Tok::RBracket)?;
-            return Some(Expr {
-                kind: ExprKind::Index {
-                    name,
-                    name_span,
-                    index: Box::new(index),
-                },
-                span: name_span.join(close),
-            });
+            return Some(
+                self.out
+                    .index(name, name_span, index, name_span.join(close)),
+            );
         }
-        Some(Expr {
-            kind: ExprKind::Variable(name),
-            span: name_span,
-        })
+        Some(self.out.variable(name, name_span))
     }
 }

@@ -6,8 +6,7 @@
 //! expression only.
 
 use super::lexer::{Spanned, Tok};
-use crate::formula::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
-use crate::name::Name;
+use crate::formula::ast::{BinaryOp, Tree as Expr, TreeKind as ExprKind, UnaryOp};
 use crate::source::{FileId, Span};
 use chumsky::extra::SimpleState;
 use chumsky::input::{Input, MapExtra, MappedInput, Stream};
@@ -205,7 +204,7 @@ where
 /// Placeholder for a part that failed to parse (the formula is discarded anyway).
 fn error_expr() -> Expr {
     Expr {
-        kind: ExprKind::Variable(Name::new("")),
+        kind: ExprKind::Variable("".into()),
         span: Span::default(),
     }
 }
@@ -317,14 +316,14 @@ fn unary<E: chumsky::error::Error<'static, Tokens> + Clone + 'static>(
     expr: Rec<E>,
     arith: Rec<E>,
 ) -> impl Parser<'static, Tokens, Expr, Extra<E>> + Clone {
-    let word = select! { Tok::Word = e => (Name::new(&written(e)), here(e)) };
+    let word = select! { Tok::Word = e => (Box::<str>::from(&*written(e)), here(e)) };
     let name = just(Tok::Percent)
         .map_with(|_, e| here(e))
         .or_not()
         .then(word)
         .map(
-            |(percent, (w, ws)): (Option<Span>, (Name, Span))| match percent {
-                Some(p) => (Name::new(&format!("%{w}")), p.join(ws)),
+            |(percent, (w, ws)): (Option<Span>, (Box<str>, Span))| match percent {
+                Some(p) => (format!("%{w}").into_boxed_str(), p.join(ws)),
                 None => (w, ws),
             },
         );
@@ -378,7 +377,7 @@ fn unary<E: chumsky::error::Error<'static, Tokens> + Clone + 'static>(
             let inner = w.get(1..w.len().saturating_sub(1)).unwrap_or("");
             Expr { kind: ExprKind::String(inner.into()), span: here(e) }
         },
-        Tok::BadOperand = e => Expr { kind: ExprKind::Variable(Name::new("")), span: here(e) },
+        Tok::BadOperand = e => Expr { kind: ExprKind::Variable("".into()), span: here(e) },
     };
 
     let paren = expr

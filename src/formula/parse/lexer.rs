@@ -125,8 +125,10 @@ pub(super) type Spanned = (Tok, chumsky::span::SimpleSpan);
 /// Can `c` start a name? Letters of the reference grammar's LETTER class (ASCII, Latin-1
 /// letters, U+0100–U+1FFF and the CJK blocks); `$` and `_` are not letters here.
 pub(super) fn is_name_start(c: char) -> bool {
-    c.is_ascii_alphabetic()
-        || matches!(c,
+    if c.is_ascii() {
+        return c.is_ascii_alphabetic();
+    }
+    matches!(c,
             '\u{c0}'..='\u{d6}'
             | '\u{d8}'..='\u{f6}'
             | '\u{f8}'..='\u{1fff}'
@@ -171,11 +173,23 @@ fn starts_operator(c: char) -> bool {
 }
 
 /// Splits `text` into tokens, pushing every lexical problem onto `problems`.
+#[cfg(test)]
 pub(super) fn lex(text: &str, problems: &mut Vec<Problem>) -> Vec<Spanned> {
+    lex_into(text, problems, Vec::new())
+}
+
+/// [`lex`] into `buffer` (cleared first; reused to save an allocation per formula).
+pub(super) fn lex_into(
+    text: &str,
+    problems: &mut Vec<Problem>,
+    mut buffer: Vec<Spanned>,
+) -> Vec<Spanned> {
+    buffer.clear();
+    buffer.reserve(text.len() / 2 + 1);
     Lexer {
         text,
         pos: 0,
-        tokens: Vec::with_capacity(text.len() / 2 + 1),
+        tokens: buffer,
         problems,
         leading_space: false,
     }
@@ -198,8 +212,8 @@ impl<'s> Lexer<'s, '_> {
                 ' ' | '\t' | '\n' | '\r' => self.whitespace(),
                 '0'..='9' | '.' => self.number(),
                 '"' => self.string(),
-                c if is_name_start(c) => self.word(),
                 c if starts_operator(c) => self.operator(c),
+                c if is_name_start(c) => self.word(),
                 c => self.forbidden(c),
             }
         }
@@ -456,8 +470,19 @@ impl<'s> Lexer<'s, '_> {
         let mut equals = 0;
         let mut valid_end = start;
         let mut end = start;
-        for (i, ch) in self.text.get(start..).unwrap_or("").char_indices() {
-            let at = start + i;
+        // ASCII letters, digits and `~` (name ends) first, a byte at a time: most names are
+        // only those; the loop below takes over at anything else.
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(end) {
+            if !(b.is_ascii_alphanumeric() || b == b'~') {
+                break;
+            }
+            end += 1;
+            valid_end = end;
+        }
+        let from = end;
+        for (i, ch) in self.text.get(from..).unwrap_or("").char_indices() {
+            let at = from + i;
             if ch == '=' {
                 if equals == 1 || at == start {
                     break;
@@ -509,7 +534,8 @@ impl<'s> Lexer<'s, '_> {
     }
 
     fn check_equals_in_name(&mut self, word: &str, start: usize) {
-        if let Some(i) = word.find('=') {
+        // A byte scan: `str::find` costs more than the whole word on names this short.
+        if let Some(i) = word.bytes().position(|b| b == b'=') {
             let spaced = word.get(..i).is_some_and(|b| b.ends_with(' '))
                 || word.get(i + 1..).is_some_and(|a| a.starts_with(' '));
             if spaced {

@@ -31,7 +31,13 @@ thread_local! {
     /// The chumsky grammar, built once per thread (building it costs far more than parsing
     /// a formula).
     static GRAMMAR: grammar::Grammar<grammar::Error> = grammar::formula(true);
+
+    /// The token buffer, reused from one formula to the next (taken while in use).
+    static TOKENS: std::cell::Cell<Vec<lexer::Spanned>> = const { std::cell::Cell::new(Vec::new()) };
 }
+
+/// Token buffers above this many tokens are not kept for the next formula.
+const KEPT_TOKENS: usize = 4096;
 
 /// The result of [`parse_formula`].
 #[derive(Clone, Debug, PartialEq)]
@@ -71,17 +77,14 @@ fn parse_with(
     let whole = Span::new(file, 0..text.len()).shifted(offset);
     if text.is_empty() {
         return ParseOutput {
-            formula: Some(Formula {
-                root: None,
-                span: whole,
-            }),
+            formula: Some(Formula::empty(whole)),
             diagnostics: Vec::new(),
         };
     }
     let mut problems = Vec::new();
-    let tokens = lexer::lex(text, &mut problems);
-    let root = if tokens.is_empty() {
-        None
+    let tokens = lexer::lex_into(text, &mut problems, TOKENS.take());
+    let formula = if tokens.is_empty() {
+        Some(Formula::empty(whole))
     } else if let Some((_, at)) = tokens.get(MAX_TOKENS) {
         problems.push(
             Problem::new(
@@ -99,8 +102,8 @@ fn parse_with(
     } else {
         let end = text.len();
         let place = grammar::Place { file, offset };
-        match fast::parse(&tokens, text, place) {
-            Some(root) => Some(root),
+        match fast::parse(&tokens, text, place, whole) {
+            Some(formula) => Some(formula),
             None => {
                 // Not a well-formed formula (or nested very deeply): the chumsky grammar
                 // parses it again, with recovery, and each error is explained from the
@@ -123,10 +126,19 @@ fn parse_with(
                         }
                     }
                 }
-                root
+                Some(Formula::from_tree(root.as_ref(), whole))
             }
         }
     };
+    if tokens.capacity() <= KEPT_TOKENS {
+        TOKENS.set(tokens);
+    }
+    if problems.is_empty() {
+        return ParseOutput {
+            formula,
+            diagnostics: Vec::new(),
+        };
+    }
     problems.sort_by_key(|p| (p.range.start, p.range.end));
     let has_error = problems.iter().any(|p| p.severity == Severity::Error);
     let diagnostics = problems
@@ -134,7 +146,7 @@ fn parse_with(
         .map(|p| p.into_diagnostic(file, offset))
         .collect();
     ParseOutput {
-        formula: (!has_error).then_some(Formula { root, span: whole }),
+        formula: formula.filter(|_| !has_error),
         diagnostics,
     }
 }
@@ -206,7 +218,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// The chumsky grammar's verdict on `text`: its tree, or `None` on a grammar error.
-    fn chumsky_only(text: &str) -> Option<crate::formula::ast::Expr> {
+    fn chumsky_only(text: &str) -> Option<Formula> {
         let tokens = lexer::lex(text, &mut Vec::new());
         let place = grammar::Place::default();
         let (root, errors) = GRAMMAR
@@ -217,7 +229,9 @@ mod tests {
                 )
             })
             .into_output_errors();
-        if errors.is_empty() { root } else { None }
+        errors
+            .is_empty()
+            .then(|| Formula::from_tree(root.as_ref(), Span::new(FileId(0), 0..text.len())))
     }
 
     thread_local! {
@@ -256,9 +270,10 @@ mod tests {
         assert!(big <= 3 * small, "{small} reads for 6, {big} for 12");
     }
 
-    fn fast_only(text: &str) -> Option<crate::formula::ast::Expr> {
+    fn fast_only(text: &str) -> Option<Formula> {
         let tokens = lexer::lex(text, &mut Vec::new());
-        fast::parse(&tokens, text, grammar::Place::default())
+        let whole = Span::new(FileId(0), 0..text.len());
+        fast::parse(&tokens, text, grammar::Place::default(), whole)
     }
 
     const PIECES: &[&str] = &[
@@ -392,20 +407,21 @@ mod tests {
     #[test]
     fn spans_are_in_the_file_shifted_by_the_offset() {
         let out = parse_formula("f(a) + %bc", FileId(4), 10);
-        let root = out.formula.and_then(|f| f.root).expect("parses");
+        let formula = out.formula.expect("parses");
+        let root = formula.root().expect("not empty");
         assert_eq!(
-            (root.span.file, root.span.start, root.span.end),
+            (root.span().file, root.span().start, root.span().end),
             (FileId(4), 10, 20)
         );
         let crate::formula::ast::ExprKind::Binary {
             op_span, lhs, rhs, ..
-        } = root.kind
+        } = root.kind()
         else {
             panic!("not a binary node");
         };
         assert_eq!((op_span.start, op_span.end), (15, 16));
-        assert_eq!((lhs.span.start, lhs.span.end), (10, 14));
-        assert_eq!((rhs.span.start, rhs.span.end), (17, 20));
+        assert_eq!((lhs.span().start, lhs.span().end), (10, 14));
+        assert_eq!((rhs.span().start, rhs.span().end), (17, 20));
     }
 
     #[test]
