@@ -8,7 +8,7 @@
 
 use super::codes;
 use super::lines::{FirstColumn, LineType, line_type};
-use super::names::find_byte;
+use super::names::{find_byte, find_pre};
 use super::suggest::suggest;
 use super::table::{KindTable, Status, TokenRow, Vocabulary, subtokens_exact_case};
 use crate::diagnostic::Diagnostic;
@@ -55,17 +55,6 @@ fn takes_nested_pres(name: &str) -> bool {
 /// costs more than the search (callgrind: ~140 instructions a call).
 fn byte_at(s: &str, b: u8) -> Option<usize> {
     s.bytes().position(|c| c == b)
-}
-
-/// The first index at or after `from` where `PRE` starts in `b`.
-fn find_pre(b: &[u8], mut from: usize) -> Option<usize> {
-    while let Some(at) = find_byte(b, from, b'P') {
-        if b.get(at + 1..at + 3) == Some(b"RE".as_slice()) {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
 }
 
 /// Whether `value` contains `PRE` anywhere: a nested prerequisite (`PRE…` or `!PRE…`, `PRE`
@@ -314,7 +303,7 @@ impl<'t> Checker<'t, '_> {
     }
 
     /// Checks one token column against `kind` (whose table is `table`).
-    #[inline]
+    #[inline(always)]
     fn token(
         &mut self,
         kind: &'static str,
@@ -333,7 +322,7 @@ impl<'t> Checker<'t, '_> {
     /// more, or its sub-token is a current one and its nested PREs are known. `false` when
     /// anything else holds (a diagnostic may be due): the full path then decides, so the
     /// diagnostics are those of the full path alone.
-    #[inline]
+    #[inline(always)]
     fn quiet(&self, table: Option<&'static KindTable>, tok: Span) -> bool {
         let Some(table) = table else {
             return false;
@@ -343,10 +332,7 @@ impl<'t> Checker<'t, '_> {
         let Some(colon) = find_byte(bytes, 0, b':').filter(|c| *c > 0) else {
             return false;
         };
-        let Some(row) = bytes
-            .get(..colon)
-            .and_then(|name| self.vocab.row_in(table, name))
-        else {
+        let Some(row) = self.vocab.row_in_prefix(table, bytes, colon) else {
             return false;
         };
         match self.vocab.flags(row) {
@@ -418,15 +404,15 @@ impl<'t> Checker<'t, '_> {
             } else {
                 continue;
             };
-            let piece = value.get(start..).unwrap_or(&[]);
-            let piece = piece
-                .get(..find_byte(piece, 0, b'|').unwrap_or(piece.len()))
-                .unwrap_or(piece);
-            let Some(colon) = piece.iter().position(|c| *c == b':') else {
+            let rest = value.get(start..).unwrap_or(&[]);
+            // The name runs to the `:`, which must come before the piece's end at `|`.
+            let Some(colon) = find_byte(rest, 0, b':') else {
                 continue;
             };
-            let name = piece.get(..colon).unwrap_or(piece);
-            if self.vocab.row_in(pre, name).is_none() {
+            if find_byte(rest, 0, b'|').is_some_and(|bar| bar < colon) {
+                continue;
+            }
+            if self.vocab.row_in_prefix(pre, rest, colon).is_none() {
                 return false;
             }
         }

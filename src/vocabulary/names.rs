@@ -14,8 +14,12 @@ pub struct NameIndex {
     bytes: Vec<u8>,
     /// Key `i` is `bytes[spans[i].0..spans[i].1]`.
     spans: Vec<(u32, u32)>,
+    /// Per key: its head, compared instead of its bytes.
+    heads: Vec<Head>,
     /// Open-addressed slots: 0 is empty, `i + 1` is key `i`. A power of two long.
     slots: Vec<u32>,
+    /// 64 minus the number of bits of a slot index.
+    shift: u32,
 }
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
@@ -60,6 +64,33 @@ pub fn find_byte(b: &[u8], from: usize, needle: u8) -> Option<usize> {
         .map(|p| at + p)
 }
 
+/// The first index at or after `from` where `PRE` starts in `b`: eight positions at a time
+/// (the bytes of three overlapping words compared with `P`, `R` and `E` at once), then one by
+/// one. The values of the tokens that carry prerequisites are scanned with it.
+pub fn find_pre(b: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let splat = |c: u8| ONES.wrapping_mul(u64::from(c));
+    let (p, r, e) = (splat(b'P'), splat(b'R'), splat(b'E'));
+    let mut at = from;
+    while at + 10 <= b.len() {
+        // A byte of `x` is zero where `PRE` starts.
+        let x = (word(b, at) ^ p) | (word(b, at + 1) ^ r) | (word(b, at + 2) ^ e);
+        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+        if zero != 0 {
+            return Some(at + (zero.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    while at + 3 <= b.len() {
+        if b.get(at..at + 3) == Some(b"PRE".as_slice()) {
+            return Some(at);
+        }
+        at += 1;
+    }
+    None
+}
+
 /// Whether two names are equal, compared a word at a time (no call to `memcmp`: names are
 /// short, and the call costs more than the comparison).
 #[inline]
@@ -84,12 +115,15 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-/// The hash of a name: whole words, then the tail read as one (overlapping) word, mixed
-/// Fx-style with the length. Names of 1–8 bytes cost one or two multiplications.
 #[inline]
-pub fn hash(b: &[u8]) -> u64 {
+fn mix(h: u64, w: u64) -> u64 {
+    (h.rotate_left(5) ^ w).wrapping_mul(SEED)
+}
+
+/// The hash of a name of any length: whole words, then the tail read as one (overlapping)
+/// word, mixed Fx-style with the length.
+fn hash(b: &[u8]) -> u64 {
     let n = b.len();
-    let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(SEED);
     let mut h = (n as u64).wrapping_mul(SEED);
     let mut at = 0usize;
     while at + 8 < n {
@@ -105,6 +139,62 @@ pub fn hash(b: &[u8]) -> u64 {
         byte(0) | (byte(n / 2) << 8) | (byte(n.saturating_sub(1)) << 16)
     };
     mix(h, tail)
+}
+
+/// A word with its low `bytes` bytes set (all of them for 8 or more).
+#[inline]
+fn low_bytes(bytes: usize) -> u64 {
+    u32::try_from(8 * bytes)
+        .ok()
+        .and_then(|bits| 1u64.checked_shl(bits))
+        .map_or(u64::MAX, |b| b.wrapping_sub(1))
+}
+
+/// The first sixteen bytes of a name as two little-endian words padded with zeros, and its
+/// length: equal heads of names of at most 16 bytes mean equal names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Head {
+    lo: u64,
+    hi: u64,
+    len: usize,
+}
+
+impl Head {
+    /// The head of the name `text[..n]` (`n` at most `text.len()`). `text` may go on past
+    /// the name (a token's value after its `:`): the bytes there are read in the same loads
+    /// and masked off, so a name is taken in two loads whatever its length.
+    #[inline]
+    fn of(text: &[u8], n: usize) -> Head {
+        let len = text.len();
+        let (lo, hi) = if len >= 16 {
+            (word(text, 0), word(text, 8))
+        } else if len >= 8 {
+            // The bytes 8..len are the top ones of the word ending at `len`.
+            let top = word(text, len - 8).checked_shr(8 * (16 - len) as u32);
+            (word(text, 0), top.unwrap_or(0))
+        } else if len >= 4 {
+            let top = half(text, len - 4) >> (8 * (8 - len));
+            (half(text, 0) | (top << 32), 0)
+        } else {
+            let byte = |i: usize| u64::from(text.get(i).copied().unwrap_or(0));
+            (byte(0) | (byte(1) << 8) | (byte(2) << 16), 0)
+        };
+        Head {
+            lo: lo & low_bytes(n),
+            hi: hi & low_bytes(n.saturating_sub(8)),
+            len: n,
+        }
+    }
+
+    /// The hash of the name whose head this is (`text[..n]` as in [`Head::of`]).
+    #[inline]
+    fn hash(self, text: &[u8]) -> u64 {
+        let h = mix(mix((self.len as u64).wrapping_mul(SEED), self.lo), self.hi);
+        if self.len <= 16 {
+            return h;
+        }
+        mix(h, hash(text.get(16..self.len).unwrap_or(&[])))
+    }
 }
 
 impl NameIndex {
@@ -130,26 +220,34 @@ impl NameIndex {
         self.bytes.get(start as usize..end as usize).unwrap_or(&[])
     }
 
-    /// The slot a hash starts probing at.
+    /// The slot a hash starts probing at: its high bits, the best of a multiplicative hash.
     #[inline]
     fn home(&self, h: u64) -> usize {
-        // The high bits of a multiplicative hash are its best ones.
-        let bits = self.slots.len().trailing_zeros();
-        if bits == 0 {
-            return 0;
-        }
-        (h >> (64 - bits)) as usize
+        h.checked_shr(self.shift).unwrap_or(0) as usize
     }
 
     /// The number of `key`, if it is in the index.
     #[inline]
     pub fn get(&self, key: &[u8]) -> Option<usize> {
+        self.get_prefix(key, key.len())
+    }
+
+    /// The number of the key `text[..n]`, if it is in the index: the name before a token's
+    /// `:` is looked up in the token's text, without cutting it first.
+    #[inline]
+    pub fn get_prefix(&self, text: &[u8], n: usize) -> Option<usize> {
+        if n > text.len() {
+            return None;
+        }
+        let head = Head::of(text, n);
         let mask = self.slots.len().wrapping_sub(1);
-        let mut at = self.home(hash(key));
+        let mut at = self.home(head.hash(text));
         loop {
             let slot = *self.slots.get(at)?;
             let id = (slot as usize).checked_sub(1)?;
-            if same(self.key(id), key) {
+            if self.heads.get(id) == Some(&head)
+                && (n <= 16 || same(self.key(id).get(16..)?, text.get(16..n)?))
+            {
                 return Some(id);
             }
             at = (at + 1) & mask;
@@ -166,10 +264,12 @@ impl NameIndex {
         self.bytes.extend_from_slice(key);
         let end = u32::try_from(self.bytes.len()).unwrap_or(u32::MAX);
         self.spans.push((start, end));
+        self.heads.push(Head::of(key, key.len()));
         // At most a quarter full: nearly every lookup is one probe.
         if self.slots.len() < 4 * self.spans.len() {
             let size = (8 * self.spans.len()).next_power_of_two();
             self.slots = vec![0; size];
+            self.shift = 64 - size.trailing_zeros();
             for i in 0..self.spans.len() {
                 self.place(i);
             }
@@ -181,7 +281,8 @@ impl NameIndex {
 
     fn place(&mut self, id: usize) {
         let mask = self.slots.len().wrapping_sub(1);
-        let mut at = self.home(hash(self.key(id)));
+        let key = self.key(id);
+        let mut at = self.home(Head::of(key, key.len()).hash(key));
         while let Some(slot) = self.slots.get_mut(at) {
             if *slot == 0 {
                 *slot = u32::try_from(id + 1).unwrap_or(u32::MAX);
@@ -245,6 +346,14 @@ mod tests {
             assert!(!same(a.as_bytes(), b.as_bytes()) && same(a.as_bytes(), a.as_bytes()));
         }
         assert_ne!(hash(b"ABCDEFGH"), hash(b"ABCDEFGHI"));
+        // A name is found in a longer text, whatever follows it.
+        for (i, n) in names.iter().enumerate() {
+            for rest in ["", ":", ":x", ":value", ":a longer value|PRE:1"] {
+                let text = format!("{n}{rest}");
+                assert_eq!(ix.get_prefix(text.as_bytes(), n.len()), Some(i), "{text}");
+            }
+        }
+        assert_eq!(ix.get_prefix(b"AB", 3), None);
     }
 
     #[test]
@@ -261,11 +370,34 @@ mod tests {
         }
     }
 
+    #[test]
+    fn find_pre_finds_every_start() {
+        let text = b"xPREyyPRPPREzzzzzzzzPRE!PRExPR";
+        let mut found = Vec::new();
+        let mut from = 0;
+        while let Some(at) = find_pre(text, from) {
+            found.push(at);
+            from = at + 1;
+        }
+        assert_eq!(found, vec![1, 9, 20, 24]);
+        for from in 0..=text.len() + 1 {
+            let want = (from..text.len()).find(|i| text.get(*i..i + 3) == Some(b"PRE".as_slice()));
+            assert_eq!(find_pre(text, from), want, "{from}");
+        }
+    }
+
     proptest::proptest! {
+        #[test]
+        fn find_pre_agrees_with_a_search(text in "[PREX|]{0,40}", from in 0usize..42) {
+            let b = text.as_bytes();
+            let want = (from..b.len()).find(|i| b.get(*i..i + 3) == Some(b"PRE".as_slice()));
+            proptest::prop_assert_eq!(find_pre(b, from), want);
+        }
+
         #[test]
         fn lookups_agree_with_a_linear_search(
             keys in proptest::collection::vec("[A-Z!=]{0,20}", 0..60),
-            probe in "[A-Z!=]{0,20}",
+            probe in "[A-Z!=]{0,26}",
         ) {
             let mut ix = NameIndex::new();
             for k in &keys {
@@ -279,6 +411,10 @@ mod tests {
             }
             let want = uniq.iter().position(|k| **k == probe);
             proptest::prop_assert_eq!(ix.get(probe.as_bytes()), want);
+            for cut in 0..=probe.len() {
+                let want = uniq.iter().position(|k| probe.get(..cut) == Some(k.as_str()));
+                proptest::prop_assert_eq!(ix.get_prefix(probe.as_bytes(), cut), want);
+            }
         }
     }
 }

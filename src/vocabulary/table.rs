@@ -159,6 +159,19 @@ fn columns(line: &str) -> [Option<&str>; 6] {
     out
 }
 
+/// The rest of the first `;`-separated part of `notes` that starts with `label` (spaces
+/// around parts ignored).
+fn notes_part<'n>(notes: &'n str, label: &str) -> Option<&'n str> {
+    let mut rest = notes;
+    loop {
+        let end = find_byte(rest.as_bytes(), 0, b';').unwrap_or(rest.len());
+        if let Some(found) = rest.get(..end)?.trim().strip_prefix(label) {
+            return Some(found);
+        }
+        rest = rest.get(end + 1..)?;
+    }
+}
+
 static VOCABULARY: LazyLock<Vocabulary> = LazyLock::new(|| Vocabulary::parse(TABLE_TSV));
 
 impl Vocabulary {
@@ -185,15 +198,9 @@ impl Vocabulary {
             };
             const DEPRECATED_FORMS: &str =
                 "deprecated sub-token forms (compatibility/deprecated classes):";
-            let deprecated_subtokens = if notes.contains(DEPRECATED_FORMS) {
-                notes
-                    .split(';')
-                    .find_map(|n| n.trim().strip_prefix(DEPRECATED_FORMS))
-                    .map(|s| s.split_ascii_whitespace().collect())
-                    .unwrap_or_default()
-            } else {
-                Vec::new()
-            };
+            let deprecated_subtokens = notes_part(notes, DEPRECATED_FORMS)
+                .map(|s| s.split_ascii_whitespace().collect())
+                .unwrap_or_default();
             rows.push(TokenRow {
                 kind,
                 token,
@@ -288,6 +295,11 @@ impl Vocabulary {
         &self.kinds
     }
 
+    /// The table's own string for the kind named `kind`, if the table has it.
+    pub fn kind_named(&self, kind: &[u8]) -> Option<&'static str> {
+        self.kinds.get(self.kind_index.get(kind)?).copied()
+    }
+
     /// Whether `kind` is a file kind or line type of the table.
     pub fn has_kind(&self, kind: &str) -> bool {
         self.kind_index.get(kind.as_bytes()).is_some()
@@ -308,11 +320,17 @@ impl Vocabulary {
         self.rows.get(self.row_in(table, token.as_bytes())?)
     }
 
-    /// The index of the row for the token name `name` (exact case) in a kind's table: the
-    /// validator's lookup, on the bytes of a name as cut from a line.
+    /// The index of the row for the token name `name` (exact case) in a kind's table.
     #[inline]
     pub fn row_in(&self, table: &KindTable, name: &[u8]) -> Option<usize> {
         table.row(self.names.get(name)?)
+    }
+
+    /// The index of the row for the token name `text[..n]` (exact case) in a kind's table:
+    /// the validator's lookup, on a token's text (name, `:`, value) without cutting it.
+    #[inline]
+    pub fn row_in_prefix(&self, table: &KindTable, text: &[u8], n: usize) -> Option<usize> {
+        table.row(self.names.get_prefix(text, n)?)
     }
 
     /// Row `i`.
@@ -427,6 +445,22 @@ mod tests {
             let mut split = line.split('\t');
             let want: [Option<&str>; 6] = std::array::from_fn(|_| split.next());
             assert_eq!(columns(line), want, "{line}");
+        }
+    }
+
+    #[test]
+    fn notes_parts_are_found_by_label() {
+        for notes in [
+            "",
+            "a; b",
+            "x;deprecated: A B ; y",
+            " deprecated:A;deprecated:B",
+            ";;",
+        ] {
+            let want = notes
+                .split(';')
+                .find_map(|n| n.trim().strip_prefix("deprecated:"));
+            assert_eq!(notes_part(notes, "deprecated:"), want, "{notes}");
         }
     }
 
