@@ -73,9 +73,15 @@ pub fn find_pre(b: &[u8], from: usize) -> Option<usize> {
     let splat = |c: u8| ONES.wrapping_mul(u64::from(c));
     let (p, r, e) = (splat(b'P'), splat(b'R'), splat(b'E'));
     let mut at = from;
-    while at + 10 <= b.len() {
+    // A window of ten bytes: the three words are read at fixed offsets, unchecked.
+    while let Some(win) = b.get(at..).and_then(|r| r.first_chunk::<10>()) {
+        let w = |o: usize| {
+            win.get(o..)
+                .and_then(|r| r.first_chunk::<8>())
+                .map_or(0, |a| u64::from_le_bytes(*a))
+        };
         // A byte of `x` is zero where `PRE` starts.
-        let x = (word(b, at) ^ p) | (word(b, at + 1) ^ r) | (word(b, at + 2) ^ e);
+        let x = (w(0) ^ p) | (w(1) ^ r) | (w(2) ^ e);
         let zero = x.wrapping_sub(ONES) & !x & HIGHS;
         if zero != 0 {
             return Some(at + (zero.trailing_zeros() / 8) as usize);
@@ -144,10 +150,28 @@ fn hash(b: &[u8]) -> u64 {
 /// A word with its low `bytes` bytes set (all of them for 8 or more).
 #[inline]
 fn low_bytes(bytes: usize) -> u64 {
-    u32::try_from(8 * bytes)
-        .ok()
-        .and_then(|bits| 1u64.checked_shl(bits))
-        .map_or(u64::MAX, |b| b.wrapping_sub(1))
+    const LOW: [u64; 9] = [
+        0,
+        0xff,
+        0xffff,
+        0xff_ffff,
+        0xffff_ffff,
+        0xff_ffff_ffff,
+        0xffff_ffff_ffff,
+        0xff_ffff_ffff_ffff,
+        u64::MAX,
+    ];
+    LOW.get(bytes.min(8)).copied().unwrap_or(u64::MAX)
+}
+
+/// The index of the first byte `c` in a little-endian word, if any.
+#[inline]
+fn byte_in_word(w: u64, c: u8) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let x = w ^ ONES.wrapping_mul(u64::from(c));
+    let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+    (zero != 0).then(|| (zero.trailing_zeros() / 8) as usize)
 }
 
 /// The first sixteen bytes of a name as two little-endian words padded with zeros, and its
@@ -184,6 +208,32 @@ impl Head {
             hi: hi & low_bytes(n.saturating_sub(8)),
             len: n,
         }
+    }
+
+    /// The head of the name before the first `:` of `text`, and that `:`'s index: the
+    /// first sixteen bytes are loaded once, searched for the `:` and masked.
+    #[inline]
+    fn before_colon(text: &[u8]) -> Option<(Head, usize)> {
+        let whole = Head::of(text, text.len().min(16));
+        let colon = match byte_in_word(whole.lo, b':') {
+            Some(c) => c,
+            None => match byte_in_word(whole.hi, b':') {
+                Some(c) => 8 + c,
+                None => find_byte(text, 16, b':')?,
+            },
+        };
+        // Padding bytes are zero, never `:`: a `:` found is in the text.
+        if colon >= text.len() {
+            return None;
+        }
+        Some((
+            Head {
+                lo: whole.lo & low_bytes(colon),
+                hi: whole.hi & low_bytes(colon.saturating_sub(8)),
+                len: colon,
+            },
+            colon,
+        ))
     }
 
     /// The hash of the name whose head this is (`text[..n]` as in [`Head::of`]).
@@ -239,18 +289,39 @@ impl NameIndex {
         if n > text.len() {
             return None;
         }
-        let head = Head::of(text, n);
+        self.find(Head::of(text, n), text)
+    }
+
+    /// The index of the first `:` of `text` and the number of the key before it, if that
+    /// key is in the index: a token's name found in one pass over its first bytes. `None`
+    /// when there is no `:`.
+    #[inline]
+    pub fn get_before_colon(&self, text: &[u8]) -> Option<(usize, Option<usize>)> {
+        let (head, colon) = Head::before_colon(text)?;
+        Some((colon, self.find(head, text)))
+    }
+
+    #[inline]
+    fn find(&self, head: Head, text: &[u8]) -> Option<usize> {
+        let n = head.len;
         let mask = self.slots.len().wrapping_sub(1);
         let mut at = self.home(head.hash(text));
         loop {
             let slot = *self.slots.get(at)?;
             let id = (slot as usize).checked_sub(1)?;
-            if self.heads.get(id) == Some(&head)
-                && (n <= 16 || same(self.key(id).get(16..)?, text.get(16..n)?))
-            {
+            if self.heads.get(id) == Some(&head) && (n <= 16 || self.same_tail(id, text, n)) {
                 return Some(id);
             }
             at = (at + 1) & mask;
+        }
+    }
+
+    /// Whether key `id` (of more than 16 bytes) ends as `text[..n]` does past 16 bytes.
+    #[cold]
+    fn same_tail(&self, id: usize, text: &[u8], n: usize) -> bool {
+        match (self.key(id).get(16..), text.get(16..n)) {
+            (Some(a), Some(b)) => same(a, b),
+            _ => false,
         }
     }
 
@@ -354,6 +425,9 @@ mod tests {
             }
         }
         assert_eq!(ix.get_prefix(b"AB", 3), None);
+        assert_eq!(ix.get_before_colon(b"ABCD"), None);
+        assert_eq!(ix.get_before_colon(b"ABCD:x"), Some((4, Some(6))));
+        assert_eq!(ix.get_before_colon(b"ABCE:x"), Some((4, None)));
     }
 
     #[test]
@@ -397,7 +471,7 @@ mod tests {
         #[test]
         fn lookups_agree_with_a_linear_search(
             keys in proptest::collection::vec("[A-Z!=]{0,20}", 0..60),
-            probe in "[A-Z!=]{0,26}",
+            probe in "[A-Z!=:]{0,26}",
         ) {
             let mut ix = NameIndex::new();
             for k in &keys {
@@ -411,6 +485,9 @@ mod tests {
             }
             let want = uniq.iter().position(|k| **k == probe);
             proptest::prop_assert_eq!(ix.get(probe.as_bytes()), want);
+            let colon = probe.find(':');
+            let want = colon.map(|c| (c, uniq.iter().position(|k| probe.get(..c) == Some(k.as_str()))));
+            proptest::prop_assert_eq!(ix.get_before_colon(probe.as_bytes()), want);
             for cut in 0..=probe.len() {
                 let want = uniq.iter().position(|k| probe.get(..cut) == Some(k.as_str()));
                 proptest::prop_assert_eq!(ix.get_prefix(probe.as_bytes(), cut), want);

@@ -326,6 +326,18 @@ impl Vocabulary {
         table.row(self.names.get(name)?)
     }
 
+    /// The index of the first `:` of a token's text, and the index of the row for the
+    /// token name before it (exact case) in a kind's table: the validator's lookup.
+    #[inline]
+    pub fn row_before_colon(
+        &self,
+        table: &KindTable,
+        text: &[u8],
+    ) -> Option<(usize, Option<usize>)> {
+        let (colon, name) = self.names.get_before_colon(text)?;
+        Some((colon, name.and_then(|n| table.row(n))))
+    }
+
     /// The index of the row for the token name `text[..n]` (exact case) in a kind's table:
     /// the validator's lookup, on a token's text (name, `:`, value) without cutting it.
     #[inline]
