@@ -329,7 +329,10 @@ impl<'t> Checker<'t, '_> {
         };
         let text = self.slice(tok);
         let bytes = text.as_bytes();
-        let Some((colon @ 1.., Some(row))) = self.vocab.row_before_colon(table, bytes) else {
+        let Some(colon) = find_byte(bytes, 0, b':').filter(|c| *c > 0) else {
+            return false;
+        };
+        let Some(row) = self.vocab.row_in_prefix(table, bytes, colon) else {
             return false;
         };
         match self.vocab.flags(row) {
