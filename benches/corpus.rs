@@ -3,10 +3,15 @@
 //! file cache — beside its floor: reading every `.pcc`/`.lst` once and counting its lines.
 //! Also the first 1, 10 and 100 load sets, to show how the cost grows with the work.
 //! Skipped (with a note) when the corpus is absent (`PCGEN_CORPUS` overrides its path). Results are in docs/performance.md.
+//!
+//! Memory cannot be measured inside one criterion process (its peak is the largest case's),
+//! so `CORPUS_SETS=N cargo bench --bench corpus` instead checks the first `N` load sets once
+//! (`all` for every one) and prints the wall time, the CPU time and the peak resident set
+//! size of that process alone; docs/performance.md runs it for 1, 10, 100 and all.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use rulebook::check::{RunReport, check_in_order};
 use rulebook::load::{CampaignIndex, DiskFs, FileCache, FileSystem, PcgenRoot, selectable_pccs};
-use rulebook::model::check::{RunReport, check_in_order};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -42,6 +47,48 @@ fn check(root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> (usize, usize) {
     (s.errors + s.warnings + s.notes, s.load_sets)
 }
 
+/// CPU time (user + system) and peak resident set size of this process so far.
+fn usage() -> (Duration, u64) {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid pointer to a rusage of this process.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return (Duration::ZERO, 0);
+    }
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec.unsigned_abs())
+            + Duration::from_micros(t.tv_usec.unsigned_abs())
+    };
+    // ru_maxrss is in KiB on Linux.
+    (
+        time(u.ru_utime) + time(u.ru_stime),
+        u.ru_maxrss.unsigned_abs() * 1024,
+    )
+}
+
+/// `CORPUS_SETS=N`: checks the first `N` load sets once and prints what it cost.
+fn measure_once(root: &PcgenRoot, sets: &[Vec<PathBuf>], n: &str) {
+    let n = if n == "all" {
+        sets.len()
+    } else {
+        n.parse().unwrap_or(sets.len())
+    };
+    let first = sets.get(..n).unwrap_or(sets);
+    let (cpu_before, rss_before) = usage();
+    let start = std::time::Instant::now();
+    let (findings, load_sets) = check(root, first);
+    let wall = start.elapsed();
+    let (cpu_after, rss) = usage();
+    println!(
+        "corpus/check_sets/{n}: {load_sets} load sets, {findings} findings; wall {:.3} s, \
+         CPU {:.3} s, peak RSS {:.1} MB (before checking: {:.1} MB)",
+        wall.as_secs_f64(),
+        (cpu_after.saturating_sub(cpu_before)).as_secs_f64(),
+        rss as f64 / 1e6,
+        rss_before as f64 / 1e6,
+    );
+}
+
 fn bench(c: &mut Criterion) {
     // `PCGEN_CORPUS` points elsewhere (e.g. from a worktree one folder deeper).
     let corpus = std::env::var_os("PCGEN_CORPUS").map_or_else(
@@ -59,6 +106,10 @@ fn bench(c: &mut Criterion) {
         .into_iter()
         .map(|p| vec![p])
         .collect();
+    if let Some(n) = std::env::var_os("CORPUS_SETS") {
+        measure_once(&root, &sets, &n.to_string_lossy());
+        return;
+    }
     let mut g = c.benchmark_group("corpus");
     g.sample_size(10);
     g.warm_up_time(Duration::from_millis(500));

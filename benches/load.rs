@@ -4,8 +4,8 @@
 //! `../shared/pcgen` is missing. Results are recorded in docs/performance.md.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rulebook::check::check_load_set;
 use rulebook::load::{DiskFs, PcgenRoot};
-use rulebook::model::check::check_load_set;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 

@@ -5,9 +5,9 @@
 //! ≤ 100 ms. Skipped (with a note) when `../shared/pcgen` is missing.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use rulebook::check::check_load_set;
 use rulebook::load::{DiskFs, PcgenRoot};
 use rulebook::lsp::Session;
-use rulebook::model::check::check_load_set;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 

@@ -7,8 +7,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rulebook::character::file::{CharacterFile, build};
+use rulebook::check::check_load_set;
 use rulebook::load::{MemoryFs, PcgenRoot};
-use rulebook::model::check::check_load_set;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -9,6 +9,8 @@
 //! 4. [`model`] — the data model built from tokens, and every load-time check;
 //! 5. [`solve`] — dependency graph, modifier ordering, evaluation of variables;
 //! 6. [`character`] — the character API applications embed;
+//!    [`check`] — checking whole load sets (`rulebook check`): load, model, and what the
+//!    data alone decides, solved;
 //! 7. [`dialect`] — FICS, ICC and UnterMUD formula languages on the same core;
 //! 8. [`conformance`] — runs the reference implementations' test vectors.
 //! 9. [`lsp`] — the language server behind `rulebook lsp` (beside the CLI; nothing uses it).
@@ -25,7 +27,7 @@
 //! use rulebook::character::Character;
 //! use rulebook::diagnostic::Diagnostic;
 //! use rulebook::load::{DiskFs, PcgenRoot};
-//! use rulebook::model::check::check_load_set;
+//! use rulebook::check::check_load_set;
 //! use std::path::Path;
 //! use std::sync::Arc;
 //!
@@ -65,6 +67,7 @@
 #![warn(missing_docs)]
 
 pub mod character;
+pub mod check;
 pub mod conformance;
 pub mod diagnostic;
 pub mod dialect;

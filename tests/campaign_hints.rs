@@ -2,8 +2,8 @@
 //! another PCC under the data folder defines gets a help line naming that campaign, the
 //! defining file:line and the PRECAMPAIGN line that declares the dependency.
 
+use rulebook::check::{CheckedSet, check_load_set_with, render_human};
 use rulebook::load::{CampaignIndex, MemoryFs, PcgenRoot};
-use rulebook::model::check::{CheckedSet, check_load_set_with, render_human};
 use std::path::PathBuf;
 
 fn root() -> PcgenRoot {

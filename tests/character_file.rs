@@ -3,8 +3,8 @@
 
 use rulebook::character::file::{build, parse};
 use rulebook::character::{Character, InstanceId};
+use rulebook::check::check_load_set;
 use rulebook::load::{DiskFs, PcgenRoot};
-use rulebook::model::check::check_load_set;
 use std::path::Path;
 use std::sync::Arc;
 

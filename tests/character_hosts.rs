@@ -3,11 +3,11 @@
 //! the real Starfinder core fixture (its DATATABLEs and FACTs; skipped when absent).
 
 use rulebook::character::{Character, InstanceId};
+use rulebook::check::check_load_set;
 use rulebook::diagnostic::Severity;
 use rulebook::formula::{Format, Value};
 use rulebook::load::{DiskFs, PcgenRoot};
 use rulebook::model::Dataset;
-use rulebook::model::check::check_load_set;
 use rulebook::name::Name;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};

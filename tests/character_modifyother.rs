@@ -2,8 +2,8 @@
 //! objects granted later, revocation with the source; the spec's CritMultAdder example.
 
 use rulebook::character::Character;
+use rulebook::check::check_load_set;
 use rulebook::load::{MemoryFs, PcgenRoot};
-use rulebook::model::check::check_load_set;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

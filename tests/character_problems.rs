@@ -4,9 +4,9 @@
 //! problems are the same whether the character was built step by step or from scratch.
 
 use rulebook::character::{Character, InstanceId};
+use rulebook::check::check_load_set;
 use rulebook::load::{MemoryFs, PcgenRoot};
 use rulebook::model::Dataset;
-use rulebook::model::check::check_load_set;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -2,9 +2,9 @@
 //! person can derive from the data by hand. Skipped when the fixture is absent.
 
 use rulebook::character::{Character, InstanceId};
+use rulebook::check::check_load_set;
 use rulebook::load::{DiskFs, PcgenRoot};
 use rulebook::model::Dataset;
-use rulebook::model::check::check_load_set;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 

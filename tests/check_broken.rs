@@ -4,9 +4,9 @@
 //! column named in the case's `expect.txt`. The example dataset in `data/handsworld` checks
 //! without errors, and so does the whole `data/` folder.
 
+use rulebook::check::check_load_set;
 use rulebook::diagnostic::{Severity, render, to_json};
 use rulebook::load::{DiskFs, PcgenRoot};
-use rulebook::model::check::check_load_set;
 use std::path::{Path, PathBuf};
 
 fn data() -> PathBuf {

@@ -3,12 +3,12 @@
 //! operators, a 10,000-deep `PCC:` include chain, and deeply bracketed LST token values.
 //! Each case runs on a test thread (2 MiB stack), smaller than the CLI's main thread.
 
+use rulebook::check::check_load_set;
 use rulebook::dialect::core::{MAX_DEPTH, TOO_DEEP};
 use rulebook::dialect::{fics, icc, untermud};
 use rulebook::load::codes::INCLUDE_TOO_DEEP;
 use rulebook::load::loadset::MAX_INCLUDE_DEPTH;
 use rulebook::load::{MemoryFs, PcgenRoot, load};
-use rulebook::model::check::check_load_set;
 use rulebook::source::FileId;
 use std::path::{Path, PathBuf};
 

@@ -2,9 +2,9 @@
 //! nothing else is reported as an error. Starfinder Core (clean as shipped) is copied into a
 //! temporary folder; skipped with a note when `../shared/pcgen` is missing.
 
+use rulebook::check::check_load_set;
 use rulebook::diagnostic::{Severity, to_json};
 use rulebook::load::{DiskFs, PcgenRoot};
-use rulebook::model::check::check_load_set;
 use std::path::{Path, PathBuf};
 
 fn copy_dir(from: &Path, to: &Path) {

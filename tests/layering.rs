@@ -48,6 +48,21 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "check",
+        &[
+            "source",
+            "name",
+            "fxhash",
+            "diagnostic",
+            "formula",
+            "load",
+            "vocabulary",
+            "model",
+            "solve",
+            "character",
+        ],
+    ),
+    (
         "dialect",
         &["source", "name", "fxhash", "diagnostic", "formula"],
     ),
@@ -80,6 +95,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "model",
             "solve",
             "character",
+            "check",
         ],
     ),
 ];

@@ -142,11 +142,11 @@ fn a_required_book_type_adds_the_core_book_of_the_same_game_mode() {
     let set = load_one(&fs, "/pc/data/pf/sup/sup.pcc");
     insta::assert_snapshot!(shown(&set), @r"
     campaign Supplement
-    campaign Core Rulebook
     campaign Advanced Player's Guide
+    campaign Core Rulebook
     SKILL data/pf/core/core_skills.lst
-    L0106 data/pf/sup/sup.pcc:3:1 `Core Rulebook`, the required `Core Rules` book, was added to the load
     L0106 data/pf/sup/sup.pcc:4:1 required campaign `Advanced Player's Guide` was added to the load
+    L0106 data/pf/sup/sup.pcc:3:1 `Core Rulebook`, the required `Core Rules` book, was added to the load
     ");
 }
 
@@ -311,4 +311,41 @@ fn the_data_folder_is_indexed_once_for_every_load_set() {
     // that loads it (the set's own PCC and the APG it adds).
     assert_eq!(fs.walks.get(), 1);
     assert_eq!(fs.pcc_reads.get(), pccs_in_data + 20 * 2);
+}
+
+#[test]
+fn a_required_book_type_no_campaign_of_the_game_mode_has_says_so() {
+    // PF_PFS is a mode of its own: the Core Rules book is a Pathfinder campaign only.
+    let fs = base().with(
+        "/pc/data/pf/pfs/pfs.pcc",
+        "CAMPAIGN:Society Guide\nGAMEMODE:PF_PFS\nPRECAMPAIGN:1,INCLUDESBOOKTYPE=Core Rules\n",
+    );
+    let set = load_one(&fs, "/pc/data/pf/pfs/pfs.pcc");
+    insta::assert_snapshot!(shown(&set), @r"
+    campaign Society Guide
+    L0105 data/pf/pfs/pfs.pcc:3:1 required `Core Rules` book is not in the data folder: no campaign of game mode `PF_PFS` has BOOKTYPE `Core Rules`
+    ");
+}
+
+#[test]
+fn a_required_book_that_is_of_the_required_type_satisfies_it() {
+    // Player's Guide to Arcanis: a Core Rules book that allows no other; Magic of Arcanis
+    // asks for a Core Rules book first and for it second. PCGen loads the two alone.
+    let fs = base()
+        .with(
+            "/pc/data/pf/setting/setting.pcc",
+            "CAMPAIGN:Setting Guide\nGAMEMODE:Pathfinder\nBOOKTYPE:Core Rules\n\
+             !PRECAMPAIGN:1,BOOKTYPE=Core Rules,[Setting Guide]\n",
+        )
+        .with(
+            "/pc/data/pf/magic/magic.pcc",
+            "CAMPAIGN:Setting Magic\nGAMEMODE:Pathfinder\nBOOKTYPE:Supplement\n\
+             PRECAMPAIGN:1,BOOKTYPE=Core Rules\nPRECAMPAIGN:1,Setting Guide\n",
+        );
+    let set = load_one(&fs, "/pc/data/pf/magic/magic.pcc");
+    insta::assert_snapshot!(shown(&set), @r"
+    campaign Setting Magic
+    campaign Setting Guide
+    L0106 data/pf/magic/magic.pcc:5:1 required campaign `Setting Guide` was added to the load
+    ");
 }

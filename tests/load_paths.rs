@@ -213,7 +213,7 @@ fn a_utf16_file_without_bom_is_recognised_and_its_errors_still_reported() {
     t.write("pc/data/ds/vars.lst", utf16);
     t.write("pc/data/ds/dc.lst", "DEFAULTVARIABLEVALUE:NUMBER|0\n");
     let p = pcc(&t, "DATACONTROL:dc.lst\nVARIABLE:vars.lst\n");
-    let set = rulebook::model::check::check_load_set(&DiskFs, &root, &[p]);
+    let set = rulebook::check::check_load_set(&DiskFs, &root, &[p]);
     let codes: Vec<(&str, String)> = set
         .diagnostics
         .iter()

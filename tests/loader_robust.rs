@@ -2,10 +2,10 @@
 //! grammars and a whole in-memory load with the model built on it.
 
 use proptest::prelude::*;
+use rulebook::check::check_load_set;
 use rulebook::load::syntax::{self, Slice};
 use rulebook::load::text::{LineMode, lines};
 use rulebook::load::{MemoryFs, PcgenRoot};
-use rulebook::model::check::check_load_set;
 use rulebook::source::{FileId, Span};
 use std::path::{Path, PathBuf};
 

@@ -43,6 +43,11 @@ fn read_message(r: &mut impl BufRead) -> Option<Value> {
 
 impl Client {
     fn start(root: &Path) -> Client {
+        Client::start_with(root, json!({}))
+    }
+
+    /// Starts the server for the workspace `root`, as a client with `capabilities`.
+    fn start_with(root: &Path, capabilities: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_rulebook"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -74,7 +79,7 @@ impl Client {
                 "processId": null,
                 "rootUri": uri(root),
                 "workspaceFolders": [{"uri": uri(root), "name": "data"}],
-                "capabilities": {},
+                "capabilities": capabilities,
             }),
         );
         assert!(result["capabilities"]["hoverProvider"].as_bool().unwrap());
@@ -363,5 +368,71 @@ fn an_editor_session_on_starfinder_core() {
         &root,
         &root.join("data/starfinder/paizo/core/scr__stats.lst"),
     );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A client that can register file watchers is asked to watch the data files (clients only
+/// report changes on disk to a server that asked), and a file changed outside the editor is
+/// read again: the open document's findings follow it.
+#[test]
+fn data_files_changed_on_disk_are_watched_and_rechecked() {
+    let root = temp_root("watched");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let dataset = root.join("data").join("handsworld");
+    copy_dir(&data.join("handsworld"), &dataset);
+    copy_dir(&data.join("system"), &root.join("system"));
+    let mut c = Client::start_with(
+        &root,
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+    );
+
+    // The server asks to watch every PCC and LST file.
+    let stats = dataset.join("hw__stats.lst");
+    let doc = uri(&stats);
+    let text = std::fs::read_to_string(&stats).unwrap();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
+    );
+    let diags = c.diagnostics(&doc);
+    assert!(diags.is_empty(), "{diags:#?}");
+    let i = c
+        .notifications
+        .iter()
+        .position(|m| m["method"] == "client/registerCapability")
+        .expect("a client/registerCapability request");
+    let register = c.notifications.remove(i);
+    let registration = &register["params"]["registrations"][0];
+    assert_eq!(registration["method"], "workspace/didChangeWatchedFiles");
+    let globs: Vec<&str> = registration["registerOptions"]["watchers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["globPattern"].as_str().unwrap())
+        .collect();
+    assert_eq!(globs, ["**/*.[pP][cC][cC]", "**/*.[lL][sS][tT]"]);
+    c.send(json!({"jsonrpc": "2.0", "id": register["id"], "result": null}));
+
+    // `Score` renamed in the variables file, on disk (not in the editor): the open stats
+    // file now reads an unknown variable, once the client reports the change.
+    let variables = dataset.join("hw__variables.lst");
+    let before = std::fs::read_to_string(&variables).unwrap();
+    let after = before.replace(
+        "LOCAL:PC.STAT|NUMBER=Score\n",
+        "LOCAL:PC.STAT|NUMBER=Points\n",
+    );
+    assert_ne!(before, after);
+    std::fs::write(&variables, after).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&variables), "type": 2}]}),
+    );
+    let diags = c.diagnostics(&doc);
+    assert!(
+        diags.iter().any(|d| d["code"] == "F0101"),
+        "the stats file reads `Score`, now undefined: {diags:#?}"
+    );
+
+    c.shutdown();
     std::fs::remove_dir_all(&root).unwrap();
 }

@@ -2,9 +2,9 @@
 //! true findings, each asserted by file and line. Skipped, with a printed note, when the
 //! fixtures are absent (a fresh clone without `../shared`).
 
+use rulebook::check::{CheckedSet, check_load_set};
 use rulebook::diagnostic::{Severity, to_json};
 use rulebook::load::{DiskFs, PcgenRoot};
-use rulebook::model::check::{CheckedSet, check_load_set};
 use std::path::{Path, PathBuf};
 
 fn fixtures() -> Option<PathBuf> {

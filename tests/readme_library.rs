@@ -3,9 +3,9 @@
 
 // README:begin
 use rulebook::character::{Character, InstanceId};
+use rulebook::check::check_load_set;
 use rulebook::formula::Format;
 use rulebook::load::{DiskFs, PcgenRoot};
-use rulebook::model::check::check_load_set;
 use std::error::Error;
 use std::sync::Arc;
 

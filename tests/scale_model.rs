@@ -4,8 +4,8 @@
 //! answers (values, overlaps) as the scans they replaced.
 
 use rulebook::character::file::{CharacterFile, build};
+use rulebook::check::check_load_set;
 use rulebook::load::{MemoryFs, PcgenRoot};
-use rulebook::model::check::check_load_set;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -27,13 +27,13 @@ fn root(files: &[(&str, &str, String)]) -> MemoryFs {
     fs.with("/pc/data/s/s.pcc", pcc)
 }
 
-fn check(fs: &MemoryFs) -> rulebook::model::check::CheckedSet {
+fn check(fs: &MemoryFs) -> rulebook::check::CheckedSet {
     let root = PcgenRoot::at(fs, Path::new("/pc"));
     check_load_set(fs, &root, &[PathBuf::from("/pc/data/s/s.pcc")])
 }
 
 /// The codes of the errors and warnings (not notes such as "never used").
-fn codes(set: &rulebook::model::check::CheckedSet) -> Vec<&'static str> {
+fn codes(set: &rulebook::check::CheckedSet) -> Vec<&'static str> {
     set.diagnostics
         .iter()
         .filter(|d| d.severity != rulebook::diagnostic::Severity::Note)

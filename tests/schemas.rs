@@ -25,6 +25,6 @@ fn check_schema(file: &str, schema: schemars::Schema) {
 fn check_output_schema_is_up_to_date() {
     check_schema(
         "check-output.schema.json",
-        schemars::schema_for!(rulebook::model::check::CheckOutput),
+        schemars::schema_for!(rulebook::check::CheckOutput),
     );
 }

@@ -6,9 +6,9 @@
 
 use rulebook::character::file::{build, build_located, parse, parse_located};
 use rulebook::character::{Character, InstanceId};
+use rulebook::check::{CheckedSet, check_load_set};
 use rulebook::diagnostic::{Diagnostic, Severity, render, to_json};
 use rulebook::load::{MemoryFs, PcgenRoot};
-use rulebook::model::check::{CheckedSet, check_load_set};
 use rulebook::source::{SourceFile, SourceMap, TextEncoding};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -5,10 +5,10 @@
 //! locks.
 
 use proptest::prelude::*;
+use rulebook::check::{CheckedSet, check_load_set, json_output, render_human};
 use rulebook::diagnostic::render;
 use rulebook::dialect::{fics, icc, untermud};
 use rulebook::load::{FileKind, MemoryFs, PcgenRoot};
-use rulebook::model::check::{CheckedSet, check_load_set, json_output, render_human};
 use rulebook::source::{FileId, SourceFile, SourceMap, TextEncoding};
 use std::path::{Path, PathBuf};
 

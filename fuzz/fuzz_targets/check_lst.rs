@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use rulebook::load::{FileKind, MemoryFs, PcgenRoot};
-use rulebook::model::check::{check_load_set, json_output, render_human, summary};
+use rulebook::check::{check_load_set, json_output, render_human, summary};
 use std::path::{Path, PathBuf};
 
 fuzz_target!(|data: &[u8]| {

@@ -38,6 +38,17 @@ impl Character {
         (c, problems)
     }
 
+    /// Grants each of `objects` (in order, each a new instance as [`Character::grant`]
+    /// makes it) and solves once.
+    pub fn grant_all(&mut self, objects: &[ObjectId]) -> Vec<InstanceId> {
+        let instances = objects
+            .iter()
+            .map(|&o| self.grant_inner(o, None, 0))
+            .collect();
+        self.solve();
+        instances
+    }
+
     /// Grants `object` onto instance `host` — an equipment modifier onto a part of a granted
     /// equipment (`host` = [`Character::part`]): its MODIFYs apply to `host` when it has
     /// the object's scope (so `MODIFY:UpgradeSlotTaken|ADD|1` on an EQUIPMOD reaches the

@@ -11,12 +11,12 @@
 
 use super::output::{Out, OutputArgs, Stream};
 use clap::{Args, ValueEnum};
-use rulebook::load::{
-    CampaignIndex, DiskFs, FileCache, FileSystem, OutsideRoot, PcgenRoot, selectable_pccs,
-};
-use rulebook::model::check::{
+use rulebook::check::{
     CheckedSet, RunReport, SetReport, check_in_order, check_load_set, summary, write_human,
     write_set,
+};
+use rulebook::load::{
+    CampaignIndex, DiskFs, FileCache, FileSystem, OutsideRoot, PcgenRoot, selectable_pccs,
 };
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};

@@ -360,13 +360,33 @@ impl Loader<'_> {
 /// campaign under the data folder provides is one [`codes::MISSING_CAMPAIGN`] per name.
 /// The user's PCCs are taken in path order, so the [`codes::CAMPAIGN_ADDED`] notes do not
 /// depend on the order they were given in.
+///
+/// Campaigns required by name come first, with everything they require by name in turn;
+/// only then are book types chosen, so a required book that is itself of the type
+/// (`PRECAMPAIGN:1,BOOKTYPE=Core Rules` beside `PRECAMPAIGN:1,Player's Guide to Arcanis`,
+/// a Core Rules book) satisfies it rather than a second book of that type being added
+/// beside it — which a book that allows no other (`!PRECAMPAIGN:1,BOOKTYPE=Core Rules,[…]`)
+/// forbids.
 fn require_campaigns(l: &mut Loader<'_>, selected: &mut Vec<usize>) {
+    let mut reported: HashSet<String> = HashSet::new();
+    for names_only in [true, false] {
+        require_pass(l, selected, names_only, &mut reported);
+    }
+}
+
+/// One pass of [`require_campaigns`] over the selected campaigns and those it adds; with
+/// `names_only`, book-type requirements are left for the next pass and nothing is reported.
+fn require_pass(
+    l: &mut Loader<'_>,
+    selected: &mut Vec<usize>,
+    names_only: bool,
+    reported: &mut HashSet<String>,
+) {
     let mut queue = selected.clone();
     queue.sort_by(|a, b| {
         let path = |i: &usize| l.campaigns.get(*i).map(|c| c.path.clone());
         path(a).cmp(&path(b))
     });
-    let mut reported: HashSet<String> = HashSet::new();
     let mut k = 0;
     while let Some(&i) = queue.get(k) {
         k += 1;
@@ -397,7 +417,7 @@ fn require_campaigns(l: &mut Loader<'_>, selected: &mut Vec<usize>) {
                 .unwrap_or_default();
         }
         for pre in pres {
-            let mut missing: Vec<String> = Vec::new();
+            let mut missing: Vec<Missing> = Vec::new();
             for item in &pre.items {
                 let candidates = l.candidates(selected);
                 if pre.passes(&candidates) {
@@ -407,6 +427,10 @@ fn require_campaigns(l: &mut Loader<'_>, selected: &mut Vec<usize>) {
                     continue;
                 }
                 drop(candidates);
+                let book_type = matches!(item, PreItem::BookType(_) | PreItem::IncludesBookType(_));
+                if names_only && book_type {
+                    continue;
+                }
                 let found = match item {
                     PreItem::Name(n) | PreItem::Includes(n) => l
                         .index()
@@ -426,9 +450,12 @@ fn require_campaigns(l: &mut Loader<'_>, selected: &mut Vec<usize>) {
                 let Some((path, what)) = found else {
                     missing.push(match item {
                         PreItem::BookType(t) | PreItem::IncludesBookType(t) => {
-                            format!("a `{t}` book")
+                            missing_book(l.index(), t, &modes)
                         }
-                        other => format!("`{}`", other.name().unwrap_or_default()),
+                        other => Missing {
+                            what: format!("`{}`", other.name().unwrap_or_default()),
+                            why: None,
+                        },
                     });
                     continue;
                 };
@@ -452,7 +479,10 @@ fn require_campaigns(l: &mut Loader<'_>, selected: &mut Vec<usize>) {
                 continue;
             }
             drop(candidates);
-            missing.retain(|m| reported.insert(m.to_lowercase()));
+            if names_only {
+                continue;
+            }
+            missing.retain(|m| reported.insert(m.what.to_lowercase()));
             if let Some(d) = missing_campaigns(&pre.span, &missing) {
                 l.diagnostics.push(d);
             }
@@ -460,15 +490,65 @@ fn require_campaigns(l: &mut Loader<'_>, selected: &mut Vec<usize>) {
     }
 }
 
+/// A requirement of a PRECAMPAIGN that no campaign under the data folder provides: a
+/// campaign (`what` is its name, quoted) or a book type (`why` says why no campaign of the
+/// game mode can be added).
+struct Missing {
+    what: String,
+    why: Option<String>,
+}
+
+/// A required book type no campaign provides: none of the game modes `modes` has a
+/// campaign of that BOOKTYPE at all (Pathfinder_PFS has no `Core Rules` book), or those
+/// that exist are forbidden by a `!PRECAMPAIGN` of the load.
+fn missing_book(index: &CampaignIndex, book_type: &str, modes: &[String]) -> Missing {
+    let in_mode = index.campaigns().iter().any(|c| {
+        c.selectable()
+            && c.has_book_type(book_type)
+            && c.game_modes
+                .iter()
+                .any(|m| modes.iter().any(|n| n.eq_ignore_ascii_case(m)))
+    });
+    let names: Vec<String> = modes.iter().map(|m| format!("`{m}`")).collect();
+    let mode = match names.as_slice() {
+        [one] => format!("game mode {one}"),
+        many => format!("game modes {}", many.join(", ")),
+    };
+    let why = if in_mode {
+        format!(
+            "every campaign of {mode} with BOOKTYPE `{book_type}` is excluded by a `!PRECAMPAIGN` of the load"
+        )
+    } else {
+        format!("no campaign of {mode} has BOOKTYPE `{book_type}`")
+    };
+    Missing {
+        what: format!("`{book_type}`"),
+        why: Some(why),
+    }
+}
+
 /// One [`codes::MISSING_CAMPAIGN`] for the requirements of one PRECAMPAIGN token that no
 /// campaign under the data folder provides (`None` when all were already reported).
-fn missing_campaigns(span: &Span, missing: &[String]) -> Option<Diagnostic> {
+fn missing_campaigns(span: &Span, missing: &[Missing]) -> Option<Diagnostic> {
     const SHOWN: usize = 5;
     let (first, rest) = missing.split_first()?;
     let message = if rest.is_empty() {
-        format!("required campaign {first} is not in the data folder")
+        match &first.why {
+            Some(why) => format!(
+                "required {} book is not in the data folder: {why}",
+                first.what
+            ),
+            None => format!("required campaign {} is not in the data folder", first.what),
+        }
     } else {
-        let shown: Vec<&str> = missing.iter().take(SHOWN).map(String::as_str).collect();
+        let shown: Vec<String> = missing
+            .iter()
+            .take(SHOWN)
+            .map(|m| match &m.why {
+                Some(why) => format!("a {} book ({why})", m.what),
+                None => m.what.clone(),
+            })
+            .collect();
         let more = missing.len().saturating_sub(SHOWN);
         let tail = if more > 0 {
             format!(" and {more} more")
@@ -481,10 +561,15 @@ fn missing_campaigns(span: &Span, missing: &[String]) -> Option<Diagnostic> {
             shown.join(", ")
         )
     };
+    let help = if missing.iter().any(|m| m.why.is_some()) {
+        "install a campaign of that book type for this game mode, or remove the requirement"
+    } else {
+        "install the campaign, or select it together with this one"
+    };
     Some(
         Diagnostic::error(codes::MISSING_CAMPAIGN, *span, message)
             .with_label("needs this campaign")
-            .with_help("install the campaign, or select it together with this one"),
+            .with_help(help),
     )
 }
 

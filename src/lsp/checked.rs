@@ -1,8 +1,8 @@
 //! One checked load set as the server keeps it: the checker's output plus the way back from
 //! file ids to paths and from paths to file ids.
 
+use crate::check::CheckedSet;
 use crate::load::fs::normalize;
-use crate::model::check::CheckedSet;
 use crate::source::{FileId, SourceFile};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! messages from stdio; document changes go to the [`session::Session`], which keeps the
 //! editor's unsaved text in an [`overlay::OverlayFs`] over the disk, finds the load sets a
 //! file belongs to ([`workspace`]), re-checks only those with the same
-//! [`crate::model::check::check_load_set`] as `rulebook check`, and publishes what changed
+//! [`crate::check::check_load_set`] as `rulebook check`, and publishes what changed
 //! ([`diagnostics`]). Read-only requests ([`requests`]) work on a [`session::Snapshot`] whose
 //! checked load sets and texts are shared `Arc`s: the cursor's surroundings ([`context`]),
 //! what a name stands for ([`target`]), [`hover`], [`navigate`] (definition, references),

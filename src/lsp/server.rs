@@ -4,7 +4,7 @@
 
 use crate::lsp::session::{Publish, Session, Snapshot};
 use crate::lsp::{requests, uri};
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -64,6 +64,7 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
     let init = connection.initialize(caps).map_err(|e| e.to_string())?;
     let params: lsp::InitializeParams = serde_json::from_value(init).unwrap_or_default();
     let root = workspace_root(&params);
+    watch_data_files(connection, &params)?;
     let mut session = Session::new(root.as_deref());
     if let Some(url) = params
         .initialization_options
@@ -107,6 +108,55 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
             Message::Response(_) => {}
         }
     }
+}
+
+/// Globs of the files whose changes on disk matter: PCC and LST files in any letter case
+/// (game-mode files are LSTs too).
+const WATCHED_GLOBS: [&str; 2] = ["**/*.[pP][cC][cC]", "**/*.[lL][sS][tT]"];
+
+/// The id of the `client/registerCapability` request [`watch_data_files`] sends.
+const WATCH_REQUEST_ID: &str = "rulebook/watch-data-files";
+
+/// Asks the client to report data files changed outside the editor (a `git pull`, another
+/// tool) with `workspace/didChangeWatchedFiles`, when it can register watchers dynamically:
+/// clients send those events only for files a server asked for. Without it a file changed
+/// on disk would keep its old text in the server's cache until the workspace is reopened.
+fn watch_data_files(connection: &Connection, params: &lsp::InitializeParams) -> Result<(), String> {
+    let dynamic = params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|c| c.dynamic_registration)
+        .unwrap_or(false);
+    if !dynamic {
+        return Ok(());
+    }
+    let options = lsp::DidChangeWatchedFilesRegistrationOptions {
+        watchers: WATCHED_GLOBS
+            .iter()
+            .map(|g| lsp::FileSystemWatcher {
+                glob_pattern: lsp::GlobPattern::String((*g).to_owned()),
+                kind: None,
+            })
+            .collect(),
+    };
+    let registration = lsp::Registration {
+        id: "rulebook-data-files".to_owned(),
+        method: "workspace/didChangeWatchedFiles".to_owned(),
+        register_options: Some(serde_json::to_value(options).map_err(|e| e.to_string())?),
+    };
+    let request = Request::new(
+        RequestId::from(WATCH_REQUEST_ID.to_owned()),
+        "client/registerCapability".to_owned(),
+        lsp::RegistrationParams {
+            registrations: vec![registration],
+        },
+    );
+    connection
+        .sender
+        .send(Message::Request(request))
+        .map_err(|e| e.to_string())
 }
 
 /// For a `didChange`, the last of the changes to the same document already waiting (full

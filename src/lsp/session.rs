@@ -2,13 +2,13 @@
 //! document. Each returns the diagnostics to publish. Read-only requests (hover, completion,
 //! …) take a [`Snapshot`], which shares the checked load sets and document texts by `Arc`.
 
+use crate::check::check_load_set_cached;
 use crate::load::fs::normalize;
 use crate::load::{CampaignIndex, FileCache, FileSystem};
 use crate::lsp::checked::Checked;
 use crate::lsp::diagnostics;
 use crate::lsp::overlay::OverlayFs;
 use crate::lsp::workspace::{Workspace, is_pcc};
-use crate::model::check::check_load_set_cached;
 use lsp_types as lsp;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};

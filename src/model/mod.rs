@@ -35,7 +35,6 @@
 //! [`Dataset::registry`].
 
 mod build;
-pub mod check;
 pub mod codes;
 pub mod elsewhere;
 mod formulas;

@@ -1,7 +1,6 @@
 //! Model rules on small in-memory datasets: one `check` helper, each test a dataset and the
 //! (code, line, column) of what it must report.
 
-use super::check::check_load_set;
 use super::{Applies, ModifierValue, Selector};
 use crate::load::{MemoryFs, PcgenRoot};
 use std::path::{Path, PathBuf};
@@ -12,7 +11,7 @@ const TABLE: &str = "STARTTABLE:T\nKey,Text\nNUMBER,STRING\n1,one\nENDTABLE:T\n"
 
 /// Loads a dataset made of `files` (name → text, listed by kind in the PCC) and returns the
 /// checked set.
-fn load(files: &[(&str, &str, &str)]) -> super::check::CheckedSet {
+fn load(files: &[(&str, &str, &str)]) -> Checked {
     let mut fs = MemoryFs::new()
         .with("/r/system/gameModes/G/miscinfo.lst", "ALLOWEDMODES:G\n")
         .with("/r/data/d/dc.lst", DEFAULTS)
@@ -24,7 +23,25 @@ fn load(files: &[(&str, &str, &str)]) -> super::check::CheckedSet {
     }
     fs.insert("/r/data/d/t.pcc", pcc);
     let root = PcgenRoot::find(&fs, Path::new("/r/data")).unwrap();
-    check_load_set(&fs, &root, &[PathBuf::from("/r/data/d/t.pcc")])
+    let mut load = crate::load::load(&fs, &root, &[PathBuf::from("/r/data/d/t.pcc")]);
+    let (dataset, model) = super::build(&load);
+    let mut diagnostics = std::mem::take(&mut load.diagnostics);
+    diagnostics.extend(model);
+    diagnostics.extend(crate::vocabulary::check_load_set(&load));
+    crate::diagnostic::sort(&mut diagnostics, &load.sources);
+    Checked {
+        load,
+        dataset,
+        diagnostics,
+    }
+}
+
+/// What the model layer finds in a load set: the loader's, the model's and the vocabulary's
+/// diagnostics (what `rulebook check` adds from above, solving, is tested in `tests/`).
+struct Checked {
+    load: crate::load::LoadSet,
+    dataset: super::Dataset,
+    diagnostics: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// (code, file name, line, column) of every diagnostic except unused-variable notes.

@@ -20,3 +20,11 @@ pub const MODIFIER_FAILED: Code = Code {
     id: "S0103",
     name: "modifier-failed",
 };
+
+/// Object modifiers close a dependency cycle when those objects are granted together (found
+/// by `rulebook check`; a warning, since whether one character has them all is the data's
+/// business).
+pub const OBJECTS_CYCLE: Code = Code {
+    id: "S0105",
+    name: "cycle-between-objects",
+};

@@ -1,11 +1,19 @@
-//! Checking whole load sets: load, build the model, collect and sort every diagnostic, and
-//! summarise. The CLI (`rulebook check`) prints what this returns; tests call it directly.
+//! Checking whole load sets: load, build the model, solve what the data alone decides
+//! (`data_alone`), collect and sort every diagnostic, and summarise. The CLI
+//! (`rulebook check`) and the language server report what this returns; tests call it
+//! directly.
+//!
+//! This layer sits above [`crate::character`]: the model cannot run the solver, but a check
+//! of the data must solve the variables whose values do not depend on a character.
 
 use crate::diagnostic::{self, Diagnostic, JsonDiagnostic, RenderOptions, Severity};
 use crate::load::{
     CampaignIndex, FileCache, FileSystem, LoadSet, PcgenRoot, load, load_cached, load_with,
 };
 use crate::model::{Dataset, build};
+
+mod data_alone;
+mod object_cycles;
 use crate::source::SourceMap;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
@@ -35,7 +43,13 @@ pub fn check_load_set_with(
     index: &CampaignIndex,
 ) -> CheckedSet {
     let mut set = checked(load_with(fs, root, pccs, index));
-    super::elsewhere::name_defining_campaigns(fs, root, index, &set.load, &mut set.diagnostics);
+    crate::model::elsewhere::name_defining_campaigns(
+        fs,
+        root,
+        index,
+        &set.load,
+        &mut set.diagnostics,
+    );
     set
 }
 
@@ -56,6 +70,7 @@ fn checked(mut load: LoadSet) -> CheckedSet {
     let mut diagnostics = std::mem::take(&mut load.diagnostics);
     diagnostics.extend(model_diags);
     diagnostics.extend(crate::vocabulary::check_load_set(&load));
+    let dataset = data_alone::check(dataset, &mut diagnostics);
     diagnostic::sort(&mut diagnostics, &load.sources);
     CheckedSet {
         load,
