@@ -1,5 +1,6 @@
 //! Load+check time and throughput for each real PCGen dataset beside the repo, next to the
-//! floor: reading the same files and splitting them into lines. Skipped (with a note) when
+//! floor: reading the same files and splitting them into lines, and the token validator's
+//! share of the check (`vocabulary`, on the loaded set). Skipped (with a note) when
 //! `../shared/pcgen` is missing. Results are recorded in docs/performance.md.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -68,6 +69,13 @@ fn bench(c: &mut Criterion) {
         g.bench_function("floor_read_split", |b| b.iter(|| black_box(floor(&files))));
         g.bench_function("load_check", |b| {
             b.iter(|| black_box(check_load_set(&DiskFs, &root, std::slice::from_ref(&pcc))))
+        });
+        // The token validator's share of `load_check` (issue 10: at most 10 % on top of the
+        // rest): the same validation on the set already loaded, so the check without the
+        // validator is `load_check` minus this, in the same run.
+        let loaded = check_load_set(&DiskFs, &root, std::slice::from_ref(&pcc));
+        g.bench_function("vocabulary", |b| {
+            b.iter(|| black_box(rulebook::vocabulary::check_load_set(&loaded.load)))
         });
         g.finish();
         all.push(pcc);

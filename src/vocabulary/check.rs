@@ -8,8 +8,9 @@
 
 use super::codes;
 use super::lines::{FirstColumn, LineType, line_type};
+use super::names::{find_byte, find_pre};
 use super::suggest::suggest;
-use super::table::{KindTable, Status, TokenRow, Vocabulary};
+use super::table::{KindTable, Status, TokenRow, Vocabulary, subtokens_exact_case};
 use crate::diagnostic::Diagnostic;
 use crate::load::text::{LineMode, lines};
 use crate::load::{FileKind, Line, LoadSet};
@@ -57,23 +58,38 @@ fn byte_at(s: &str, b: u8) -> Option<usize> {
 }
 
 /// Whether `value` contains `PRE` anywhere: a nested prerequisite (`PRE…` or `!PRE…`, `PRE`
-/// in capitals) cannot be present otherwise. A plain byte loop from one `P` to the next, so
-/// the values of most tokens are passed over once and never split.
+/// in capitals) cannot be present otherwise.
 fn may_hold_pre(value: &str) -> bool {
-    let b = value.as_bytes();
-    let mut from = 0usize;
-    while let Some(p) = b
-        .get(from..)
-        .and_then(|r| r.iter().position(|c| *c == b'P'))
-    {
-        let at = from + p;
-        if b.get(at + 1..at + 3) == Some(b"RE".as_slice()) {
-            return true;
-        }
-        from = at + 1;
-    }
-    false
+    find_pre(value.as_bytes(), 0).is_some()
 }
+
+/// What the validator has to look at in a token past its name, per row of the table (the
+/// flags of [`Vocabulary::flags`]); a row with none is quiet as soon as its name is found.
+pub(crate) fn row_flags(row: &TokenRow) -> u8 {
+    let mut flags = 0;
+    // Deprecated and rejected tokens (and the CLASS tokens on level lines, all deprecated
+    // rows) always take the full path.
+    if row.status != Status::Active {
+        flags |= FULL;
+    }
+    if row.has_subtokens() {
+        flags |= SUBTOKEN;
+    }
+    if takes_nested_pres(row.token) {
+        flags |= NESTED_PRES;
+    }
+    flags
+}
+
+/// Row flag: the value's nested PREs are checked.
+const NESTED_PRES: u8 = 1;
+/// Row flag: the value's sub-token (BONUS type, CHOOSE form …) is checked.
+const SUBTOKEN: u8 = 2;
+/// Row flag: the token is always checked on the full path (it may give a diagnostic).
+const FULL: u8 = 4;
+
+/// The longest sub-token a fast lookup folds on the stack; longer ones take the full path.
+const SUBTOKEN_BUFFER: usize = 64;
 
 /// How many kinds a "valid on" help line names before "and N more".
 const KINDS_SHOWN: usize = 6;
@@ -104,29 +120,18 @@ pub fn check_load_set(load: &LoadSet) -> Vec<Diagnostic> {
 
 /// Checks the lines of a PCC file (`text` is the whole file).
 pub fn check_pcc(file: FileId, text: &str, out: &mut Vec<Diagnostic>) {
-    let mut c = Checker {
-        text,
-        out,
-        cache: None,
-        vocab: Vocabulary::get(),
-        pre: Vocabulary::get().kind_table("PRE"),
-    };
+    let mut c = Checker::new(text, out);
+    let table = c.table_for("PCC");
     for line in lines(file, text, LineMode::Whole) {
         for t in &line.tokens {
-            c.token("PCC", *t, None);
+            c.token("PCC", table, *t, None);
         }
     }
 }
 
 /// Checks the lines of one file of `kind` (`text` is the whole file).
 pub fn check_lines(kind: FileKind, text: &str, lines: &[Line], out: &mut Vec<Diagnostic>) {
-    let mut c = Checker {
-        text,
-        out,
-        cache: None,
-        vocab: Vocabulary::get(),
-        pre: Vocabulary::get().kind_table("PRE"),
-    };
+    let mut c = Checker::new(text, out);
     for line in lines {
         c.line(kind, line);
     }
@@ -139,20 +144,49 @@ struct Checker<'t, 'o> {
     vocab: &'static Vocabulary,
     /// The `PRE` kind's table, looked up once per file for nested prerequisites.
     pre: Option<&'static KindTable>,
+    /// Whether tokens are first tried on the quiet path (always, but in a test that proves
+    /// the quiet path changes no diagnostic).
+    quick: bool,
 }
 
 /// The last kind looked up and its table (lines of one file nearly always share a kind).
-type KindCache = Option<(&'static str, &'static KindTable)>;
+type KindCache = Option<(&'static str, Option<&'static KindTable>)>;
 
 fn sub_span(span: Span, from: usize, len: usize) -> Span {
     let start = span.start as usize + from;
     Span::new(span.file, start..start + len)
 }
 
+impl<'t, 'o> Checker<'t, 'o> {
+    fn new(text: &'t str, out: &'o mut Vec<Diagnostic>) -> Self {
+        let vocab = Vocabulary::get();
+        Checker {
+            text,
+            out,
+            cache: None,
+            vocab,
+            pre: vocab.kind_table("PRE"),
+            quick: true,
+        }
+    }
+}
+
 impl<'t> Checker<'t, '_> {
     fn slice(&self, span: Span) -> &'t str {
         let text: &'t str = self.text;
         text.get(span.range()).unwrap_or("")
+    }
+
+    /// The table of `kind`, looked up once per run of lines of one kind.
+    fn table_for(&mut self, kind: &'static str) -> Option<&'static KindTable> {
+        match self.cache {
+            Some((k, t)) if k == kind => t,
+            _ => {
+                let t = self.vocab.kind_table(kind);
+                self.cache = Some((kind, t));
+                t
+            }
+        }
     }
 
     fn line(&mut self, kind: FileKind, line: &Line) {
@@ -187,11 +221,15 @@ impl<'t> Checker<'t, '_> {
                         1
                     }
                 };
-                for t in line.tokens.iter().skip(skip) {
-                    if table_kind == "BIOSET:RACENAME" {
+                let tokens = line.tokens.iter().skip(skip);
+                if table_kind == "BIOSET:RACENAME" {
+                    for t in tokens {
                         self.bio_tag(*t);
-                    } else {
-                        self.token(table_kind, *t, level);
+                    }
+                } else {
+                    let table = self.table_for(table_kind);
+                    for t in tokens {
+                        self.token(table_kind, table, *t, level);
                     }
                 }
             }
@@ -202,8 +240,9 @@ impl<'t> Checker<'t, '_> {
     /// where PCGen needs tabs.
     fn name_column(&mut self, kind: &str, first: Span) {
         let text = self.slice(first);
-        // Most names have no space: nothing can follow one then.
-        if byte_at(text, b' ').is_none() {
+        // Most names have no space, or no `:` after one: no token can follow then.
+        let bytes = text.as_bytes();
+        if find_byte(bytes, 0, b' ').is_none_or(|sp| find_byte(bytes, sp + 1, b':').is_none()) {
             return;
         }
         let vocab = Vocabulary::get();
@@ -243,7 +282,8 @@ impl<'t> Checker<'t, '_> {
     fn bio_tag(&mut self, tok: Span) {
         let text = self.slice(tok);
         if text.starts_with("PRE") || text.starts_with("!PRE") {
-            self.token("PRE", tok, None);
+            let pre = self.pre;
+            self.token("PRE", pre, tok, None);
         } else if !text.contains(':') {
             self.no_colon(tok, text);
         }
@@ -262,8 +302,128 @@ impl<'t> Checker<'t, '_> {
         );
     }
 
-    /// Checks one token column against `kind`.
-    fn token(&mut self, kind: &'static str, tok: Span, level: Option<u32>) {
+    /// Checks one token column against `kind` (whose table is `table`).
+    #[inline(always)]
+    fn token(
+        &mut self,
+        kind: &'static str,
+        table: Option<&'static KindTable>,
+        tok: Span,
+        level: Option<u32>,
+    ) {
+        if self.quick && self.quiet(table, tok) {
+            return;
+        }
+        self.token_in_full(kind, tok, level);
+    }
+
+    /// Whether [`Checker::token_in_full`] would report nothing for the token at `tok`,
+    /// decided on the common path only: its name is found in `table` and its row needs no
+    /// more, or its sub-token is a current one and its nested PREs are known. `false` when
+    /// anything else holds (a diagnostic may be due): the full path then decides, so the
+    /// diagnostics are those of the full path alone.
+    #[inline(always)]
+    fn quiet(&self, table: Option<&'static KindTable>, tok: Span) -> bool {
+        let Some(table) = table else {
+            return false;
+        };
+        let text = self.slice(tok);
+        let bytes = text.as_bytes();
+        let Some(colon) = find_byte(bytes, 0, b':').filter(|c| *c > 0) else {
+            return false;
+        };
+        let Some(row) = self.vocab.row_in_prefix(table, bytes, colon) else {
+            return false;
+        };
+        match self.vocab.flags(row) {
+            0 => true,
+            flags => self.value_quiet(row, flags, text.get(colon + 1..).unwrap_or("")),
+        }
+    }
+
+    /// [`Checker::quiet`] for a row with flags: its value's sub-token and nested PREs.
+    #[inline(never)]
+    fn value_quiet(&self, row: usize, flags: u8, value: &str) -> bool {
+        if flags & FULL != 0 {
+            return false;
+        }
+        if flags & SUBTOKEN != 0 && !self.subtoken_quiet(row, value) {
+            return false;
+        }
+        flags & NESTED_PRES == 0 || self.nested_pres_quiet(value.as_bytes())
+    }
+
+    /// Whether the sub-token of `value` is a current sub-token of row `row` (an active
+    /// row): [`Checker::subtoken`] would report nothing.
+    fn subtoken_quiet(&self, row: usize, value: &str) -> bool {
+        let Some(r) = self.vocab.row(row) else {
+            return false;
+        };
+        let Some((sub, _)) = subtoken_of(r.token, value) else {
+            return true;
+        };
+        if sub.is_empty() {
+            return true;
+        }
+        // BONUS types that take a name (`WEAPONPROF=Club`) are found by `WEAPONPROF=`.
+        let key = match r.token {
+            "BONUS" => byte_at(sub, b'=').map_or(sub.as_bytes(), |e| {
+                sub.as_bytes().get(..=e).unwrap_or(sub.as_bytes())
+            }),
+            _ => sub.as_bytes(),
+        };
+        let mut buf = [0u8; SUBTOKEN_BUFFER];
+        let Some(folded) = buf.get_mut(..key.len()) else {
+            return false;
+        };
+        folded.copy_from_slice(key);
+        if !subtokens_exact_case(r.token) {
+            folded.make_ascii_uppercase();
+        }
+        let folded = &*folded;
+        self.vocab
+            .subtoken_index(row)
+            .and_then(|ix| ix.find(folded))
+            == Some(false)
+    }
+
+    /// Whether every PRE nested in `value` (where [`Checker::nested_pres`] looks: at the
+    /// start, after `|` or `[`, `!` allowed) is a PRE token in exact case: nothing to report.
+    fn nested_pres_quiet(&self, value: &[u8]) -> bool {
+        let Some(pre) = self.pre else {
+            return false;
+        };
+        let opens = |at: usize| at == 0 || matches!(value.get(at - 1), Some(b'|' | b'['));
+        let mut from = 0;
+        while let Some(p) = find_pre(value, from) {
+            from = p + 3;
+            let start = if opens(p) {
+                p
+            } else if p > 0 && value.get(p - 1) == Some(&b'!') && opens(p - 1) {
+                p - 1
+            } else {
+                continue;
+            };
+            let rest = value.get(start..).unwrap_or(&[]);
+            // The name runs to the `:`, which must come before the piece's end at `|`.
+            let Some(colon) = find_byte(rest, 0, b':') else {
+                continue;
+            };
+            if find_byte(rest, 0, b'|').is_some_and(|bar| bar < colon) {
+                continue;
+            }
+            if self.vocab.row_in_prefix(pre, rest, colon).is_none() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Checks one token column against `kind`, every rule in order: the path for tokens
+    /// that may give a diagnostic.
+    #[cold]
+    #[inline(never)]
+    fn token_in_full(&mut self, kind: &'static str, tok: Span, level: Option<u32>) {
         let text = self.slice(tok);
         let name = match byte_at(text, b':').and_then(|i| text.get(..i)) {
             Some(n) if !n.is_empty() => n,
@@ -273,15 +433,7 @@ impl<'t> Checker<'t, '_> {
         let value_span = sub_span(tok, name.len() + 1, text.len() - name.len() - 1);
         let value = text.get(name.len() + 1..).unwrap_or("");
         let vocab = self.vocab;
-        let table = match self.cache {
-            Some((k, t)) if k == kind => Some(t),
-            _ => {
-                let t = vocab.kind_table(kind);
-                self.cache = t.map(|t| (kind, t));
-                t
-            }
-        };
-        let Some(row) = table.and_then(|t| vocab.find_in(t, name)) else {
+        let Some(row) = vocab.find(kind, name) else {
             return self.unknown(kind, name, name_span);
         };
         if row.status == Status::DeprecatedRejected {
@@ -732,7 +884,136 @@ mod tests {
         assert_eq!(codes(FileKind::Race, "Elf\tFEAT:Dodge\n"), vec!["T0113"]);
     }
 
+    /// Every diagnostic of `text` as a `kind` file, with or without the quiet path.
+    fn all(kind: FileKind, text: &str, quick: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        let lines = lines(FileId(0), text, LineMode::Object);
+        let mut c = Checker::new(text, &mut out);
+        c.quick = quick;
+        for line in &lines {
+            c.line(kind, line);
+        }
+        out.iter()
+            .map(|d| {
+                format!(
+                    "{} {:?} {} {:?}",
+                    d.code.id,
+                    d.span.range(),
+                    d.message,
+                    d.help
+                )
+            })
+            .collect()
+    }
+
+    /// Token columns built from the table's names, sub-tokens and nested PREs, with typos
+    /// and case changes: what the quiet path has to tell apart.
+    fn column() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let names = prop::sample::select(vec![
+            "KEY",
+            "TYPE",
+            "BONUS",
+            "bonus",
+            "CHOOSE",
+            "ADD",
+            "AUTO",
+            "QUALIFY",
+            "REMOVE",
+            "TEMPBONUS",
+            "ABILITY",
+            "DESC",
+            "FEAT",
+            "VFEAT",
+            "PREVARGT",
+            "!PREFEAT",
+            "PRECLASS",
+            "SPELLS",
+            "SAB",
+            "DR",
+            "MOVE",
+            "VISION",
+            "KIT",
+            "HD",
+            "FACE",
+            "MODIFY",
+            "KYE",
+            "SOURCEPAGE",
+            "PROHIBITSPELL",
+            "CSKILL",
+            "NATURALATTACKS",
+            "TEMPLATE",
+            "",
+        ]);
+        let pieces = prop::sample::select(vec![
+            "COMBAT",
+            "combat",
+            "Combt",
+            "WEAPONPROF=Club",
+            "weaponprof=x",
+            "WEAPONPROF",
+            "SKILL",
+            "skill",
+            "SKIL",
+            "FEAT",
+            "FEAT=Dodge",
+            "ABILITY",
+            "ability",
+            "NUMCHOICES=2",
+            "numchoices=1",
+            "SCHOOLS",
+            "LANGAUTO",
+            "NUMBER",
+            "1",
+            "BAB",
+            "ALL",
+            ".CLEAR",
+            "PREVARGT:1,x",
+            "PREVARGTQE:1,x",
+            "prevargt:1,x",
+            "!PREFEAT:1,Dodge",
+            "[PREALIGN:LG]",
+            "x[PREFOO:1]",
+            "PREPARED",
+            "!!PREFEAT:1",
+            "PRE",
+            "!PRE:",
+            "CLASS=Wizard",
+            "class",
+            "Dodge(x)",
+            "",
+            "SPELLCASTER.Arcane",
+        ]);
+        (names, prop::collection::vec(pieces, 0..5), prop::bool::ANY).prop_map(
+            |(name, pieces, colon)| {
+                let value = pieces.join("|");
+                if colon {
+                    format!("{name}:{value}")
+                } else {
+                    format!("{name}{value}")
+                }
+            },
+        )
+    }
+
     proptest::proptest! {
+        #[test]
+        fn the_quiet_path_changes_no_diagnostic(
+            cols in proptest::collection::vec(column(), 1..6),
+            kind in proptest::sample::select(vec![
+                FileKind::Feat, FileKind::Ability, FileKind::Race, FileKind::Class,
+                FileKind::Spell, FileKind::Equipment, FileKind::Kit, FileKind::Template,
+                FileKind::Bioset, FileKind::Skill,
+            ]),
+            first in proptest::sample::select(vec![
+                "Name", "CLASS:Wizard", "1", "2", "GEAR:Rope", "STARTPACK:Kit",
+                "RACENAME:Elf", "AGESET:0|Adult", "SOURCELONG:Book", "Elf.MOD",
+            ]),
+        ) {
+            let text = format!("{first}\t{}\n", cols.join("\t"));
+            proptest::prop_assert_eq!(all(kind, &text, true), all(kind, &text, false), "{}", text);
+        }
+
         #[test]
         fn any_text_is_checked_without_panicking(text in "[A-Za-z!.:|=\\[\\]\\t\\n 0-9]{0,80}") {
             for kind in FileKind::LOAD_ORDER {

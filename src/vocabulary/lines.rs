@@ -94,14 +94,26 @@ const DATACONTROL_LINES: &[&str] = &[
     "DYNAMICSCOPE",
 ];
 
-/// `KIT:<prefix>` / `DATACONTROL:<prefix>` as a static table kind.
+/// `KIT:<prefix>` / `DATACONTROL:<prefix>` as a static table kind (the table's own string),
+/// when `prefix` is one of `names` and the table has the kind.
 fn prefixed(family: &'static str, names: &[&'static str], prefix: &str) -> Option<&'static str> {
     let name = names.iter().find(|n| **n == prefix)?;
-    crate::vocabulary::Vocabulary::get()
-        .kinds()
-        .iter()
-        .copied()
-        .find(|k| k.strip_prefix(family).and_then(|r| r.strip_prefix(':')) == Some(*name))
+    // "FAMILY:NAME" on the stack: this runs for every kit and DATACONTROL line.
+    let mut buf = [0u8; 64];
+    let (f, n) = (family.as_bytes(), name.as_bytes());
+    let key = buf.get_mut(..f.len() + 1 + n.len())?;
+    let (head, tail) = key.split_at_mut(f.len());
+    head.copy_from_slice(f);
+    let (colon, rest) = tail.split_first_mut()?;
+    *colon = b':';
+    rest.copy_from_slice(n);
+    crate::vocabulary::Vocabulary::get().kind_named(key)
+}
+
+/// `first` up to its first `:` (all of it without one).
+fn before_colon(first: &str) -> &str {
+    let cut = super::names::find_byte(first.as_bytes(), 0, b':').unwrap_or(first.len());
+    first.get(..cut).unwrap_or(first)
 }
 
 fn is_copy_mod_forget(first: &str) -> bool {
@@ -121,13 +133,13 @@ pub fn line_type(kind: FileKind, first: &str) -> LineType {
     match kind {
         FileKind::Variable | FileKind::GlobalModifier | FileKind::DataTable => LineType::Model,
         FileKind::DataControl => {
-            let prefix = first.split(':').next().unwrap_or(first);
+            let prefix = before_colon(first);
             match prefixed("DATACONTROL", DATACONTROL_LINES, prefix) {
                 Some(k) => obj(k, FirstColumn::Token),
                 None => LineType::Model,
             }
         }
-        FileKind::Bioset => match first.split(':').next().unwrap_or(first) {
+        FileKind::Bioset => match before_colon(first) {
             "AGESET" => obj("BIOSET:AGESET", FirstColumn::Name),
             "REGION" => obj("BIOSET:REGION", FirstColumn::Name),
             "RACENAME" => obj("BIOSET:RACENAME", FirstColumn::Name),
@@ -143,7 +155,7 @@ pub fn line_type(kind: FileKind, first: &str) -> LineType {
             if first.starts_with("REGION:") {
                 return obj("KIT:REGION", FirstColumn::Name);
             }
-            let prefix = first.split(':').next().unwrap_or(first);
+            let prefix = before_colon(first);
             match prefixed("KIT", KIT_LINES, prefix) {
                 Some(k) => obj(k, FirstColumn::Token),
                 None => LineType::Unknown {
@@ -189,7 +201,7 @@ fn class_line(first: &str) -> LineType {
             return obj(kind, None);
         }
     }
-    let level_text = first.split(':').next().unwrap_or(first).trim();
+    let level_text = before_colon(first).trim();
     match level_text.parse::<u32>() {
         Ok(0) => obj("CLASS", None),
         Ok(n) => obj("CLASSLEVEL", Some(n)),

@@ -11,6 +11,7 @@
 pub mod check;
 pub mod codes;
 pub mod lines;
+pub mod names;
 pub mod suggest;
 pub mod table;
 

@@ -2,43 +2,12 @@
 //!
 //! One row per (file kind, token). A row whose token is `*` makes the kinds named in its
 //! sub-token column inherited: a lookup tries the kind's own rows, then each inherited kind's
-//! (recursively). The resolved map of every kind is built once, so a lookup is one hash probe.
+//! (recursively). Every token name of the table is numbered once ([`NameIndex`]); each kind's
+//! resolved tokens are a dense array from that number to the row, built once, so a lookup is
+//! one probe of the name index and one array read.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::LazyLock;
-
-/// FxHash (as in rustc): token names are short and trusted keys of a static table, so a
-/// fast non-keyed hash is right; a lookup is on the path of every token of every file.
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-        }
-        for b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(*b)).wrapping_mul(K);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-
-/// The tokens of one kind (its own and inherited rows), for one-probe lookups.
-#[derive(Debug, Default)]
-pub struct KindTable {
-    map: FxMap<&'static str, usize>,
-}
+use super::names::{NameIndex, find_byte};
+use std::sync::{LazyLock, OnceLock};
 
 /// The table's text, as copied from `../shared/reference/pcgen-token-vocabulary.tsv`.
 pub const TABLE_TSV: &str = include_str!("pcgen-token-vocabulary.tsv");
@@ -87,16 +56,120 @@ impl TokenRow {
     }
 }
 
+/// Whether the sub-tokens of `token` are matched in exact case (QUALIFY's class names);
+/// every other token's sub-tokens are matched ignoring ASCII case.
+pub fn subtokens_exact_case(token: &str) -> bool {
+    token == "QUALIFY"
+}
+
+/// "No row" in a [`KindTable`].
+const NO_ROW: u16 = u16::MAX;
+
+/// The tokens of one kind (its own and inherited rows): for each token name of the table
+/// (by its number), the row of that name valid on the kind, or none.
+#[derive(Debug, Default)]
+pub struct KindTable {
+    rows: Vec<u16>,
+}
+
+impl KindTable {
+    /// The row index for the token name numbered `name`.
+    fn row(&self, name: usize) -> Option<usize> {
+        match self.rows.get(name).copied() {
+            Some(NO_ROW) | None => None,
+            Some(r) => Some(usize::from(r)),
+        }
+    }
+}
+
+/// The sub-tokens of one row, for one-probe lookups (built on first use): keys are the
+/// sub-token names upper-cased, or as written when [`subtokens_exact_case`].
+#[derive(Debug)]
+pub struct SubtokenIndex {
+    names: NameIndex,
+    /// Per key: whether only a deprecated or compatibility class accepts it.
+    deprecated: Vec<bool>,
+}
+
+impl SubtokenIndex {
+    fn build(row: &TokenRow) -> Self {
+        let exact = subtokens_exact_case(row.token);
+        let mut names = NameIndex::new();
+        let mut deprecated = Vec::new();
+        for s in &row.subtokens {
+            let key = if exact {
+                (*s).to_owned()
+            } else {
+                s.to_ascii_uppercase()
+            };
+            // The first of two names equal but for case wins, as in a search in order.
+            if names.get(key.as_bytes()).is_none() {
+                names.insert(key.as_bytes());
+                deprecated.push(row.deprecated_subtokens.contains(s));
+            }
+        }
+        SubtokenIndex { names, deprecated }
+    }
+
+    /// For a key (upper-cased unless the row's sub-tokens are exact-case): whether it is a
+    /// sub-token of the row, and if so whether it is deprecated.
+    pub fn find(&self, key: &[u8]) -> Option<bool> {
+        let i = self.names.get(key)?;
+        Some(self.deprecated.get(i).copied().unwrap_or(false))
+    }
+}
+
 /// The whole vocabulary, with every kind's inheritance resolved.
 #[derive(Debug)]
 pub struct Vocabulary {
     rows: Vec<TokenRow>,
-    /// Kind → token → row index (own rows first, then inherited ones).
-    resolved: HashMap<&'static str, KindTable>,
-    /// Token → rows with that name, over every kind.
-    by_name: HashMap<&'static str, Vec<usize>>,
-    /// Every kind, in table order.
+    /// Every token name of the table, numbered.
+    names: NameIndex,
+    /// Per row: the number of its token name (`NO_ROW` for an inheritance row).
+    row_names: Vec<u16>,
+    /// Every kind, in table order; `kind_index` numbers them alike.
     kinds: Vec<&'static str>,
+    kind_index: NameIndex,
+    /// Per kind (by number): its resolved tokens.
+    tables: Vec<KindTable>,
+    /// Per row: what the validator has to look at past the token's name
+    /// ([`super::check::row_flags`]).
+    flags: Vec<u8>,
+    /// Per row: its sub-tokens indexed, built on first use.
+    subtoken_index: Vec<OnceLock<SubtokenIndex>>,
+}
+
+/// The first six tab-separated columns of a line (the sixth runs to the next tab or the end).
+fn columns(line: &str) -> [Option<&str>; 6] {
+    let mut out = [None; 6];
+    let mut rest = Some(line);
+    for col in &mut out {
+        let Some(r) = rest else { break };
+        match find_byte(r.as_bytes(), 0, b'\t') {
+            Some(t) => {
+                *col = r.get(..t);
+                rest = r.get(t + 1..);
+            }
+            None => {
+                *col = Some(r);
+                rest = None;
+            }
+        }
+    }
+    out
+}
+
+/// The rest of the first `;`-separated part of `notes` that starts with `label` (spaces
+/// around parts ignored).
+fn notes_part<'n>(notes: &'n str, label: &str) -> Option<&'n str> {
+    let mut rest = notes;
+    loop {
+        let end = find_byte(rest.as_bytes(), 0, b';').unwrap_or(rest.len());
+        if let Some(found) = rest.get(..end)?.trim().strip_prefix(label) {
+            return Some(found);
+        }
+        rest = rest.get(end + 1..)?;
+    }
 }
 
 static VOCABULARY: LazyLock<Vocabulary> = LazyLock::new(|| Vocabulary::parse(TABLE_TSV));
@@ -108,82 +181,107 @@ impl Vocabulary {
     }
 
     /// Parses a table in the TSV form (header line first). Malformed lines are skipped.
+    /// Sub-tokens are separated by ASCII whitespace.
     pub fn parse(text: &'static str) -> Vocabulary {
         let mut rows = Vec::new();
         for line in text.lines().skip(1) {
-            let mut cols = line.split('\t');
-            let (Some(kind), Some(token), Some(subs), Some(status)) =
-                (cols.next(), cols.next(), cols.next(), cols.next())
+            let [kind, token, subs, status, source, notes] = columns(line);
+            let (Some(kind), Some(token), Some(subs), Some(status)) = (kind, token, subs, status)
             else {
                 continue;
             };
-            let source = cols.next().unwrap_or("");
-            let notes = cols.next().unwrap_or("");
+            let notes = notes.unwrap_or("");
             let status = match status {
                 "deprecated-accepted" => Status::DeprecatedAccepted,
                 "deprecated-rejected" => Status::DeprecatedRejected,
                 _ => Status::Active,
             };
-            let deprecated_subtokens = notes
-                .split(';')
-                .find_map(|n| {
-                    n.trim().strip_prefix(
-                        "deprecated sub-token forms (compatibility/deprecated classes):",
-                    )
-                })
-                .map(|s| s.split_whitespace().collect())
+            const DEPRECATED_FORMS: &str =
+                "deprecated sub-token forms (compatibility/deprecated classes):";
+            let deprecated_subtokens = notes_part(notes, DEPRECATED_FORMS)
+                .map(|s| s.split_ascii_whitespace().collect())
                 .unwrap_or_default();
             rows.push(TokenRow {
                 kind,
                 token,
-                subtokens: subs.split_whitespace().collect(),
+                subtokens: subs.split_ascii_whitespace().collect(),
                 deprecated_subtokens,
                 status,
-                source,
+                source: source.unwrap_or(""),
                 notes,
             });
         }
-        let mut own: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        // A row index must fit a table entry (`NO_ROW` excluded); the table has ~2,000.
+        rows.truncate(usize::from(NO_ROW));
+        let mut names = NameIndex::new();
         let mut kinds = Vec::new();
-        let mut by_name: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        let mut kind_index = NameIndex::new();
+        // Per row: the number of its token name (`NO_ROW` for an inheritance row).
+        let mut row_names: Vec<u16> = Vec::with_capacity(rows.len());
+        let mut own: Vec<Vec<usize>> = Vec::new();
         for (i, r) in rows.iter().enumerate() {
-            if !own.contains_key(r.kind) {
+            let k = kind_index.insert(r.kind.as_bytes());
+            if k == kinds.len() {
                 kinds.push(r.kind);
+                own.push(Vec::new());
             }
-            own.entry(r.kind).or_default().push(i);
-            if r.token != "*" {
-                by_name.entry(r.token).or_default().push(i);
+            if let Some(o) = own.get_mut(k) {
+                o.push(i);
             }
+            row_names.push(if r.token == "*" {
+                NO_ROW
+            } else {
+                u16::try_from(names.insert(r.token.as_bytes())).unwrap_or(NO_ROW)
+            });
         }
-        let mut resolved = HashMap::new();
-        for kind in &kinds {
-            let mut map = FxMap::default();
-            let mut stack = vec![*kind];
-            let mut seen: Vec<&str> = Vec::new();
+        // Each kind's inherited kinds, in the order written.
+        let inherits: Vec<Vec<usize>> = own
+            .iter()
+            .map(|rs| {
+                rs.iter()
+                    .filter_map(|i| rows.get(*i))
+                    .filter(|r| r.token == "*")
+                    .flat_map(|r| r.subtokens.iter())
+                    .filter_map(|s| kind_index.get(s.as_bytes()))
+                    .collect()
+            })
+            .collect();
+        let mut tables = Vec::with_capacity(kinds.len());
+        for k in 0..kinds.len() {
+            let mut table = vec![NO_ROW; names.len()];
+            let mut stack = vec![k];
+            let mut seen: Vec<usize> = Vec::new();
             while let Some(k) = stack.pop() {
                 if seen.contains(&k) {
                     continue;
                 }
                 seen.push(k);
-                let mut inherited = Vec::new();
                 for i in own.get(k).map(Vec::as_slice).unwrap_or(&[]) {
-                    let Some(r) = rows.get(*i) else { continue };
-                    if r.token == "*" {
-                        inherited.extend(r.subtokens.iter().copied());
-                    } else {
-                        map.entry(r.token).or_insert(*i);
+                    let name = row_names.get(*i).copied().unwrap_or(NO_ROW);
+                    if let Some(slot) = table.get_mut(usize::from(name)) {
+                        if *slot == NO_ROW {
+                            *slot = u16::try_from(*i).unwrap_or(NO_ROW);
+                        }
                     }
                 }
                 // Depth-first in the order written: push reversed.
-                stack.extend(inherited.into_iter().rev());
+                if let Some(inh) = inherits.get(k) {
+                    stack.extend(inh.iter().rev());
+                }
             }
-            resolved.insert(*kind, KindTable { map });
+            tables.push(KindTable { rows: table });
         }
+        let flags = rows.iter().map(super::check::row_flags).collect();
+        let subtoken_index = rows.iter().map(|_| OnceLock::new()).collect();
         Vocabulary {
             rows,
-            resolved,
-            by_name,
+            names,
+            row_names,
             kinds,
+            kind_index,
+            tables,
+            flags,
+            subtoken_index,
         }
     }
 
@@ -197,35 +295,85 @@ impl Vocabulary {
         &self.kinds
     }
 
+    /// The table's own string for the kind named `kind`, if the table has it.
+    pub fn kind_named(&self, kind: &[u8]) -> Option<&'static str> {
+        self.kinds.get(self.kind_index.get(kind)?).copied()
+    }
+
     /// Whether `kind` is a file kind or line type of the table.
     pub fn has_kind(&self, kind: &str) -> bool {
-        self.resolved.contains_key(kind)
+        self.kind_index.get(kind.as_bytes()).is_some()
     }
 
     /// The row for `token` (exact case) on `kind`, inherited rows included.
     pub fn find(&self, kind: &str, token: &str) -> Option<&TokenRow> {
-        self.find_in(self.resolved.get(kind)?, token)
+        self.find_in(self.kind_table(kind)?, token)
     }
 
     /// The tokens of `kind`, for repeated [`Vocabulary::find_in`] lookups.
     pub fn kind_table(&self, kind: &str) -> Option<&KindTable> {
-        self.resolved.get(kind)
+        self.tables.get(self.kind_index.get(kind.as_bytes())?)
     }
 
     /// The row for `token` (exact case) in a kind's table.
     pub fn find_in(&self, table: &KindTable, token: &str) -> Option<&TokenRow> {
-        let i = table.map.get(token)?;
-        self.rows.get(*i)
+        self.rows.get(self.row_in(table, token.as_bytes())?)
+    }
+
+    /// The index of the row for the token name `name` (exact case) in a kind's table.
+    #[inline]
+    pub fn row_in(&self, table: &KindTable, name: &[u8]) -> Option<usize> {
+        table.row(self.names.get(name)?)
+    }
+
+    /// The index of the first `:` of a token's text, and the index of the row for the
+    /// token name before it (exact case) in a kind's table: the validator's lookup.
+    #[inline]
+    pub fn row_before_colon(
+        &self,
+        table: &KindTable,
+        text: &[u8],
+    ) -> Option<(usize, Option<usize>)> {
+        let (colon, name) = self.names.get_before_colon(text)?;
+        Some((colon, name.and_then(|n| table.row(n))))
+    }
+
+    /// The index of the row for the token name `text[..n]` (exact case) in a kind's table:
+    /// the validator's lookup, on a token's text (name, `:`, value) without cutting it.
+    #[inline]
+    pub fn row_in_prefix(&self, table: &KindTable, text: &[u8], n: usize) -> Option<usize> {
+        table.row(self.names.get_prefix(text, n)?)
+    }
+
+    /// Row `i`.
+    pub fn row(&self, i: usize) -> Option<&TokenRow> {
+        self.rows.get(i)
+    }
+
+    /// What the validator has to look at past the name of row `i`'s token.
+    #[inline]
+    pub(crate) fn flags(&self, i: usize) -> u8 {
+        self.flags.get(i).copied().unwrap_or(u8::MAX)
+    }
+
+    /// Row `i`'s sub-tokens, indexed (on first use).
+    pub fn subtoken_index(&self, i: usize) -> Option<&SubtokenIndex> {
+        let row = self.rows.get(i)?;
+        Some(
+            self.subtoken_index
+                .get(i)?
+                .get_or_init(|| SubtokenIndex::build(row)),
+        )
     }
 
     /// Every token valid on `kind` (inherited ones included), sorted by name.
     pub fn tokens_for(&self, kind: &str) -> Vec<&TokenRow> {
         let mut out: Vec<&TokenRow> = self
-            .resolved
-            .get(kind)
+            .kind_table(kind)
             .into_iter()
-            .flat_map(|m| m.map.values())
-            .filter_map(|i| self.rows.get(*i))
+            .flat_map(|t| t.rows.iter())
+            .filter(|r| **r != NO_ROW)
+            .filter_map(|r| self.rows.get(usize::from(*r)))
             .collect();
         out.sort_by_key(|r| r.token);
         out
@@ -233,11 +381,18 @@ impl Vocabulary {
 
     /// Every row named `token` (exact case), over all kinds.
     pub fn lookup(&self, token: &str) -> Vec<&TokenRow> {
-        self.by_name
-            .get(token)
-            .into_iter()
-            .flatten()
-            .filter_map(|i| self.rows.get(*i))
+        let Some(name) = self
+            .names
+            .get(token.as_bytes())
+            .and_then(|n| u16::try_from(n).ok())
+        else {
+            return Vec::new();
+        };
+        self.rows
+            .iter()
+            .zip(&self.row_names)
+            .filter(|(_, n)| **n == name)
+            .map(|(r, _)| r)
             .collect()
     }
 
@@ -291,6 +446,34 @@ mod tests {
             v.find("STAT", "PENALTYVAR").map(|r| r.status),
             Some(Status::DeprecatedRejected)
         );
+    }
+
+    #[test]
+    fn columns_are_the_first_six_tab_fields() {
+        for line in TABLE_TSV
+            .lines()
+            .chain(["", "A", "A\tB", "A\t\tC\tD\tE\tF\tG"])
+        {
+            let mut split = line.split('\t');
+            let want: [Option<&str>; 6] = std::array::from_fn(|_| split.next());
+            assert_eq!(columns(line), want, "{line}");
+        }
+    }
+
+    #[test]
+    fn notes_parts_are_found_by_label() {
+        for notes in [
+            "",
+            "a; b",
+            "x;deprecated: A B ; y",
+            " deprecated:A;deprecated:B",
+            ";;",
+        ] {
+            let want = notes
+                .split(';')
+                .find_map(|n| n.trim().strip_prefix("deprecated:"));
+            assert_eq!(notes_part(notes, "deprecated:"), want, "{notes}");
+        }
     }
 
     #[test]
