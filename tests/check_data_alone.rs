@@ -235,3 +235,62 @@ fn a_failure_another_object_may_avoid_is_not_reported_at_check() {
     );
     assert_eq!(found(&set), Vec::<String>::new());
 }
+
+/// A chain of `n` variables, `V<n>` at the top reading `V<n-1>` … down to `V0`, written
+/// top first (the order that needed one pass per link when "a character can change it" was
+/// spread by re-scanning every modifier until nothing changed), then `Top` divides by it.
+fn chain(n: usize, local: bool) -> (String, String) {
+    let kind = if local {
+        "LOCAL:PC.EQUIPMENT|"
+    } else {
+        "GLOBAL:"
+    };
+    let mut vars = String::new();
+    let mut mods = String::new();
+    for i in (1..=n).rev() {
+        vars.push_str(&format!("{kind}NUMBER=V{i}\n"));
+        mods.push_str(&format!("MODIFY:V{i}|SET|V{}\n", i - 1));
+    }
+    vars.push_str(&format!("{kind}NUMBER=V0\n{kind}NUMBER=Top\n"));
+    mods.push_str(&format!("MODIFY:Top|SET|100/V{n}\n"));
+    (vars, mods)
+}
+
+/// Whether a variable is decided by the data alone is spread along chains of any length,
+/// both ways: a chain from a constant 0 fails at its end (reported once, at check), a chain
+/// from a channel or from a variable a template raises is left to the character.
+#[test]
+fn what_a_character_can_change_spreads_along_long_chains() {
+    let n = 2_000;
+    let (vars, mods) = chain(n, false);
+    let set = load(&vars, &mods, "");
+    assert_eq!(
+        found(&set),
+        [format!("E0101 data/t/globals.lst:{}:16", n + 1)]
+    );
+    let raised = load(&vars, &mods, "Raise\tKEY:Raise\tMODIFY:V0|ADD|1\n");
+    assert_eq!(found(&raised), Vec::<String>::new());
+    let (vars, mods) = chain(n, false);
+    let channel = load(
+        &vars.replace(
+            "GLOBAL:NUMBER=V0\n",
+            "CHANNEL:PC|NUMBER=In\nGLOBAL:NUMBER=V0\n",
+        ),
+        &format!("{mods}MODIFY:V0|SET|input(\"In\")\n"),
+        "",
+    );
+    assert_eq!(found(&channel), Vec::<String>::new());
+
+    // The same chain of an equipment's own variables.
+    let (vars, mods) = chain(n, true);
+    let anvil = format!("Anvil\t{}\n", mods.lines().collect::<Vec<_>>().join("\t"));
+    let set = load_with_equipment(&vars, "", &anvil);
+    assert_eq!(found(&set).len(), 1, "{:?}", found(&set));
+    assert!(found(&set)[0].starts_with("E0101 data/t/equip.lst:1:"));
+    let raised = load_with_equipment(
+        &vars,
+        "Raise\tKEY:Raise\tMODIFYOTHER:PC.EQUIPMENT|Anvil|V0|ADD|1\n",
+        &anvil,
+    );
+    assert_eq!(found(&raised), Vec::<String>::new());
+}

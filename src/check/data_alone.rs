@@ -130,21 +130,28 @@ pub(super) fn independent(ds: &Dataset) -> Vec<bool> {
             unset(&mut yes, m.variable);
         }
     }
-    // Whatever reads a variable a character can change can change too.
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for m in ds.global_modifiers() {
-            let ModifierValue::Formula(f) = &m.value else {
-                continue;
-            };
-            let Some(c) = &f.compiled else { continue };
-            let reads_dependent = c
-                .dependencies()
-                .iter()
-                .any(|r| !yes.get(r.0 as usize).copied().unwrap_or(false));
-            if reads_dependent && unset(&mut yes, m.variable) {
-                changed = true;
+    // Whatever reads a variable a character can change can change too: spread from each
+    // such variable to those its readers set (a worklist, so a chain of 100,000 globals is
+    // one pass, not one pass per link).
+    let mut set_by_readers: FxHashMap<u32, Vec<VarId>> = FxHashMap::default();
+    for m in ds.global_modifiers() {
+        let ModifierValue::Formula(f) = &m.value else {
+            continue;
+        };
+        let Some(c) = &f.compiled else { continue };
+        for r in c.dependencies() {
+            set_by_readers.entry(r.0).or_default().push(m.variable);
+        }
+    }
+    let mut work: Vec<u32> = set_by_readers
+        .keys()
+        .copied()
+        .filter(|&r| !yes.get(r as usize).copied().unwrap_or(false))
+        .collect();
+    while let Some(r) = work.pop() {
+        for &v in set_by_readers.get(&r).map_or(&[][..], Vec::as_slice) {
+            if unset(&mut yes, v) {
+                work.push(v.0);
             }
         }
     }
@@ -211,32 +218,43 @@ fn decided(ds: &Dataset, independent: &[bool]) -> FxHashMap<(VarId, ObjectId), b
             }
         }
     }
-    let reads_ok =
-        |yes: &FxHashMap<(VarId, ObjectId), bool>, v: VarId, o: ObjectId| match ds.variable(v) {
-            None => false,
-            Some(var) if var.origin.is_channel() => false,
-            Some(var) if var.scope == ScopeId::GLOBAL => {
-                independent.get(v.0 as usize).copied().unwrap_or(false)
-            }
-            Some(_) => yes.get(&(v, o)).copied().unwrap_or(true),
+    // A place is undecided when its modifier reads a channel, an unknown variable or a
+    // global a character can change; or (spread with a worklist, one pass however long the
+    // chains) a local variable of the same object that is undecided.
+    let mut readers: FxHashMap<(VarId, ObjectId), Vec<(VarId, ObjectId)>> = FxHashMap::default();
+    let mut work: Vec<(VarId, ObjectId)> = yes
+        .iter()
+        .filter(|(_, ok)| !**ok)
+        .map(|(k, _)| *k)
+        .collect();
+    for &(m, o) in &places {
+        let ModifierValue::Formula(f) = &m.value else {
+            continue;
         };
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &(m, o) in &places {
-            if !yes.get(&(m.variable, o)).copied().unwrap_or(false) {
-                continue;
+        let Some(c) = &f.compiled else { continue };
+        let target = (m.variable, o);
+        let mut static_ok = true;
+        for r in c.dependencies() {
+            let v = VarId(r.0);
+            match ds.variable(v) {
+                None => static_ok = false,
+                Some(var) if var.origin.is_channel() => static_ok = false,
+                Some(var) if var.scope == ScopeId::GLOBAL => {
+                    static_ok &= independent.get(v.0 as usize).copied().unwrap_or(false);
+                }
+                Some(_) => readers.entry((v, o)).or_default().push(target),
             }
-            let ModifierValue::Formula(f) = &m.value else {
-                continue;
-            };
-            let Some(c) = &f.compiled else { continue };
-            if c.dependencies()
-                .iter()
-                .any(|r| !reads_ok(&yes, VarId(r.0), o))
+        }
+        if !static_ok && yes.insert(target, false) == Some(true) {
+            work.push(target);
+        }
+    }
+    while let Some(n) = work.pop() {
+        for &t in readers.get(&n).map_or(&[][..], Vec::as_slice) {
+            if let Some(ok) = yes.get_mut(&t)
+                && std::mem::replace(ok, false)
             {
-                yes.insert((m.variable, o), false);
-                changed = true;
+                work.push(t);
             }
         }
     }
@@ -264,19 +282,30 @@ fn objects(ds: &Dataset, independent: &[bool], base: &Character) -> Vec<Diagnost
     grant.dedup();
     let mut c = base.clone();
     c.grant_all(&grant);
+    // The watched modifiers by span (sorted; the first watched entry of each span), to find
+    // the one a problem lies in with a binary search: modifier spans do not overlap.
+    let mut first_of_span: FxHashMap<Span, usize> = FxHashMap::default();
+    for (i, (m, _)) in watched.iter().enumerate() {
+        first_of_span.entry(m.span).or_insert(i);
+    }
+    let mut spans: Vec<Span> = first_of_span.keys().copied().collect();
+    spans.sort_unstable();
     let mut out = Vec::new();
     for d in c.problems() {
         let code = d.code.id;
         if !(code.starts_with('E') || code == "S0103") {
             continue;
         }
-        let mine: Vec<&(&Modifier, ObjectId)> = watched
-            .iter()
-            .filter(|(m, _)| contains(m.span, d.span))
-            .collect();
+        let before = spans.partition_point(|s| (s.file, s.start) <= (d.span.file, d.span.start));
+        let Some(&span) = before.checked_sub(1).and_then(|i| spans.get(i)) else {
+            continue;
+        };
+        if !contains(span, d.span) {
+            continue;
+        }
         // A MODIFYOTHER of a GLOBALMODIFIER file acts on several objects: its failure is
         // the data's alone only when every object it acts on decides the variable.
-        let Some(&&(m, o)) = mine.first() else {
+        let Some(&(m, o)) = first_of_span.get(&span).and_then(|&i| watched.get(i)) else {
             continue;
         };
         if local_places(ds, m)
