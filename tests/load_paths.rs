@@ -173,6 +173,43 @@ fn an_unreadable_sub_folder_is_reported_not_dropped() {
     assert!(problems[0].path.ends_with("locked"), "{problems:?}");
 }
 
+/// The walk's errors are reported even where permissions stop nobody (tests run as root): a
+/// folder whose path is longer than the system allows (`ENAMETOOLONG`) cannot be read by
+/// anyone, and its PCCs must not vanish silently from the check.
+#[test]
+fn a_sub_folder_the_walk_cannot_read_is_reported_even_as_root() {
+    let t = TempDir::new("toodeep");
+    pcgen_root(&t);
+    pcc(&t, "");
+    // 20 levels of 250-byte names: over PATH_MAX (4,096 bytes). Built bottom-up by renames of
+    // short paths, as creating the deepest folder by its full path would fail.
+    let name = |i: usize| format!("{i:02}{}", "d".repeat(248));
+    let scratch = t.0.join("scratch");
+    std::fs::create_dir_all(scratch.join(name(19))).unwrap();
+    std::fs::write(
+        scratch.join(name(19)).join("deep.pcc"),
+        "CAMPAIGN:Deep\nGAMEMODE:GM\n",
+    )
+    .unwrap();
+    for i in (0..19).rev() {
+        std::fs::create_dir(scratch.join(name(i))).unwrap();
+        std::fs::rename(
+            scratch.join(name(i + 1)),
+            scratch.join(name(i)).join(name(i + 1)),
+        )
+        .unwrap();
+    }
+    std::fs::rename(scratch.join(name(0)), t.0.join("pc/data/deep")).unwrap();
+    let problems = selectable_pccs(&DiskFs, &t.0.join("pc/data")).unwrap_err();
+    assert!(!problems.is_empty());
+    assert!(
+        problems
+            .iter()
+            .all(|p| p.path.starts_with(t.0.join("pc/data/deep"))),
+        "{problems:?}"
+    );
+}
+
 #[test]
 fn a_folder_or_fifo_listed_as_an_lst_is_reported_for_what_it_is() {
     let t = TempDir::new("fifo");
