@@ -62,14 +62,23 @@ pub fn check_load_set_cached(
     index: &CampaignIndex,
     cache: &FileCache,
 ) -> CheckedSet {
-    checked(load_cached(fs, root, pccs, index, cache))
+    checked_with(load_cached(fs, root, pccs, index, cache), Some(cache))
 }
 
-fn checked(mut load: LoadSet) -> CheckedSet {
+fn checked(load: LoadSet) -> CheckedSet {
+    checked_with(load, None)
+}
+
+/// Builds and checks `load`; the token vocabulary's findings of each file come from `cache`
+/// when given (computed once per file and run).
+fn checked_with(mut load: LoadSet, cache: Option<&FileCache>) -> CheckedSet {
     let (dataset, model_diags) = build(&load);
     let mut diagnostics = std::mem::take(&mut load.diagnostics);
     diagnostics.extend(model_diags);
-    diagnostics.extend(crate::vocabulary::check_load_set(&load));
+    diagnostics.extend(match cache {
+        Some(cache) => crate::vocabulary::check_load_set_cached(&load, cache),
+        None => crate::vocabulary::check_load_set(&load),
+    });
     let dataset = data_alone::check(dataset, &mut diagnostics);
     diagnostic::sort(&mut diagnostics, &load.sources);
     CheckedSet {

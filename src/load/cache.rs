@@ -30,6 +30,22 @@ pub struct CachedFile {
     source: Arc<SourceFile>,
     not_utf8: Option<Diagnostic>,
     lines: [OnceLock<Vec<Line>>; 3],
+    /// Findings about the file alone, by what found them (see [`CachedFile::findings`]).
+    findings: Mutex<Vec<(&'static str, Arc<[Diagnostic]>)>>,
+}
+
+/// `d` with every span in file `from` moved to file `to`; `None` when a span lies in
+/// another file (such a finding is not the file's alone).
+fn moved(d: &Diagnostic, from: FileId, to: FileId) -> Option<Diagnostic> {
+    if d.span.file != from || d.labels.iter().any(|l| l.span.file != from) {
+        return None;
+    }
+    let mut d = d.clone();
+    d.span.file = to;
+    for l in &mut d.labels {
+        l.span.file = to;
+    }
+    Some(d)
 }
 
 impl CachedFile {
@@ -41,13 +57,43 @@ impl CachedFile {
     /// The [`crate::load::codes::NOT_UTF8`] warning (when the file is not UTF-8), placed in
     /// the load set's file `id`.
     pub fn not_utf8(&self, id: FileId) -> Option<Diagnostic> {
-        self.not_utf8.clone().map(|mut d| {
-            d.span.file = id;
-            for l in &mut d.labels {
-                l.span.file = id;
+        self.not_utf8
+            .as_ref()
+            .and_then(|d| moved(d, CACHE_FILE, id))
+    }
+
+    /// What `finder` (a name, e.g. the token vocabulary's check of one file kind) finds in
+    /// this file alone, computed by the first load set that asks and handed to the others:
+    /// `compute` gets the load set's file `id` and returns diagnostics in it; they are kept
+    /// against [`CACHE_FILE`] and moved onto each later asker's id. A result with a span in
+    /// another file is not kept (it is not the file's alone).
+    pub fn findings(
+        &self,
+        finder: &'static str,
+        id: FileId,
+        compute: impl FnOnce(FileId) -> Vec<Diagnostic>,
+    ) -> Vec<Diagnostic> {
+        let lock = || self.findings.lock().unwrap_or_else(|e| e.into_inner());
+        let known = lock()
+            .iter()
+            .find(|(f, _)| *f == finder)
+            .map(|(_, d)| Arc::clone(d));
+        if let Some(known) = known {
+            return known
+                .iter()
+                .filter_map(|d| moved(d, CACHE_FILE, id))
+                .collect();
+        }
+        let found = compute(id);
+        let kept: Option<Vec<Diagnostic>> =
+            found.iter().map(|d| moved(d, id, CACHE_FILE)).collect();
+        if let Some(kept) = kept {
+            let mut all = lock();
+            if !all.iter().any(|(f, _)| *f == finder) {
+                all.push((finder, kept.into()));
             }
-            d
-        })
+        }
+        found
     }
 
     /// The file's meaningful lines read with `mode` (split once per mode and run), with spans
@@ -118,6 +164,7 @@ impl FileCache {
             source,
             not_utf8,
             lines: Default::default(),
+            findings: Mutex::default(),
         });
         Ok(self.map().entry(path.to_path_buf()).or_insert(file).clone())
     }
@@ -156,6 +203,52 @@ mod tests {
     use crate::load::fs::MemoryFs;
 
     fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn a_files_findings_are_computed_once_and_follow_the_askers_id() {
+        let fs = MemoryFs::new().with("/d/a.lst", "A\tKEY:x\n");
+        let cache = FileCache::new();
+        let a = cache
+            .read(&fs, Path::new("/d/a.lst"), || "a.lst".into())
+            .unwrap();
+        let code = crate::diagnostic::Code {
+            id: "T0000",
+            name: "test",
+        };
+        let finding = |id: FileId| {
+            let span = Span {
+                file: id,
+                start: 2,
+                end: 5,
+            };
+            Diagnostic::error(code, span, "found").with_secondary(span, "here")
+        };
+        let mut runs = 0;
+        let first = a.findings("test", FileId(3), |id| {
+            runs += 1;
+            vec![finding(id)]
+        });
+        let second = a.findings("test", FileId(9), |id| {
+            runs += 1;
+            vec![finding(id)]
+        });
+        assert_eq!(runs, 1, "computed by the first asker only");
+        assert_eq!(first, vec![finding(FileId(3))]);
+        assert_eq!(second, vec![finding(FileId(9))]);
+        // Another finder computes its own; a finding pointing into another file is not kept.
+        let elsewhere = |id: FileId| {
+            let mut d = finding(id);
+            d.labels[0].span.file = FileId(100);
+            vec![d]
+        };
+        for _ in 0..2 {
+            a.findings("other", FileId(3), |id| {
+                runs += 1;
+                elsewhere(id)
+            });
+        }
+        assert_eq!(runs, 3);
+    }
 
     #[test]
     fn a_file_is_read_once_and_its_lines_follow_the_load_sets_id() {

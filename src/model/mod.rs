@@ -417,6 +417,11 @@ pub struct Dataset {
 }
 
 impl Dataset {
+    /// Makes room for `n` more objects in the index of objects by kind and key.
+    pub(crate) fn reserve_object_index(&mut self, n: usize) {
+        self.object_index.reserve(n);
+    }
+
     /// The variable with this id.
     pub fn variable(&self, id: VarId) -> Option<&Variable> {
         self.variables.get(id.0 as usize)

@@ -13,8 +13,9 @@ use super::suggest::suggest;
 use super::table::{KindTable, Status, TokenRow, Vocabulary, subtokens_exact_case};
 use crate::diagnostic::Diagnostic;
 use crate::load::text::{LineMode, lines};
-use crate::load::{FileKind, Line, LoadSet};
+use crate::load::{FileCache, FileKind, Line, LoadSet};
 use crate::source::{FileId, Span};
+use std::sync::Arc;
 
 /// Whether the values of token `name` are scanned for nested PREs (`|PRExxx:…`,
 /// `[PRExxx:…]`): the tokens that carry trailing prerequisites. Free-text tokens (DESC,
@@ -113,6 +114,52 @@ pub fn check_load_set(load: &LoadSet) -> Vec<Diagnostic> {
     for f in &load.files {
         if let Some(src) = load.sources.get(f.file) {
             check_lines(f.kind, &src.text, &f.lines, &mut out);
+        }
+    }
+    out
+}
+
+/// [`check_load_set`] over files read through `cache`: a file's findings depend on the file
+/// and its kind alone, so each file is checked once per run and its findings are handed to
+/// every other load set that lists it (a core rulebook is listed by every supplement).
+/// Files not in the cache are checked here.
+pub fn check_load_set_cached(load: &LoadSet, cache: &FileCache) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut seen: Vec<FileId> = Vec::new();
+    for c in &load.campaigns {
+        if seen.contains(&c.file) {
+            continue;
+        }
+        seen.push(c.file);
+        let Some(src) = load.sources.get_shared(c.file) else {
+            continue;
+        };
+        let pcc = |id: FileId| {
+            let mut found = Vec::new();
+            check_pcc(id, &src.text, &mut found);
+            found
+        };
+        match cache.get(&c.path) {
+            Some(cached) if Arc::ptr_eq(cached.source(), src) => {
+                out.extend(cached.findings("vocabulary PCC", c.file, pcc));
+            }
+            _ => out.extend(pcc(c.file)),
+        }
+    }
+    for f in &load.files {
+        let Some(src) = load.sources.get_shared(f.file) else {
+            continue;
+        };
+        let lst = |_: FileId| {
+            let mut found = Vec::new();
+            check_lines(f.kind, &src.text, &f.lines, &mut found);
+            found
+        };
+        match cache.get(&f.path) {
+            Some(cached) if Arc::ptr_eq(cached.source(), src) => {
+                out.extend(cached.findings(f.kind.token(), f.file, lst));
+            }
+            _ => out.extend(lst(f.file)),
         }
     }
     out

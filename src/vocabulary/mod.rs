@@ -15,6 +15,6 @@ pub mod names;
 pub mod suggest;
 pub mod table;
 
-pub use check::{check_lines, check_load_set, check_pcc};
+pub use check::{check_lines, check_load_set, check_load_set_cached, check_pcc};
 pub use lines::{FirstColumn, LineType, line_type, object_kind};
 pub use table::{Status, TokenRow, Vocabulary};

@@ -202,6 +202,11 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         facts_written: crate::model::fxhash::FxHashSet::default(),
         made_by_mod: crate::model::fxhash::FxHashSet::default(),
     };
+    // Nearly every line of an object file is an object: sized once, the object table and
+    // its index are not grown (and rehashed) a dozen times per load set.
+    let lines: usize = load.files.iter().map(|f| f.lines.len()).sum();
+    b.ds.objects.reserve(lines);
+    b.ds.reserve_object_index(lines);
     b.run();
     (b.ds, b.diags)
 }
