@@ -31,8 +31,11 @@ pub struct CachedFile {
     not_utf8: Option<Diagnostic>,
     lines: [OnceLock<Vec<Line>>; 3],
     /// Findings about the file alone, by what found them (see [`CachedFile::findings`]).
-    findings: Mutex<Vec<(&'static str, Arc<[Diagnostic]>)>>,
+    findings: Mutex<Vec<Findings>>,
 }
+
+/// What one finder found in a file, with spans against [`CACHE_FILE`].
+type Findings = (&'static str, Arc<[Diagnostic]>);
 
 /// `d` with every span in file `from` moved to file `to`; `None` when a span lies in
 /// another file (such a finding is not the file's alone).
