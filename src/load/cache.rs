@@ -3,7 +3,8 @@
 //! A folder of PCCs is checked as many load sets, and most of them read the same files (a
 //! core rulebook is listed by every supplement). [`FileCache`] keeps what depends on a file
 //! alone — its decoded text with the line index ([`SourceFile`]), the not-UTF-8 warning, its
-//! token lines per [`LineMode`] — behind `Arc`s that every load set shares; what depends on the
+//! token lines per [`LineMode`], the findings of checks that read the file alone (the token
+//! vocabulary's, [`CachedFile::findings`]) — behind `Arc`s that every load set shares; what depends on the
 //! load set (which files, in which order, filters, the model and its checks) is built per
 //! load set on top of it. The cache is `Send + Sync`: load sets are checked in parallel.
 //!
