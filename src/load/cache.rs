@@ -215,10 +215,7 @@ mod tests {
         let a = cache
             .read(&fs, Path::new("/d/a.lst"), || "a.lst".into())
             .unwrap();
-        let code = crate::diagnostic::Code {
-            id: "T0000",
-            name: "test",
-        };
+        let code = crate::load::codes::NOT_UTF8;
         let finding = |id: FileId| {
             let span = Span {
                 file: id,
