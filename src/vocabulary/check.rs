@@ -14,7 +14,8 @@ use super::table::{KindTable, Status, TokenRow, Vocabulary, subtokens_exact_case
 use crate::diagnostic::Diagnostic;
 use crate::load::text::{LineMode, lines};
 use crate::load::{FileCache, FileKind, Line, LoadSet};
-use crate::source::{FileId, Span};
+use crate::source::{FileId, SourceFile, Span};
+use std::path::Path;
 use std::sync::Arc;
 
 /// Whether the values of token `name` are scanned for nested PREs (`|PRExxx:…`,
@@ -139,12 +140,7 @@ pub fn check_load_set_cached(load: &LoadSet, cache: &FileCache) -> Vec<Diagnosti
             check_pcc(id, &src.text, &mut found);
             found
         };
-        match cache.get(&c.path) {
-            Some(cached) if Arc::ptr_eq(cached.source(), src) => {
-                out.extend(cached.findings("vocabulary PCC", c.file, pcc));
-            }
-            _ => out.extend(pcc(c.file)),
-        }
+        out.extend(file_findings(cache, &c.path, src, "PCC", c.file, pcc));
     }
     for f in &load.files {
         let Some(src) = load.sources.get_shared(f.file) else {
@@ -155,14 +151,33 @@ pub fn check_load_set_cached(load: &LoadSet, cache: &FileCache) -> Vec<Diagnosti
             check_lines(f.kind, &src.text, &f.lines, &mut found);
             found
         };
-        match cache.get(&f.path) {
-            Some(cached) if Arc::ptr_eq(cached.source(), src) => {
-                out.extend(cached.findings(f.kind.token(), f.file, lst));
-            }
-            _ => out.extend(lst(f.file)),
-        }
+        out.extend(file_findings(
+            cache,
+            &f.path,
+            src,
+            f.kind.token(),
+            f.file,
+            lst,
+        ));
     }
     out
+}
+
+/// What `check` finds in the load set's file `id`, read from `path` as `src`: from `cache`
+/// when it holds that very text (computed there once per run, under the name `kind`, and
+/// shared by every load set), else computed here.
+fn file_findings(
+    cache: &FileCache,
+    path: &Path,
+    src: &Arc<SourceFile>,
+    kind: &'static str,
+    id: FileId,
+    check: impl FnOnce(FileId) -> Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    match cache.get(path) {
+        Some(cached) if Arc::ptr_eq(cached.source(), src) => cached.findings(kind, id, check),
+        _ => check(id),
+    }
 }
 
 /// Checks the lines of a PCC file (`text` is the whole file).
