@@ -259,8 +259,11 @@ impl<'t> Checker<'t, '_> {
         match line_type(kind, first_text) {
             LineType::Model => {}
             LineType::Unknown { expected } => {
-                let shown = first_text.split(':').next().unwrap_or(first_text).trim();
-                let shown_span = sub_span(first, 0, shown.len());
+                let head = first_text.split(':').next().unwrap_or(first_text);
+                let shown = head.trim();
+                // The label starts where the shown name does (after any leading blanks).
+                let blanks = head.len() - head.trim_start().len();
+                let shown_span = sub_span(first, blanks, shown.len());
                 self.out.push(
                     Diagnostic::error(
                         codes::UNKNOWN_LINE_TYPE,
