@@ -97,27 +97,8 @@ const SUBTOKEN_BUFFER: usize = 64;
 const KINDS_SHOWN: usize = 6;
 
 /// Checks every PCC and LST line of a load set; returns the diagnostics.
-// Never inlined: profiles (callgrind) then show the validator's share of a check as one
-// inclusive cost (docs/performance.md).
-#[inline(never)]
 pub fn check_load_set(load: &LoadSet) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let mut seen: Vec<FileId> = Vec::new();
-    for c in &load.campaigns {
-        if seen.contains(&c.file) {
-            continue;
-        }
-        seen.push(c.file);
-        if let Some(src) = load.sources.get(c.file) {
-            check_pcc(c.file, &src.text, &mut out);
-        }
-    }
-    for f in &load.files {
-        if let Some(src) = load.sources.get(f.file) {
-            check_lines(f.kind, &src.text, &f.lines, &mut out);
-        }
-    }
-    out
+    check_files(load, None)
 }
 
 /// [`check_load_set`] over files read through `cache`: a file's findings depend on the file
@@ -125,6 +106,13 @@ pub fn check_load_set(load: &LoadSet) -> Vec<Diagnostic> {
 /// every other load set that lists it (a core rulebook is listed by every supplement).
 /// Files not in the cache are checked here.
 pub fn check_load_set_cached(load: &LoadSet, cache: &FileCache) -> Vec<Diagnostic> {
+    check_files(load, Some(cache))
+}
+
+// Never inlined: profiles (callgrind) then show the validator's share of a check as one
+// inclusive cost (docs/performance.md).
+#[inline(never)]
+fn check_files(load: &LoadSet, cache: Option<&FileCache>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut seen: Vec<FileId> = Vec::new();
     for c in &load.campaigns {
@@ -164,17 +152,17 @@ pub fn check_load_set_cached(load: &LoadSet, cache: &FileCache) -> Vec<Diagnosti
 }
 
 /// What `check` finds in the load set's file `id`, read from `path` as `src`: from `cache`
-/// when it holds that very text (computed there once per run, under the name `kind`, and
+/// when one is given and holds that very text (computed there once per run, under the name `kind`, and
 /// shared by every load set), else computed here.
 fn file_findings(
-    cache: &FileCache,
+    cache: Option<&FileCache>,
     path: &Path,
     src: &Arc<SourceFile>,
     kind: &'static str,
     id: FileId,
     check: impl FnOnce(FileId) -> Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
-    match cache.get(path) {
+    match cache.and_then(|c| c.get(path)) {
         Some(cached) if Arc::ptr_eq(cached.source(), src) => cached.findings(kind, id, check),
         _ => check(id),
     }
