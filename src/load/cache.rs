@@ -16,8 +16,10 @@
 use crate::diagnostic::Diagnostic;
 use crate::load::fs::FileSystem;
 use crate::load::gamemode::{GameMode, read_game_modes};
+use crate::load::root::{Escape, PcgenRoot};
 use crate::load::text::{Line, LineMode, lines, read_source};
 use crate::source::{FileId, SourceFile, SourceMap, Span};
+use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -33,7 +35,12 @@ pub struct CachedFile {
     lines: [OnceLock<Vec<Line>>; 3],
     /// Findings about the file alone, by what found them (see [`CachedFile::findings`]).
     findings: Mutex<Vec<Findings>>,
+    /// What later layers derived from the file alone (see [`CachedFile::derived`]).
+    derived: Mutex<Vec<Derived>>,
 }
+
+/// One value derived from a file by a later layer: its name, its variant, the value.
+type Derived = (&'static str, u32, Arc<dyn Any + Send + Sync>);
 
 /// What one finder found in a file, with spans against [`CACHE_FILE`].
 type Findings = (&'static str, Arc<[Diagnostic]>);
@@ -100,16 +107,55 @@ impl CachedFile {
         found
     }
 
-    /// The file's meaningful lines read with `mode` (split once per mode and run), with spans
-    /// in the load set's file `id`.
-    pub fn lines(&self, mode: LineMode, id: FileId) -> Vec<Line> {
+    /// What a later layer derives from this file alone — `name` says what, `variant` how it
+    /// was read (e.g. the file kind) — computed by the first load set that asks and shared
+    /// with the others (a later layer's type: the loader stores it without knowing it). Two
+    /// load sets asking at once may both compute it; the first to finish is kept. `compute`
+    /// must depend on the file alone (its text and [`CachedFile::shared_lines`]).
+    pub fn derived<T: Any + Send + Sync>(
+        &self,
+        name: &'static str,
+        variant: u32,
+        compute: impl FnOnce(&Self) -> T,
+    ) -> Arc<T> {
+        let lock = || self.derived.lock().unwrap_or_else(|e| e.into_inner());
+        let known = lock()
+            .iter()
+            .find(|(n, v, _)| *n == name && *v == variant)
+            .map(|(_, _, d)| Arc::clone(d));
+        if let Some(known) = known.and_then(|d| d.downcast::<T>().ok()) {
+            return known;
+        }
+        let made = Arc::new(compute(self));
+        let mut all = lock();
+        let kept = all
+            .iter()
+            .find(|(n, v, _)| *n == name && *v == variant)
+            .and_then(|(_, _, d)| Arc::clone(d).downcast::<T>().ok());
+        match kept {
+            Some(kept) => kept,
+            None => {
+                all.push((name, variant, made.clone()));
+                made
+            }
+        }
+    }
+
+    /// The file's meaningful lines read with `mode`, split once per mode and run, with spans
+    /// against [`CACHE_FILE`] (for what is derived from the file alone).
+    pub fn shared_lines(&self, mode: LineMode) -> &[Line] {
         let slot = match mode {
             LineMode::Object => &self.lines[0],
             LineMode::Trimmed => &self.lines[1],
             LineMode::Whole => &self.lines[2],
         };
-        let split = slot.get_or_init(|| lines(CACHE_FILE, &self.source.text, mode));
-        split
+        slot.get_or_init(|| lines(CACHE_FILE, &self.source.text, mode))
+    }
+
+    /// The file's meaningful lines read with `mode` (split once per mode and run), with spans
+    /// in the load set's file `id`.
+    pub fn lines(&self, mode: LineMode, id: FileId) -> Vec<Line> {
+        self.shared_lines(mode)
             .iter()
             .map(|l| Line {
                 number: l.number,
@@ -125,6 +171,10 @@ impl CachedFile {
 pub struct FileCache {
     files: Mutex<HashMap<PathBuf, Arc<CachedFile>>>,
     game_modes: OnceLock<(PathBuf, Vec<GameMode>)>,
+    /// [`PcgenRoot::escape`] of each path asked about, by root folder and path: resolving
+    /// links costs a system call per folder on the path, and every load set asks again for
+    /// each file it lists.
+    escapes: Mutex<HashMap<(PathBuf, PathBuf), Option<Escape>>>,
 }
 
 impl FileCache {
@@ -169,6 +219,7 @@ impl FileCache {
             not_utf8,
             lines: Default::default(),
             findings: Mutex::default(),
+            derived: Mutex::default(),
         });
         Ok(self.map().entry(path.to_path_buf()).or_insert(file).clone())
     }
@@ -176,6 +227,31 @@ impl FileCache {
     /// Drops the file at `path` (it changed); load sets holding it keep their copy.
     pub fn forget(&self, path: &Path) {
         self.map().remove(path);
+        self.escape_memo().retain(|(_, p), _| p != path);
+    }
+
+    fn escape_memo(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<(PathBuf, PathBuf), Option<Escape>>> {
+        // As for `map`: one insert or remove cannot be left half-done.
+        self.escapes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// [`PcgenRoot::escape`] of `path`, worked out once per run (the links on a path do
+    /// not change during a check; [`FileCache::forget`] drops it with the file).
+    pub fn escape(&self, fs: &dyn FileSystem, root: &PcgenRoot, path: &Path) -> Option<Escape> {
+        if root.outside == crate::load::root::OutsideRoot::Allow {
+            return None;
+        }
+        let key = (root.root.clone(), path.to_path_buf());
+        if let Some(known) = self.escape_memo().get(&key) {
+            return known.clone();
+        }
+        let found = root.escape(fs, path);
+        self.escape_memo().insert(key, found.clone());
+        found
     }
 
     /// Number of files read.

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// One file of the load, read and split into lines.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct LoadedFile {
     /// Its kind (decides how its lines are read and in which scope).
     pub kind: FileKind,
@@ -31,6 +31,23 @@ pub struct LoadedFile {
     pub filter: Option<KeyFilter>,
     /// The PCC entry that listed it (`None` for game-mode fallbacks).
     pub listed_at: Option<Span>,
+    /// The run's shared copy of the file, where later layers keep what they derive from the
+    /// file alone ([`CachedFile::derived`]).
+    pub cached: Arc<CachedFile>,
+}
+
+impl std::fmt::Debug for LoadedFile {
+    // The shared copy is left out: it repeats the text and lines every load set shares.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadedFile")
+            .field("kind", &self.kind)
+            .field("path", &self.path)
+            .field("file", &self.file)
+            .field("lines", &self.lines)
+            .field("filter", &self.filter)
+            .field("listed_at", &self.listed_at)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Everything read for one load set.
@@ -212,7 +229,7 @@ impl Loader<'_> {
         // Files a PCC names stay under the root; what the user names on the command line
         // is theirs to choose.
         if let Some(at) = at {
-            if let Some(escape) = self.root.escape(self.fs, path) {
+            if let Some(escape) = self.cache.escape(self.fs, &self.root, path) {
                 self.outside(at, escape);
                 return None;
             }
@@ -871,6 +888,7 @@ fn load_from(
             lines,
             filter,
             listed_at: at,
+            cached,
         });
     }
 

@@ -316,8 +316,8 @@ pub struct Object {
     pub kind: ObjectKind,
     /// Its key (`KEY:` or the name).
     pub key: Name,
-    /// Its name as written (not trimmed).
-    pub name: String,
+    /// Its name as written (not trimmed; shared with the run's file cache).
+    pub name: std::sync::Arc<str>,
     /// The scope its tokens are read in.
     pub scope: ScopeId,
     /// `GROUP:` values.

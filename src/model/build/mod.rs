@@ -15,6 +15,7 @@ use crate::source::Span;
 
 mod datacontrol;
 mod modifiers;
+mod object_lines;
 mod objects;
 mod variables;
 
@@ -156,7 +157,9 @@ struct PendingRef {
     what: &'static str,
 }
 
-enum LineForm {
+/// What the first token of an object line says it does.
+#[derive(Debug)]
+pub(super) enum LineForm {
     Base(String),
     Copy(String, String),
     Mod(String),

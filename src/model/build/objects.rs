@@ -1,6 +1,8 @@
 //! DYNAMIC, GLOBALMODIFIER and object files: objects, their tokens, and references between them.
 
+use super::object_lines::{Form, ObjectLines};
 use super::*;
+use std::sync::Arc;
 
 impl<'a> Builder<'a> {
     // ----- DYNAMIC and GLOBALMODIFIER -------------------------------------------------
@@ -106,8 +108,19 @@ impl<'a> Builder<'a> {
         scope: ScopeId,
         span: Span,
     ) -> ObjectId {
+        self.new_named_object(kind, Name::new(key.trim()), Arc::from(name), scope, span)
+    }
+
+    /// [`Builder::new_object`] with the key trimmed and both shared (from the file cache).
+    pub(super) fn new_named_object(
+        &mut self,
+        kind: ObjectKind,
+        key: Name,
+        name: Arc<str>,
+        scope: ScopeId,
+        span: Span,
+    ) -> ObjectId {
         let id = ObjectId(u32::try_from(self.ds.objects.len()).unwrap_or(u32::MAX));
-        let key = Name::new(key.trim());
         self.ds
             .object_index
             .entry((kind.clone(), key.clone()))
@@ -116,7 +129,7 @@ impl<'a> Builder<'a> {
             id,
             kind,
             key,
-            name: name.to_owned(),
+            name,
             scope,
             groups: Vec::new(),
             modifiers: Vec::new(),
@@ -168,64 +181,58 @@ impl<'a> Builder<'a> {
             .resolve(file_scope(kind))
             .map_or(ScopeId::GLOBAL, |(s, _)| s);
         let okind = ObjectKind::File(kind);
-        let mut deferred: Vec<(&'a LoadedFile, &'a crate::load::Line, LineForm)> = Vec::new();
-        let files: Vec<&'a LoadedFile> = self.files(kind).collect();
-        for f in files {
+        // Each file's lines as objects, worked out once per file and run (see `object_lines`).
+        let files: Vec<(&'a LoadedFile, Arc<ObjectLines>)> = self
+            .files(kind)
+            .map(|f| (f, ObjectLines::of(&f.cached, kind)))
+            .collect();
+        let mut deferred: Vec<(&'a LoadedFile, &'a crate::load::Line, &LineForm, &[usize])> =
+            Vec::new();
+        for (f, lines) in &files {
+            let f: &'a LoadedFile = f;
             let mut last: Option<ObjectId> = None;
-            for line in &f.lines {
+            for ol in &lines.lines {
+                let Some(line) = f.lines.get(ol.line) else {
+                    continue;
+                };
                 let Some(first) = line.tokens.first().copied() else {
                     continue;
                 };
-                let text = self.text(first);
-                if text.starts_with("SOURCE") && text.contains(':') {
-                    continue;
-                }
-                let continuation = match kind {
-                    FileKind::Class => {
-                        !text.starts_with("CLASS:")
-                            && !text.contains(".MOD")
-                            && !text.contains(".COPY")
-                            && !text.contains(".FORGET")
-                    }
-                    FileKind::Kit => !text.starts_with("STARTPACK:"),
-                    _ => false,
-                };
-                if continuation {
-                    if let Some(id) = last {
-                        for t in line.tokens.iter().skip(1) {
-                            self.object_token(id, *t, kind);
+                match &ol.form {
+                    Form::Continuation => {
+                        if let Some(id) = last {
+                            self.object_tokens(id, line, &ol.tokens, kind);
                         }
                     }
-                    continue;
-                }
-                match Self::line_form(kind, text) {
-                    LineForm::Base(name) => {
-                        let key = line
-                            .tokens
-                            .iter()
-                            .skip(1)
-                            .find_map(|t| self.text(*t).strip_prefix("KEY:"))
-                            .map_or(name.clone(), |k| k.trim().to_owned());
-                        if !passes_filter(&f.filter, &key) {
+                    Form::Base {
+                        filter_key,
+                        key,
+                        name,
+                    } => {
+                        if !passes_filter(&f.filter, filter_key) {
                             last = None;
                             continue;
                         }
-                        let id = self.new_object(okind.clone(), &key, text, scope, first);
+                        let id = self.new_named_object(
+                            okind.clone(),
+                            key.clone(),
+                            Arc::clone(name),
+                            scope,
+                            first,
+                        );
                         last = Some(id);
-                        for t in line.tokens.iter().skip(1) {
-                            self.object_token(id, *t, kind);
-                        }
+                        self.object_tokens(id, line, &ol.tokens, kind);
                     }
-                    form => {
+                    Form::Deferred(form) => {
                         last = None;
-                        deferred.push((f, line, form));
+                        deferred.push((f, line, form, &ol.tokens));
                     }
                 }
             }
         }
         // PCGen order: copies, then mods, then forgets.
         for pass in 0..3 {
-            for (f, line, form) in &deferred {
+            for &(f, line, form, tokens) in &deferred {
                 let first = line.tokens.first().copied().unwrap_or(line.span);
                 match (pass, form) {
                     (0, LineForm::Copy(base, new)) => {
@@ -254,9 +261,7 @@ impl<'a> Builder<'a> {
                                 }
                             }
                         }
-                        for t in line.tokens.iter().skip(1) {
-                            self.object_token(id, *t, kind);
-                        }
+                        self.object_tokens(id, line, tokens, kind);
                     }
                     (1, LineForm::Mod(key)) => {
                         if !passes_filter(&f.filter, key) {
@@ -272,9 +277,7 @@ impl<'a> Builder<'a> {
                                 id
                             }
                         };
-                        for t in line.tokens.iter().skip(1) {
-                            self.object_token(id, *t, kind);
-                        }
+                        self.object_tokens(id, line, tokens, kind);
                     }
                     (2, LineForm::Forget(key)) => {
                         if let Some(id) = self.ds.object(&okind, key) {
@@ -286,6 +289,20 @@ impl<'a> Builder<'a> {
                     _ => {}
                 }
             }
+        }
+    }
+
+    /// [`Builder::object_token`] for the tokens of `line` at `tokens` (the ones it acts on,
+    /// see [`ObjectLine::tokens`](super::object_lines::ObjectLine::tokens)).
+    fn object_tokens(
+        &mut self,
+        id: ObjectId,
+        line: &crate::load::Line,
+        tokens: &[usize],
+        kind: FileKind,
+    ) {
+        for t in tokens.iter().filter_map(|i| line.tokens.get(*i)) {
+            self.object_token(id, *t, kind);
         }
     }
 
@@ -534,11 +551,16 @@ impl<'a> Builder<'a> {
 
     pub(super) fn check_refs(&mut self) {
         let refs = std::mem::take(&mut self.refs);
+        // Only objects in a scope some reference looks in can answer it (GRANT: names
+        // dynamic objects, a few in most loads): the rest are not hashed.
+        let mut wanted: Vec<ScopeId> = refs.iter().map(|r| r.scope).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
         let present: crate::model::fxhash::FxHashSet<(ScopeId, &Name)> = self
             .ds
             .objects
             .iter()
-            .filter(|o| !o.forgotten)
+            .filter(|o| !o.forgotten && wanted.binary_search(&o.scope).is_ok())
             .map(|o| (o.scope, &o.key))
             .collect();
         let missing: Vec<PendingRef> = refs

@@ -1,0 +1,198 @@
+//! An object file's lines as the model reads them, worked out once per file and run.
+//!
+//! Which lines start an object (with its key and name), which continue the previous object,
+//! which copy, modify or forget one, and which of each line's tokens the model acts on depend
+//! on the file's text and kind alone. A core rulebook is listed by hundreds of load sets, so
+//! this is computed by the first load set that reads the file and shared with the others
+//! ([`crate::load::cache::CachedFile::derived`]); what depends on the load set — its
+//! `INCLUDE`/`EXCLUDE` filter, the objects made and what their tokens mean — is done per load
+//! set ([`super::Builder::object_kind`]).
+
+use super::{Builder, LineForm};
+use crate::load::cache::CachedFile;
+use crate::load::loadset::line_mode;
+use crate::load::{FileKind, Line};
+use crate::name::Name;
+use std::sync::Arc;
+
+/// The name under which an object file's lines are kept in the file cache.
+const DERIVED: &str = "model::object_lines";
+
+/// The object lines of one file read as one kind.
+#[derive(Debug)]
+pub(super) struct ObjectLines {
+    /// The lines the model reads, in file order.
+    pub(super) lines: Vec<ObjectLine>,
+}
+
+/// One line the model reads.
+#[derive(Debug)]
+pub(super) struct ObjectLine {
+    /// Its index in the file's lines ([`crate::load::LoadedFile::lines`]).
+    pub(super) line: usize,
+    /// What it does.
+    pub(super) form: Form,
+    /// The indices of the tokens after the first that [`Builder::object_token`] acts on,
+    /// in order; every other token leaves the model as it is.
+    pub(super) tokens: Box<[usize]>,
+}
+
+/// What an object line does.
+#[derive(Debug)]
+pub(super) enum Form {
+    /// Its tokens belong to the object of the line before (a CLASS level line, a kit line).
+    Continuation,
+    /// It makes an object.
+    Base {
+        /// The key the `INCLUDE`/`EXCLUDE` filter compares (`KEY:` or the name).
+        filter_key: String,
+        /// The object's key.
+        key: Name,
+        /// The object's name: the whole first token.
+        name: Arc<str>,
+    },
+    /// `.COPY=`, `.MOD` or `.FORGET`, done after every object of the kind exists.
+    Deferred(LineForm),
+}
+
+impl ObjectLines {
+    /// The lines of `file` read as `kind`, from the run's cache (worked out on first use).
+    pub(super) fn of(file: &CachedFile, kind: FileKind) -> Arc<ObjectLines> {
+        file.derived(DERIVED, kind as u32, |f| {
+            ObjectLines::read(f.shared_lines(line_mode(kind)), &f.source().text, kind)
+        })
+    }
+
+    /// Reads `lines` (of a file whose text is `text`) as object lines of `kind`.
+    pub(super) fn read(lines: &[Line], text: &str, kind: FileKind) -> ObjectLines {
+        let slice = |s: crate::source::Span| text.get(s.range()).unwrap_or("");
+        let mut out = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(first) = line.tokens.first().copied() else {
+                continue;
+            };
+            let first = slice(first);
+            if first.starts_with("SOURCE") && first.contains(':') {
+                continue;
+            }
+            let tokens: Box<[usize]> = line
+                .tokens
+                .iter()
+                .enumerate()
+                .skip(1)
+                .filter(|(_, t)| acts_on(slice(**t), kind))
+                .map(|(j, _)| j)
+                .collect();
+            let continuation = match kind {
+                FileKind::Class => {
+                    !first.starts_with("CLASS:")
+                        && !first.contains(".MOD")
+                        && !first.contains(".COPY")
+                        && !first.contains(".FORGET")
+                }
+                FileKind::Kit => !first.starts_with("STARTPACK:"),
+                _ => false,
+            };
+            let form = if continuation {
+                Form::Continuation
+            } else {
+                match Builder::line_form(kind, first) {
+                    LineForm::Base(name) => {
+                        let filter_key = line
+                            .tokens
+                            .iter()
+                            .skip(1)
+                            .find_map(|t| slice(*t).strip_prefix("KEY:"))
+                            .map_or(name, |k| k.trim().to_owned());
+                        Form::Base {
+                            key: Name::new(filter_key.trim()),
+                            filter_key,
+                            name: Arc::from(first),
+                        }
+                    }
+                    other => Form::Deferred(other),
+                }
+            };
+            out.push(ObjectLine {
+                line: i,
+                form,
+                tokens,
+            });
+        }
+        ObjectLines { lines: out }
+    }
+}
+
+/// Whether [`Builder::object_token`] does anything with the token `text` of a `kind` file:
+/// the name before its first `:` is one the model reads.
+fn acts_on(text: &str, kind: FileKind) -> bool {
+    let Some(colon) = text.bytes().position(|b| b == b':') else {
+        return false;
+    };
+    match text.get(..colon).unwrap_or("") {
+        "MODIFY" | "MODIFYOTHER" | "GROUP" | "GRANT" | "FACT" | "FACTSET" => true,
+        "PART" => kind == FileKind::Equipment,
+        "FACE" => matches!(kind, FileKind::Race | FileKind::Template),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::text::LineMode;
+    use crate::source::FileId;
+
+    fn read(text: &str, kind: FileKind) -> ObjectLines {
+        let lines = crate::load::text::lines(FileId(0), text, LineMode::Object);
+        ObjectLines::read(&lines, text, kind)
+    }
+
+    #[test]
+    fn only_the_tokens_the_model_reads_are_kept() {
+        let text = "Orc\tKEY:Orc_K\tDESC:x: y\tMODIFY:a|ADD|1\tFACE:5\tGROUP:G\tNOCOLON\n\
+                    SOURCELONG:Book\n\
+                    Elf.MOD\tFACT:A|b\n";
+        let race = read(text, FileKind::Race);
+        let [base, modded] = race.lines.as_slice() else {
+            panic!("{race:?}");
+        };
+        assert_eq!((base.line, &*base.tokens), (0, &[3, 4, 5][..]));
+        let Form::Base {
+            filter_key,
+            key,
+            name,
+        } = &base.form
+        else {
+            panic!("{base:?}");
+        };
+        assert_eq!(
+            (filter_key.as_str(), key.as_str(), &**name),
+            ("Orc_K", "Orc_K", "Orc")
+        );
+        assert_eq!((modded.line, &*modded.tokens), (2, &[1][..]));
+        assert!(matches!(&modded.form, Form::Deferred(LineForm::Mod(k)) if k == "Elf"));
+        // FACE is read only in race and template files.
+        assert_eq!(&*read(text, FileKind::Skill).lines[0].tokens, &[3, 5][..]);
+    }
+
+    #[test]
+    fn class_and_kit_lines_continue_the_object_before() {
+        let class = read(
+            "CLASS:Fighter\tMODIFY:a|ADD|1\n1\tGROUP:x\nCLASS:Rogue.MOD\n",
+            FileKind::Class,
+        );
+        let forms: Vec<&str> = class
+            .lines
+            .iter()
+            .map(|l| match &l.form {
+                Form::Continuation => "continues",
+                Form::Base { .. } => "base",
+                Form::Deferred(_) => "deferred",
+            })
+            .collect();
+        assert_eq!(forms, ["base", "continues", "deferred"]);
+        let kit = read("STARTPACK:K\nGEAR:Rope\n", FileKind::Kit);
+        assert!(matches!(kit.lines[1].form, Form::Continuation));
+    }
+}
