@@ -413,13 +413,65 @@ pub struct Dataset {
     /// Formula-system tokens read.
     pub tokens_checked: usize,
     var_index: fxhash::FxHashMap<(ScopeId, Name, bool), VarId>,
-    object_index: fxhash::FxHashMap<(ObjectKind, Name), ObjectId>,
+    /// Objects by kind and key (the first made of each), hashed with [`object_hash`]. A
+    /// table of ids rather than a map: the kind and key are the object's own, so no key is
+    /// copied, and the key's hash comes from the file cache ([`key_hash`]).
+    object_index: hashbrown::HashTable<ObjectId>,
+}
+
+/// The hash of an object key as [`Dataset`]'s index uses it: the key's letters folded to
+/// lower case (keys compare without regard to ASCII case, as [`Name`]s do).
+pub(crate) fn key_hash(key: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = fxhash::FxHasher::default();
+    crate::name::NameStr(key).hash(&mut h);
+    h.finish()
+}
+
+/// The index hash of the object of `kind` whose key hashes to `key` ([`key_hash`]).
+fn object_hash(kind: &ObjectKind, key: u64) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = fxhash::FxHasher::default();
+    kind.hash(&mut h);
+    h.write_u64(key);
+    h.finish()
 }
 
 impl Dataset {
     /// Makes room for `n` more objects in the index of objects by kind and key.
     pub(crate) fn reserve_object_index(&mut self, n: usize) {
-        self.object_index.reserve(n);
+        let objects = &self.objects;
+        self.object_index.reserve(n, |id| {
+            objects
+                .get(id.0 as usize)
+                .map_or(0, |o| object_hash(&o.kind, key_hash(o.key.as_str())))
+        });
+    }
+
+    /// Adds `object` (whose key hashes to `key_hash`, see [`key_hash`]) and indexes it by
+    /// kind and key unless an earlier object has both; returns its id.
+    pub(crate) fn push_object(&mut self, mut object: Object, key_hash: u64) -> ObjectId {
+        let id = ObjectId(u32::try_from(self.objects.len()).unwrap_or(u32::MAX));
+        object.id = id;
+        let hash = object_hash(&object.kind, key_hash);
+        let objects = &self.objects;
+        if let hashbrown::hash_table::Entry::Vacant(slot) = self.object_index.entry(
+            hash,
+            |o| {
+                objects
+                    .get(o.0 as usize)
+                    .is_some_and(|o| o.kind == object.kind && o.key == object.key)
+            },
+            |o| {
+                objects
+                    .get(o.0 as usize)
+                    .map_or(0, |o| object_hash(&o.kind, crate::model::key_hash(o.key.as_str())))
+            },
+        ) {
+            slot.insert(id);
+        }
+        self.objects.push(object);
+        id
     }
 
     /// The variable with this id.
@@ -476,7 +528,11 @@ impl Dataset {
     /// The object of `kind` with `key`.
     pub fn object(&self, kind: &ObjectKind, key: &str) -> Option<ObjectId> {
         self.object_index
-            .get(&(kind.clone(), Name::new(key)))
+            .find(object_hash(kind, key_hash(key)), |id| {
+                self.objects
+                    .get(id.0 as usize)
+                    .is_some_and(|o| o.kind == *kind && o.key.is(key))
+            })
             .copied()
     }
 

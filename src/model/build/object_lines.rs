@@ -48,6 +48,8 @@ pub(super) enum Form {
         filter_key: String,
         /// The object's key.
         key: Name,
+        /// Its hash in the dataset's index ([`crate::model::key_hash`]).
+        key_hash: u64,
         /// The object's name: the whole first token.
         name: Arc<str>,
     },
@@ -106,6 +108,7 @@ impl ObjectLines {
                             .map_or(name, |k| k.trim().to_owned());
                         Form::Base {
                             key: Name::new(filter_key.trim()),
+                            key_hash: crate::model::key_hash(filter_key.trim()),
                             filter_key,
                             name: Arc::from(first),
                         }
@@ -162,6 +165,7 @@ mod tests {
             filter_key,
             key,
             name,
+            ..
         } = &base.form
         else {
             panic!("{base:?}");

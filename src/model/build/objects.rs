@@ -108,37 +108,38 @@ impl<'a> Builder<'a> {
         scope: ScopeId,
         span: Span,
     ) -> ObjectId {
-        self.new_named_object(kind, Name::new(key.trim()), Arc::from(name), scope, span)
+        let key = key.trim();
+        let hash = crate::model::key_hash(key);
+        self.new_named_object(kind, Name::new(key), hash, Arc::from(name), scope, span)
     }
 
-    /// [`Builder::new_object`] with the key trimmed and both shared (from the file cache).
+    /// [`Builder::new_object`] with the key trimmed, its [`crate::model::key_hash`] known and
+    /// both shared (from the file cache).
     pub(super) fn new_named_object(
         &mut self,
         kind: ObjectKind,
         key: Name,
+        key_hash: u64,
         name: Arc<str>,
         scope: ScopeId,
         span: Span,
     ) -> ObjectId {
-        let id = ObjectId(u32::try_from(self.ds.objects.len()).unwrap_or(u32::MAX));
-        self.ds
-            .object_index
-            .entry((kind.clone(), key.clone()))
-            .or_insert(id);
-        self.ds.objects.push(Object {
-            id,
-            kind,
-            key,
-            name,
-            scope,
-            groups: Vec::new(),
-            modifiers: Vec::new(),
-            grants: Vec::new(),
-            facts: Vec::new(),
-            span,
-            forgotten: false,
-        });
-        id
+        self.ds.push_object(
+            Object {
+                id: ObjectId(0),
+                kind,
+                key,
+                name,
+                scope,
+                groups: Vec::new(),
+                modifiers: Vec::new(),
+                grants: Vec::new(),
+                facts: Vec::new(),
+                span,
+                forgotten: false,
+            },
+            key_hash,
+        )
     }
 
     pub(super) fn line_form(kind: FileKind, first: &str) -> LineForm {
@@ -207,6 +208,7 @@ impl<'a> Builder<'a> {
                     Form::Base {
                         filter_key,
                         key,
+                        key_hash,
                         name,
                     } => {
                         if !passes_filter(&f.filter, filter_key) {
@@ -216,6 +218,7 @@ impl<'a> Builder<'a> {
                         let id = self.new_named_object(
                             okind.clone(),
                             key.clone(),
+                            *key_hash,
                             Arc::clone(name),
                             scope,
                             first,
