@@ -166,6 +166,80 @@ impl CachedFile {
     }
 }
 
+/// A file's lines in one load set: the run's shared split ([`CachedFile::shared_lines`]),
+/// placed in the load set's file (spans re-tagged with its [`FileId`]) only when first read
+/// as a slice. Most load sets never read most of their lines that way — the model reads
+/// the shared split ([`FileLines::shared`]) and the token vocabulary's findings are kept per
+/// file — so a load set does not copy every line of every file it lists.
+#[derive(Clone)]
+pub struct FileLines {
+    file: Arc<CachedFile>,
+    mode: LineMode,
+    id: FileId,
+    placed: OnceLock<Vec<Line>>,
+}
+
+impl FileLines {
+    /// The lines of `file` read with `mode`, for the load set's file `id`.
+    pub fn new(file: Arc<CachedFile>, mode: LineMode, id: FileId) -> Self {
+        Self {
+            file,
+            mode,
+            id,
+            placed: OnceLock::new(),
+        }
+    }
+
+    /// The shared lines, spans against [`CACHE_FILE`] (move a span onto the load set's
+    /// file with [`FileLines::place`]).
+    pub fn shared(&self) -> &[Line] {
+        self.file.shared_lines(self.mode)
+    }
+
+    /// `span` of a shared line moved onto the load set's file.
+    pub fn place(&self, span: Span) -> Span {
+        Span {
+            file: self.id,
+            ..span
+        }
+    }
+
+    /// Number of lines (without placing them).
+    pub fn len(&self) -> usize {
+        self.shared().len()
+    }
+
+    /// True when the file has no meaningful line.
+    pub fn is_empty(&self) -> bool {
+        self.shared().is_empty()
+    }
+}
+
+impl std::ops::Deref for FileLines {
+    type Target = [Line];
+
+    /// The lines with spans in the load set's file (placed on first use).
+    fn deref(&self) -> &[Line] {
+        self.placed
+            .get_or_init(|| self.file.lines(self.mode, self.id))
+    }
+}
+
+impl<'a> IntoIterator for &'a FileLines {
+    type Item = &'a Line;
+    type IntoIter = std::slice::Iter<'a, Line>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl std::fmt::Debug for FileLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 /// Files read once per run, shared by every load set (see the module doc).
 #[derive(Debug, Default)]
 pub struct FileCache {

@@ -2,14 +2,14 @@
 //! mode, and every listed file read in PCGen's fixed load order.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::cache::{CachedFile, FileCache};
+use crate::load::cache::{CachedFile, FileCache, FileLines};
 use crate::load::campaign::{Campaign, Candidate, FileKind, KeyFilter, PreItem, parse_pcc};
 use crate::load::codes;
 use crate::load::fs::{FileSystem, WalkProblem, normalize};
 use crate::load::gamemode::GameMode;
 use crate::load::index::{CampaignIndex, IndexedCampaign};
 use crate::load::root::{Escape, PcgenRoot};
-use crate::load::text::{Line, LineMode};
+use crate::load::text::LineMode;
 use crate::source::{FileId, SourceFile, SourceMap, Span, TextEncoding};
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
@@ -25,8 +25,8 @@ pub struct LoadedFile {
     pub path: PathBuf,
     /// Its source.
     pub file: FileId,
-    /// Meaningful lines (comments and blank lines removed).
-    pub lines: Vec<Line>,
+    /// Meaningful lines (comments and blank lines removed), shared with the run's cache.
+    pub lines: FileLines,
     /// `(INCLUDE:…)`/`(EXCLUDE:…)` from the PCC entry.
     pub filter: Option<KeyFilter>,
     /// The PCC entry that listed it (`None` for game-mode fallbacks).
@@ -880,7 +880,7 @@ fn load_from(
         let Some((id, cached)) = l.read_cached(&path, at, &format!("{} file", kind.token())) else {
             continue;
         };
-        let lines = cached.lines(line_mode(kind), id);
+        let lines = FileLines::new(cached.clone(), line_mode(kind), id);
         files.push(LoadedFile {
             kind,
             path,

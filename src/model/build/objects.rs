@@ -187,22 +187,25 @@ impl<'a> Builder<'a> {
             .files(kind)
             .map(|f| (f, ObjectLines::of(&f.cached, kind)))
             .collect();
-        let mut deferred: Vec<(&'a LoadedFile, &'a crate::load::Line, &LineForm, &[usize])> =
+        // The shared lines (spans against the cache's file id): only the spans the model
+        // keeps or reports are moved onto the load set's file.
+        let mut deferred: Vec<(&'a LoadedFile, &crate::load::Line, Span, &LineForm, &[usize])> =
             Vec::new();
         for (f, lines) in &files {
             let f: &'a LoadedFile = f;
+            let shared = f.lines.shared();
             let mut last: Option<ObjectId> = None;
             for ol in &lines.lines {
-                let Some(line) = f.lines.get(ol.line) else {
+                let Some(line) = shared.get(ol.line) else {
                     continue;
                 };
-                let Some(first) = line.tokens.first().copied() else {
+                let Some(first) = line.tokens.first().map(|t| f.lines.place(*t)) else {
                     continue;
                 };
                 match &ol.form {
                     Form::Continuation => {
                         if let Some(id) = last {
-                            self.object_tokens(id, line, &ol.tokens, kind);
+                            self.object_tokens(id, f, line, &ol.tokens, kind);
                         }
                     }
                     Form::Base {
@@ -224,19 +227,18 @@ impl<'a> Builder<'a> {
                             first,
                         );
                         last = Some(id);
-                        self.object_tokens(id, line, &ol.tokens, kind);
+                        self.object_tokens(id, f, line, &ol.tokens, kind);
                     }
                     Form::Deferred(form) => {
                         last = None;
-                        deferred.push((f, line, form, &ol.tokens));
+                        deferred.push((f, line, first, form, &ol.tokens));
                     }
                 }
             }
         }
         // PCGen order: copies, then mods, then forgets.
         for pass in 0..3 {
-            for &(f, line, form, tokens) in &deferred {
-                let first = line.tokens.first().copied().unwrap_or(line.span);
+            for &(f, line, first, form, tokens) in &deferred {
                 match (pass, form) {
                     (0, LineForm::Copy(base, new)) => {
                         if !passes_filter(&f.filter, new) {
@@ -264,7 +266,7 @@ impl<'a> Builder<'a> {
                                 }
                             }
                         }
-                        self.object_tokens(id, line, tokens, kind);
+                        self.object_tokens(id, f, line, tokens, kind);
                     }
                     (1, LineForm::Mod(key)) => {
                         if !passes_filter(&f.filter, key) {
@@ -280,7 +282,7 @@ impl<'a> Builder<'a> {
                                 id
                             }
                         };
-                        self.object_tokens(id, line, tokens, kind);
+                        self.object_tokens(id, f, line, tokens, kind);
                     }
                     (2, LineForm::Forget(key)) => {
                         if let Some(id) = self.ds.object(&okind, key) {
@@ -295,17 +297,19 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// [`Builder::object_token`] for the tokens of `line` at `tokens` (the ones it acts on,
-    /// see [`ObjectLine::tokens`](super::object_lines::ObjectLine::tokens)).
+    /// [`Builder::object_token`] for the tokens of `line` (a shared line of `f`) at `tokens`
+    /// (the ones it acts on, see
+    /// [`ObjectLine::tokens`](super::object_lines::ObjectLine::tokens)).
     fn object_tokens(
         &mut self,
         id: ObjectId,
+        f: &LoadedFile,
         line: &crate::load::Line,
         tokens: &[usize],
         kind: FileKind,
     ) {
         for t in tokens.iter().filter_map(|i| line.tokens.get(*i)) {
-            self.object_token(id, *t, kind);
+            self.object_token(id, f.lines.place(*t), kind);
         }
     }
 
