@@ -244,7 +244,7 @@ impl std::fmt::Debug for FileLines {
 #[derive(Debug, Default)]
 pub struct FileCache {
     files: Mutex<HashMap<PathBuf, Arc<CachedFile>>>,
-    game_modes: OnceLock<(PathBuf, Vec<GameMode>)>,
+    game_modes: OnceLock<(PathBuf, Arc<[GameMode]>)>,
     /// [`PcgenRoot::escape`] of each path asked about, by root folder and path: resolving
     /// links costs a system call per folder on the path, and every load set asks again for
     /// each file it lists.
@@ -338,15 +338,15 @@ impl FileCache {
         self.len() == 0
     }
 
-    /// The game modes below `dir` (read once; another folder is read each time).
-    pub fn game_modes(&self, fs: &dyn FileSystem, dir: &Path) -> Vec<GameMode> {
+    /// The game modes below `dir` (read once and shared; another folder is read each time).
+    pub fn game_modes(&self, fs: &dyn FileSystem, dir: &Path) -> Arc<[GameMode]> {
         let (at, modes) = self
             .game_modes
-            .get_or_init(|| (dir.to_path_buf(), read_game_modes(fs, dir)));
+            .get_or_init(|| (dir.to_path_buf(), read_game_modes(fs, dir).into()));
         if at == dir {
-            modes.clone()
+            Arc::clone(modes)
         } else {
-            read_game_modes(fs, dir)
+            read_game_modes(fs, dir).into()
         }
     }
 }

@@ -212,7 +212,7 @@ impl<'a> Builder<'a> {
             );
         }
         self.fact_index
-            .entry((set, Name::new(loc.text), Name::new(name.text)))
+            .entry((set, def.location.clone(), def.name.clone()))
             .or_insert(self.ds.fact_defs.len());
         self.ds.fact_defs.push(def);
     }

@@ -435,10 +435,11 @@ impl<'a> Builder<'a> {
         };
         // Written, even if its value is reported below: a REQUIRED:YES check must not
         // report the same line again as a missing fact.
-        self.facts_written.insert((id, set, Name::new(name.text)));
+        let fact_name = Name::new(name.text);
+        self.facts_written.insert((id, set, fact_name.clone()));
         let defined = self
             .fact_index
-            .get(&(set, Name::new(loc), Name::new(name.text)))
+            .get(&(set, Name::new(loc), fact_name.clone()))
             .copied();
         let Some(def) = defined else {
             let def = if set { "FACTSETDEF" } else { "FACTDEF" };
@@ -500,7 +501,7 @@ impl<'a> Builder<'a> {
         }
         if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
             o.facts.push(Fact {
-                name: Name::new(name.text),
+                name: fact_name,
                 value: val.text.to_owned(),
                 set,
             });
