@@ -463,9 +463,9 @@ impl Dataset {
                     .is_some_and(|o| o.kind == object.kind && o.key == object.key)
             },
             |o| {
-                objects
-                    .get(o.0 as usize)
-                    .map_or(0, |o| object_hash(&o.kind, crate::model::key_hash(o.key.as_str())))
+                objects.get(o.0 as usize).map_or(0, |o| {
+                    object_hash(&o.kind, crate::model::key_hash(o.key.as_str()))
+                })
             },
         ) {
             slot.insert(id);

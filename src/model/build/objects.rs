@@ -189,8 +189,13 @@ impl<'a> Builder<'a> {
             .collect();
         // The shared lines (spans against the cache's file id): only the spans the model
         // keeps or reports are moved onto the load set's file.
-        let mut deferred: Vec<(&'a LoadedFile, &crate::load::Line, Span, &LineForm, &[usize])> =
-            Vec::new();
+        let mut deferred: Vec<(
+            &'a LoadedFile,
+            &crate::load::Line,
+            Span,
+            &LineForm,
+            &[usize],
+        )> = Vec::new();
         for (f, lines) in &files {
             let f: &'a LoadedFile = f;
             let shared = f.lines.shared();
