@@ -112,7 +112,7 @@ impl<'a> Builder<'a> {
     }
 
     pub(super) fn fact_def(&mut self, value: Slice<'_>, set: bool, line: &crate::load::Line) {
-        let Some((loc, name)) = value.split_once('|') else {
+        let Some((loc, name)) = split_at_byte(value, b'|') else {
             return self.malformed(
                 value.span,
                 "expected `LOCATION|FactName`",

@@ -394,7 +394,7 @@ impl<'a> Builder<'a> {
     }
 
     pub(super) fn grant(&mut self, id: ObjectId, value: Slice<'_>) {
-        let Some((cat, names)) = value.split_once('|') else {
+        let Some((cat, names)) = split_at_byte(value, b'|') else {
             return self.malformed(
                 value.span,
                 "expected `CATEGORY|Key`",
@@ -427,7 +427,7 @@ impl<'a> Builder<'a> {
     }
 
     pub(super) fn fact(&mut self, id: ObjectId, kind: FileKind, value: Slice<'_>, set: bool) {
-        let Some((name, val)) = value.split_once('|') else {
+        let Some((name, val)) = split_at_byte(value, b'|') else {
             return self.malformed(
                 value.span,
                 "expected `FactName|value`",
