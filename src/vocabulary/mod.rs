@@ -14,6 +14,7 @@ pub mod lines;
 pub mod names;
 pub mod suggest;
 pub mod table;
+pub mod tokenmap;
 
 pub use check::{check_lines, check_load_set, check_load_set_cached, check_pcc};
 pub use lines::{FirstColumn, LineType, line_type, object_kind};
