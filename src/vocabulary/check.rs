@@ -7,7 +7,7 @@
 //! `M0114`, and VARIABLE, GLOBALMODIFIER and DATATABLE lines entirely by the model.
 
 use super::codes;
-use super::lines::{FirstColumn, LineType, line_type};
+use super::lines::{FirstColumn, LineType, line_type, plain_object_kind};
 use super::names::{find_byte, find_pre};
 use super::suggest::suggest;
 use super::table::{KindTable, Status, TokenRow, Vocabulary};
@@ -223,6 +223,7 @@ pub fn check_pcc(file: FileId, text: &str, out: &mut Vec<Diagnostic>) {
 /// Checks the lines of one file of `kind` (`text` is the whole file).
 pub fn check_lines(kind: FileKind, text: &str, lines: &[Line], out: &mut Vec<Diagnostic>) {
     let mut c = Checker::new(text, out);
+    c.plain = plain_object_kind(kind);
     for line in lines {
         c.line(kind, line);
     }
@@ -235,6 +236,9 @@ struct Checker<'t, 'o> {
     vocab: &'static Vocabulary,
     /// The `PRE` kind's table, looked up once per file for nested prerequisites.
     pre: Option<&'static KindTable>,
+    /// The table kind of every line of the file but `SOURCE…` lines, when its file kind
+    /// has one ([`plain_object_kind`]).
+    plain: Option<&'static str>,
     /// Whether tokens are first tried on the quiet path (always, but in a test that proves
     /// the quiet path changes no diagnostic).
     quick: bool,
@@ -257,6 +261,7 @@ impl<'t, 'o> Checker<'t, 'o> {
             cache: None,
             vocab,
             pre: vocab.kind_table("PRE"),
+            plain: None,
             quick: true,
         }
     }
@@ -286,7 +291,15 @@ impl<'t> Checker<'t, '_> {
             return;
         };
         let first_text = self.slice(first);
-        match line_type(kind, first_text) {
+        let line_type = match self.plain {
+            Some(k) if !first_text.starts_with("SOURCE") => LineType::Kind {
+                kind: k,
+                first: FirstColumn::Name,
+                level: None,
+            },
+            _ => line_type(kind, first_text),
+        };
+        match line_type {
             LineType::Model => {}
             LineType::Unknown { expected } => {
                 let head = first_text.split(':').next().unwrap_or(first_text);
@@ -549,10 +562,10 @@ impl<'t> Checker<'t, '_> {
             let Some(colon) = find_byte(rest, 0, b':') else {
                 continue;
             };
-            if find_byte(rest, 0, b'|').is_some_and(|bar| bar < colon) {
+            let name = rest.get(..colon).unwrap_or(rest);
+            if find_byte(name, 0, b'|').is_some() {
                 continue;
             }
-            let name = rest.get(..colon).unwrap_or(rest);
             let found = match ShortName::of(name) {
                 Some(short) => map.get(short).is_some(),
                 None => self.vocab.row_in_prefix(pre, rest, colon).is_some(),

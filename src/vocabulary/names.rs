@@ -230,6 +230,18 @@ impl NameIndex {
         Self::default()
     }
 
+    /// An empty index with room for `keys` keys before it grows.
+    pub fn with_capacity(keys: usize) -> Self {
+        let size = (8 * keys.max(1)).next_power_of_two();
+        NameIndex {
+            bytes: Vec::with_capacity(8 * keys),
+            spans: Vec::with_capacity(keys),
+            heads: Vec::with_capacity(keys),
+            slots: vec![0; size],
+            shift: 64 - size.trailing_zeros(),
+        }
+    }
+
     /// Number of keys.
     pub fn len(&self) -> usize {
         self.spans.len()

@@ -179,6 +179,8 @@ pub struct Vocabulary {
     /// Per kind (by number): its resolved tokens, built on first use (a check reads a few
     /// dozen of the 90 kinds).
     tables: Vec<OnceLock<KindTable>>,
+    /// Per token name (by number): its [`TokenMap`] key, if it is short enough.
+    short_names: Vec<Option<ShortName>>,
     /// Per row: what the validator has to look at past the token's name
     /// ([`super::check::row_flags`]).
     flags: Vec<u8>,
@@ -246,7 +248,8 @@ impl Vocabulary {
     /// Parses a table in the TSV form (header line first). Malformed lines are skipped.
     /// Sub-tokens are separated by ASCII whitespace.
     pub fn parse(text: &'static str) -> Vocabulary {
-        let mut rows = Vec::new();
+        // About one row per 130 bytes of the table.
+        let mut rows = Vec::with_capacity(text.len() / 100);
         for line in table_lines(text).skip(1) {
             let [kind, token, subs, status, source, notes] = columns(line);
             let (Some(kind), Some(token), Some(subs), Some(status)) = (kind, token, subs, status)
@@ -261,7 +264,12 @@ impl Vocabulary {
             };
             const DEPRECATED_FORMS: &str =
                 "deprecated sub-token forms (compatibility/deprecated classes):";
-            let deprecated_subtokens = notes_part(notes, DEPRECATED_FORMS)
+            // Few rows have the part: a vectorised search for its label first.
+            static FORMS: LazyLock<memchr::memmem::Finder<'static>> =
+                LazyLock::new(|| memchr::memmem::Finder::new(DEPRECATED_FORMS));
+            let deprecated_subtokens = FORMS
+                .find(notes.as_bytes())
+                .and_then(|_| notes_part(notes, DEPRECATED_FORMS))
                 .map(|s| s.split_ascii_whitespace().collect())
                 .unwrap_or_default();
             rows.push(TokenRow {
@@ -276,14 +284,21 @@ impl Vocabulary {
         }
         // A row index must fit a table entry (`NO_ROW` excluded); the table has ~2,000.
         rows.truncate(usize::from(NO_ROW));
-        let mut names = NameIndex::new();
+        // Sized once: about half the rows name a new token, and there are far fewer kinds.
+        let mut names = NameIndex::with_capacity(rows.len());
         let mut kinds = Vec::new();
-        let mut kind_index = NameIndex::new();
+        let mut kind_index = NameIndex::with_capacity(128);
         // Per row: the number of its token name (`NO_ROW` for an inheritance row).
         let mut row_names: Vec<u16> = Vec::with_capacity(rows.len());
         let mut own: Vec<Vec<usize>> = Vec::new();
+        let mut last: Option<(&str, usize)> = None;
         for (i, r) in rows.iter().enumerate() {
-            let k = kind_index.insert(r.kind.as_bytes());
+            // A kind's rows are consecutive in the table: its number is looked up once.
+            let k = match last {
+                Some((kind, k)) if kind == r.kind => k,
+                _ => kind_index.insert(r.kind.as_bytes()),
+            };
+            last = Some((r.kind, k));
             if k == kinds.len() {
                 kinds.push(r.kind);
                 own.push(Vec::new());
@@ -310,6 +325,9 @@ impl Vocabulary {
             })
             .collect();
         let tables = kinds.iter().map(|_| OnceLock::new()).collect();
+        let short_names = (0..names.len())
+            .map(|n| ShortName::of(names.key(n)))
+            .collect();
         let flags = rows.iter().map(super::check::row_flags).collect();
         let subtoken_index = rows.iter().map(|_| OnceLock::new()).collect();
         Vocabulary {
@@ -321,6 +339,7 @@ impl Vocabulary {
             own,
             inherits,
             tables,
+            short_names,
             flags,
             subtoken_index,
         }
@@ -422,10 +441,14 @@ impl Vocabulary {
     #[inline]
     pub(crate) fn token_map<'v>(&'v self, table: &'v KindTable) -> &'v TokenMap {
         table.map.get_or_init(|| {
-            TokenMap::new(table.rows.iter().enumerate().filter_map(|(name, row)| {
-                let flags = self.flags(usize::from(*row));
-                (*row != NO_ROW).then(|| (self.names.key(name), *row, flags))
-            }))
+            let keys = table
+                .rows
+                .iter()
+                .zip(&self.short_names)
+                .filter(|(row, _)| **row != NO_ROW)
+                .filter_map(|(row, key)| Some(((*key)?, *row, self.flags(usize::from(*row)))))
+                .collect();
+            TokenMap::from_keys(keys)
         })
     }
 
