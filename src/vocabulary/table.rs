@@ -3,8 +3,9 @@
 //! One row per (file kind, token). A row whose token is `*` makes the kinds named in its
 //! sub-token column inherited: a lookup tries the kind's own rows, then each inherited kind's
 //! (recursively). Every token name of the table is numbered once ([`NameIndex`]); each kind's
-//! resolved tokens are a dense array from that number to the row, built once, so a lookup is
-//! one probe of the name index and one array read.
+//! resolved tokens are a dense array from that number to the row, built on the kind's first
+//! use, so a lookup is one probe of the name index and one array read. The validator's hot
+//! path uses each kind's [`TokenMap`] instead (the short names themselves, one probe).
 
 use super::names::{NameIndex, find_byte};
 use super::tokenmap::{ShortName, TokenMap};
