@@ -349,7 +349,13 @@ impl<'t> Checker<'t, '_> {
         let text = self.slice(first);
         // Most names have no space, or no `:` after one: no token can follow then.
         let bytes = text.as_bytes();
-        if find_byte(bytes, 0, b' ').is_none_or(|sp| find_byte(bytes, sp + 1, b':').is_none()) {
+        // A `:` after the first space: the last `:` (vectorised; most names have none)
+        // must follow a space.
+        let Some(last_colon) = memchr::memrchr(b':', bytes) else {
+            return;
+        };
+        let before = bytes.get(..last_colon).unwrap_or(bytes);
+        if find_byte(before, 0, b' ').is_none() {
             return;
         }
         let vocab = Vocabulary::get();
