@@ -233,6 +233,17 @@ impl<'a> Expr<'a> {
             .unwrap_or(&PLACEHOLDER)
     }
 
+    /// This node's index in its formula (for scratch stacks that outlive one formula and
+    /// so cannot hold views); [`Expr::sibling`] turns it back into a view.
+    pub(crate) fn index(self) -> u32 {
+        self.id
+    }
+
+    /// The node of the same formula at `index` (from [`Expr::index`]).
+    pub(crate) fn sibling(self, index: u32) -> Expr<'a> {
+        self.at(index)
+    }
+
     fn at(self, id: u32) -> Expr<'a> {
         Expr {
             formula: self.formula,

@@ -96,7 +96,8 @@ impl<'a> Checker<'a> {
         } = cur.kind()
         {
             keeps = keeps && is_arithmetic(op);
-            self.spine.push((cur, op, op_span, rhs, keeps));
+            self.spine
+                .push((cur.index(), op, op_span, rhs.index(), keeps));
             cur = lhs;
         }
         let mut acc = self.expr(cur, asserted.filter(|_| keeps));
@@ -107,11 +108,24 @@ impl<'a> Checker<'a> {
             let Some(&(node, op, op_span, rhs, keeps)) = self.spine.get(i) else {
                 break;
             };
+            let (node, rhs) = (e.sibling(node), e.sibling(rhs));
             let r = self.expr(rhs, asserted.filter(|_| keeps));
             acc = match (acc, r) {
                 (Some(l), Some(r)) => self.combine(node, op, op_span, l, lhs_span, r, rhs.span()),
                 _ => None,
             };
+            // A chain just started (`a+b`) with more of the spine to come: make room for
+            // all of it at once rather than doubling its vector on the way.
+            if let Some(Typed {
+                node: Val::Num(Num::Chain(_, rest)),
+                ..
+            }) = &mut acc
+            {
+                let more = i - mark;
+                if rest.len() == 2 && more > rest.capacity() - rest.len() {
+                    rest.reserve_exact(more);
+                }
+            }
             lhs_span = node.span();
         }
         self.spine.truncate(mark);

@@ -207,14 +207,23 @@ struct Lexer<'s, 'p> {
 
 impl<'s> Lexer<'s, '_> {
     fn run(mut self) -> Vec<Spanned> {
-        while let Some(c) = self.peek() {
-            match c {
-                ' ' | '\t' | '\n' | '\r' => self.whitespace(),
-                '0'..='9' | '.' => self.number(),
-                '"' => self.string(),
-                c if starts_operator(c) => self.operator(c),
-                c if is_name_start(c) => self.word(),
-                c => self.forbidden(c),
+        // Dispatch on the byte: every character that starts a token of its own is ASCII, so
+        // only a non-ASCII byte needs the character decoded.
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' => self.whitespace(),
+                b'0'..=b'9' | b'.' => self.number(),
+                b'"' => self.string(),
+                b'a'..=b'z' | b'A'..=b'Z' => self.word(),
+                b if b.is_ascii() && starts_operator(char::from(b)) => {
+                    self.operator(char::from(b));
+                }
+                _ => match self.peek() {
+                    Some(c) if is_name_start(c) => self.word(),
+                    Some(c) => self.forbidden(c),
+                    None => break,
+                },
             }
         }
         self.tokens
@@ -335,7 +344,8 @@ impl<'s> Lexer<'s, '_> {
 
     fn operator(&mut self, c: char) {
         let start = self.pos;
-        let next = self.peek_at(start + 1);
+        // Only compared with ASCII characters below: a byte is enough.
+        let next = self.text.as_bytes().get(start + 1).map(|&b| char::from(b));
         let (tok, len, bad_help): (Tok, usize, Option<&str>) = match (c, next) {
             ('+', _) => (Tok::Plus, 1, None),
             ('-', _) => (Tok::Minus, 1, None),
@@ -480,6 +490,14 @@ impl<'s> Lexer<'s, '_> {
             end += 1;
             valid_end = end;
         }
+        // Stopped at an ASCII byte that cannot continue a name (an operator, the end): done.
+        if bytes
+            .get(end)
+            .is_none_or(|&b| b.is_ascii() && !matches!(b, b'_' | b' ' | b':' | b'.' | b'='))
+        {
+            self.pos = end;
+            return (valid_end, end);
+        }
         let from = end;
         for (i, ch) in self.text.get(from..).unwrap_or("").char_indices() {
             let at = from + i;
@@ -503,6 +521,14 @@ impl<'s> Lexer<'s, '_> {
     fn word(&mut self) {
         let start = self.pos;
         let (valid_end, run_end) = self.word_run();
+        if valid_end == run_end {
+            // The usual case: the whole run is the name (nothing to trim or report but an
+            // `=` inside it).
+            let word = self.slice(start, valid_end);
+            self.push(Tok::Word, start, valid_end);
+            self.check_equals_in_name(word, start);
+            return;
+        }
         let tail = self.slice(valid_end, run_end);
         let tail_trimmed = tail.trim_end_matches(' ');
         let first_tail = tail_trimmed.trim_start_matches(' ').chars().next();
