@@ -78,14 +78,8 @@ impl<'a> Checker<'a> {
         // `asserted` down to the first non-arithmetic operator, then nothing: each entry
         // records whether its right operand still sees it.
         // The spine is kept on `self.spine` above `mark` (nested calls use the space above).
+        // (The stack is kept from one check to the next, so it is not sized up front.)
         let mark = self.spine.len();
-        let mut depth = 0;
-        let mut cur = e;
-        while let ExprKind::Binary { lhs, .. } = cur.kind() {
-            depth += 1;
-            cur = lhs;
-        }
-        self.spine.reserve(depth);
         let mut cur = e;
         let mut keeps = asserted.is_some();
         while let ExprKind::Binary {

@@ -192,6 +192,7 @@ pub(super) fn lex_into(
         tokens: buffer,
         problems,
         leading_space: false,
+        word_has_equals: false,
     }
     .run()
 }
@@ -203,6 +204,8 @@ struct Lexer<'s, 'p> {
     problems: &'p mut Vec<Problem>,
     /// Spaces were skipped right before the current position (absorbed by an operator).
     leading_space: bool,
+    /// The last `word_run` took an `=` into the name.
+    word_has_equals: bool,
 }
 
 impl<'s> Lexer<'s, '_> {
@@ -491,6 +494,7 @@ impl<'s> Lexer<'s, '_> {
             valid_end = end;
         }
         // Stopped at an ASCII byte that cannot continue a name (an operator, the end): done.
+        self.word_has_equals = false;
         if bytes
             .get(end)
             .is_none_or(|&b| b.is_ascii() && !matches!(b, b'_' | b' ' | b':' | b'.' | b'='))
@@ -506,6 +510,7 @@ impl<'s> Lexer<'s, '_> {
                     break;
                 }
                 equals += 1;
+                self.word_has_equals = true;
             } else if !is_name_middle(ch) {
                 break;
             }
@@ -523,10 +528,12 @@ impl<'s> Lexer<'s, '_> {
         let (valid_end, run_end) = self.word_run();
         if valid_end == run_end {
             // The usual case: the whole run is the name (nothing to trim or report but an
-            // `=` inside it).
+            // `=` inside it, which only the slow part of `word_run` takes).
             let word = self.slice(start, valid_end);
             self.push(Tok::Word, start, valid_end);
-            self.check_equals_in_name(word, start);
+            if self.word_has_equals {
+                self.check_equals_in_name(word, start);
+            }
             return;
         }
         let tail = self.slice(valid_end, run_end);
