@@ -443,6 +443,12 @@ impl fmt::Debug for Formula {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct NodeId(u32);
 
+thread_local! {
+    /// The pending-arguments stack of the last formula built on this thread, reused (its
+    /// allocation would otherwise be made and freed for every formula with a call).
+    static PENDING: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// Builds a [`Formula`] bottom-up: children first, then their parent.
 pub(crate) struct Builder {
     nodes: Vec<Node>,
@@ -460,7 +466,7 @@ impl Builder {
             nodes: Vec::with_capacity(nodes),
             lists: Vec::new(),
             text,
-            pending: Vec::new(),
+            pending: PENDING.take(),
         }
     }
 
@@ -687,7 +693,9 @@ impl Builder {
     }
 
     /// The formula whose root is `root`.
-    pub(crate) fn finish(self, root: Option<NodeId>, span: Span) -> Formula {
+    pub(crate) fn finish(mut self, root: Option<NodeId>, span: Span) -> Formula {
+        self.pending.clear();
+        PENDING.set(self.pending);
         Formula {
             nodes: self.nodes,
             lists: self.lists,

@@ -149,6 +149,18 @@ pub(super) fn is_name_middle(c: char) -> bool {
     is_name_end(c) || matches!(c, '_' | ' ' | ':' | '.')
 }
 
+/// ASCII bytes that can end a name (letters, digits, `~`), as a table: the lexer's
+/// innermost loop.
+static NAME_END_ASCII: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0u8;
+    while b < 128 {
+        t[b as usize] = b.is_ascii_alphanumeric() || b == b'~';
+        b += 1;
+    }
+    t
+};
+
 /// Characters that start an operator or punctuation token (which absorbs spaces around it).
 fn starts_operator(c: char) -> bool {
     matches!(
@@ -481,18 +493,17 @@ impl<'s> Lexer<'s, '_> {
     fn word_run(&mut self) -> (usize, usize) {
         let start = self.pos;
         let mut equals = 0;
-        let mut valid_end = start;
         let mut end = start;
         // ASCII letters, digits and `~` (name ends) first, a byte at a time: most names are
         // only those; the loop below takes over at anything else.
         let bytes = self.text.as_bytes();
         while let Some(&b) = bytes.get(end) {
-            if !(b.is_ascii_alphanumeric() || b == b'~') {
+            if !NAME_END_ASCII[usize::from(b)] {
                 break;
             }
             end += 1;
-            valid_end = end;
         }
+        let mut valid_end = end;
         // Stopped at an ASCII byte that cannot continue a name (an operator, the end): done.
         self.word_has_equals = false;
         if bytes
