@@ -26,13 +26,47 @@ impl Name {
 
     /// True if `other` is this name in any ASCII case.
     pub fn is(&self, other: &str) -> bool {
-        self.0.eq_ignore_ascii_case(other)
+        eq_folded(self.0.as_bytes(), other.as_bytes())
     }
+}
+
+/// `a.eq_ignore_ascii_case(b)`, eight bytes at a time (a name look-up compares the name
+/// found in the table with the one asked for; byte by byte this cost as much as the hash).
+/// Out of line: inlined into every comparison of names it made the checker's hot
+/// functions larger and slower.
+#[inline(never)]
+fn eq_folded(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut wa, mut wb) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut wa).zip(&mut wb) {
+        let (x, y) = (word(x), word(y));
+        if x != y && fold_word(x) != fold_word(y) {
+            return false;
+        }
+    }
+    let (x, y) = (word(wa.remainder()), word(wb.remainder()));
+    x == y || fold_word(x) == fold_word(y)
+}
+
+/// Up to eight bytes as a little-endian word, zero-padded.
+#[inline]
+fn word(bytes: &[u8]) -> u64 {
+    if let Ok(w) = <[u8; 8]>::try_from(bytes) {
+        return u64::from_le_bytes(w);
+    }
+    // A byte loop: a copy of a variable length would call `memcpy`, dearer for a few bytes.
+    let mut w = 0u64;
+    for (i, &b) in bytes.iter().take(8).enumerate() {
+        w |= u64::from(b) << (8 * i);
+    }
+    w
 }
 
 impl PartialEq for Name {
     fn eq(&self, other: &Self) -> bool {
-        self.0.eq_ignore_ascii_case(&other.0)
+        eq_folded(self.0.as_bytes(), other.0.as_bytes())
     }
 }
 impl Eq for Name {}
@@ -51,17 +85,11 @@ fn hash_folded<H: Hasher>(text: &str, state: &mut H) {
     let bytes = text.as_bytes();
     let mut words = bytes.chunks_exact(8);
     for w in &mut words {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(w);
-        state.write_u64(fold_word(u64::from_le_bytes(b)));
+        state.write_u64(fold_word(word(w)));
     }
     let rest = words.remainder();
     if !rest.is_empty() {
-        let mut b = [0u8; 8];
-        if let Some(d) = b.get_mut(..rest.len()) {
-            d.copy_from_slice(rest);
-        }
-        state.write_u64(fold_word(u64::from_le_bytes(b)));
+        state.write_u64(fold_word(word(rest)));
     }
     state.write_usize(bytes.len());
 }
@@ -181,6 +209,36 @@ mod tests {
         set.insert(Name::new("Str"));
         assert!(set.contains(&Name::new("STR")));
         assert_eq!(Name::new("abc").to_string(), "abc");
+    }
+
+    #[test]
+    fn folded_equality_is_eq_ignore_ascii_case() {
+        let words = [
+            "",
+            "a",
+            "A",
+            "b",
+            "Bastard Sword",
+            "bASTARD sWORD",
+            "Bastard Sword ",
+            "Élan",
+            "éLAN",
+            "ÉLAN",
+            "ab@",
+            "AB`",
+            "a[",
+            "A{",
+            "12345678",
+            "12345678X",
+            "12345678x",
+            "Strength Bonus",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(Name::new(a).is(b), a.eq_ignore_ascii_case(b), "{a:?} {b:?}");
+                assert_eq!(Name::new(a) == Name::new(b), a.eq_ignore_ascii_case(b));
+            }
+        }
     }
 
     #[test]
