@@ -26,13 +26,47 @@ impl Name {
 
     /// True if `other` is this name in any ASCII case.
     pub fn is(&self, other: &str) -> bool {
-        self.0.eq_ignore_ascii_case(other)
+        eq_folded(self.0.as_bytes(), other.as_bytes())
     }
+}
+
+/// `a.eq_ignore_ascii_case(b)`, eight bytes at a time (a name look-up compares the name
+/// found in the table with the one asked for; byte by byte this cost as much as the hash).
+/// Out of line: inlined into every comparison of names it made the checker's hot
+/// functions larger and slower.
+#[inline(never)]
+fn eq_folded(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut wa, mut wb) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut wa).zip(&mut wb) {
+        let (x, y) = (word(x), word(y));
+        if x != y && fold_word(x) != fold_word(y) {
+            return false;
+        }
+    }
+    let (x, y) = (word(wa.remainder()), word(wb.remainder()));
+    x == y || fold_word(x) == fold_word(y)
+}
+
+/// Up to eight bytes as a little-endian word, zero-padded.
+#[inline]
+fn word(bytes: &[u8]) -> u64 {
+    if let Ok(w) = <[u8; 8]>::try_from(bytes) {
+        return u64::from_le_bytes(w);
+    }
+    // A byte loop: a copy of a variable length would call `memcpy`, dearer for a few bytes.
+    let mut w = 0u64;
+    for (i, &b) in bytes.iter().take(8).enumerate() {
+        w |= u64::from(b) << (8 * i);
+    }
+    w
 }
 
 impl PartialEq for Name {
     fn eq(&self, other: &Self) -> bool {
-        self.0.eq_ignore_ascii_case(&other.0)
+        eq_folded(self.0.as_bytes(), other.0.as_bytes())
     }
 }
 impl Eq for Name {}
@@ -43,17 +77,36 @@ impl Hash for Name {
     }
 }
 
-/// Hashes `text` as a [`Name`] of that spelling hashes.
+/// Hashes `text` as a [`Name`] of that spelling hashes: eight bytes at a time, each word
+/// lower-cased in registers (no copy of the text), then the length (so no name's hash is a
+/// prefix of another's). Name look-ups are hot in checking and loading.
+#[inline]
 fn hash_folded<H: Hasher>(text: &str, state: &mut H) {
-    // Lower-case in chunks so the hasher sees few, large writes (hashing is hot in loads).
-    let mut buf = [0u8; 64];
-    for chunk in text.as_bytes().chunks(buf.len()) {
-        for (d, s) in buf.iter_mut().zip(chunk) {
-            *d = s.to_ascii_lowercase();
-        }
-        state.write(buf.get(..chunk.len()).unwrap_or(&[]));
+    let bytes = text.as_bytes();
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        state.write_u64(fold_word(word(w)));
     }
-    state.write_u8(0xff);
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        state.write_u64(fold_word(word(rest)));
+    }
+    state.write_usize(bytes.len());
+}
+
+/// The eight bytes of `w` with ASCII upper-case letters lower-cased (other bytes, UTF-8
+/// included, unchanged): `to_ascii_lowercase` on all eight at once.
+#[inline]
+fn fold_word(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let low7 = w & !HIGH;
+    // High bit of each byte: set when the byte's low seven bits are ≥ `A` / > `Z` (no carry
+    // crosses a byte: 0x7f + 0x3f < 0x100).
+    let at_least_a = low7 + ONES * u64::from(0x80 - b'A');
+    let above_z = low7 + ONES * u64::from(0x80 - b'Z' - 1);
+    let upper = at_least_a & !above_z & !w & HIGH;
+    w | (upper >> 2)
 }
 
 /// A borrowed spelling that finds a [`Name`] in a hash map or set without building one
@@ -156,6 +209,56 @@ mod tests {
         set.insert(Name::new("Str"));
         assert!(set.contains(&Name::new("STR")));
         assert_eq!(Name::new("abc").to_string(), "abc");
+    }
+
+    #[test]
+    fn folded_equality_is_eq_ignore_ascii_case() {
+        let words = [
+            "",
+            "a",
+            "A",
+            "b",
+            "Bastard Sword",
+            "bASTARD sWORD",
+            "Bastard Sword ",
+            "Élan",
+            "éLAN",
+            "ÉLAN",
+            "ab@",
+            "AB`",
+            "a[",
+            "A{",
+            "12345678",
+            "12345678X",
+            "12345678x",
+            "Strength Bonus",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(Name::new(a).is(b), a.eq_ignore_ascii_case(b), "{a:?} {b:?}");
+                assert_eq!(Name::new(a) == Name::new(b), a.eq_ignore_ascii_case(b));
+            }
+        }
+    }
+
+    #[test]
+    fn word_folding_is_ascii_lowercase() {
+        for b in 0..=255u8 {
+            let w = u64::from_le_bytes([b, b'Z', b'@', b'[', b'A', 0x80 | b'A', b'z', b'`']);
+            let want = u64::from_le_bytes(w.to_le_bytes().map(|c| c.to_ascii_lowercase()));
+            assert_eq!(fold_word(w), want, "byte {b:#x}");
+        }
+    }
+
+    #[test]
+    fn names_differing_in_case_or_trailing_bytes_hash_as_expected() {
+        use std::hash::BuildHasher;
+        let s = std::collections::hash_map::RandomState::new();
+        let h = |t: &str| s.hash_one(Name::new(t));
+        assert_eq!(h("Bastard Sword of Doom"), h("bASTARD sWORD OF dOOM"));
+        assert_eq!(h("Élan"), h("éLAN".replace('é', "É").as_str()));
+        assert_ne!(h("ab"), h("ab\0"));
+        assert_eq!(h("x"), s.hash_one(NameStr("X")));
     }
 
     #[test]

@@ -233,6 +233,17 @@ impl<'a> Expr<'a> {
             .unwrap_or(&PLACEHOLDER)
     }
 
+    /// This node's index in its formula (for scratch stacks that outlive one formula and
+    /// so cannot hold views); [`Expr::sibling`] turns it back into a view.
+    pub(crate) fn index(self) -> u32 {
+        self.id
+    }
+
+    /// The node of the same formula at `index` (from [`Expr::index`]).
+    pub(crate) fn sibling(self, index: u32) -> Expr<'a> {
+        self.at(index)
+    }
+
     fn at(self, id: u32) -> Expr<'a> {
         Expr {
             formula: self.formula,
@@ -432,6 +443,12 @@ impl fmt::Debug for Formula {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct NodeId(u32);
 
+thread_local! {
+    /// The pending-arguments stack of the last formula built on this thread, reused (its
+    /// allocation would otherwise be made and freed for every formula with a call).
+    static PENDING: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// Builds a [`Formula`] bottom-up: children first, then their parent.
 pub(crate) struct Builder {
     nodes: Vec<Node>,
@@ -449,7 +466,7 @@ impl Builder {
             nodes: Vec::with_capacity(nodes),
             lists: Vec::new(),
             text,
-            pending: Vec::new(),
+            pending: PENDING.take(),
         }
     }
 
@@ -676,7 +693,9 @@ impl Builder {
     }
 
     /// The formula whose root is `root`.
-    pub(crate) fn finish(self, root: Option<NodeId>, span: Span) -> Formula {
+    pub(crate) fn finish(mut self, root: Option<NodeId>, span: Span) -> Formula {
+        self.pending.clear();
+        PENDING.set(self.pending);
         Formula {
             nodes: self.nodes,
             lists: self.lists,

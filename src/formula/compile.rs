@@ -492,6 +492,24 @@ pub(crate) fn chain(op: NumOp, a: Num, b: Num, span: Span) -> Num {
     }
 }
 
+/// What [`chain`] does when `a` is a chain it extends, done in place (without moving `a`,
+/// a long formula's accumulated node): appends `op b` and returns `Ok`; otherwise gives `b`
+/// back.
+pub(crate) fn extend_chain(a: &mut Num, op: NumOp, b: Num, span: Span) -> Result<(), Num> {
+    let additive = |o: NumOp| matches!(o, NumOp::Add | NumOp::Sub);
+    match a {
+        Num::Chain(_, rest)
+            if rest
+                .last()
+                .is_some_and(|(o, _, _)| additive(*o) == additive(op)) =>
+        {
+            rest.push((op, b, span));
+            Ok(())
+        }
+        _ => Err(b),
+    }
+}
+
 /// The operations of a new chain, with room for a few more.
 fn chain_rest(first: (NumOp, Num, Span), second: (NumOp, Num, Span)) -> Vec<(NumOp, Num, Span)> {
     let mut rest = Vec::with_capacity(8);

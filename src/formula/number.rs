@@ -122,6 +122,12 @@ impl Number {
     /// `.`, no sign, no exponent). `None` when the text is not such a literal;
     /// `Some(Err(Overflow))` when it is one but too large.
     pub fn parse_literal(text: &str) -> Option<NumResult> {
+        // Most literals are a few digits: at most 18 cannot overflow an `i64`, so they are
+        // read in one pass without looking for a `.` first.
+        if (1..=18).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit()) {
+            let n = text.bytes().fold(0i64, |n, b| n * 10 + i64::from(b - b'0'));
+            return Some(Ok(Number::Int(n)));
+        }
         let (int_part, frac_part) = match text.split_once('.') {
             Some((a, b)) => (a, Some(b)),
             None => (text, None),
@@ -805,6 +811,19 @@ mod tests {
     #[test]
     fn literals() {
         assert_eq!(Number::parse_literal("007"), Some(Ok(Number::Int(7))));
+        // Both sides of the 18-digit fast path read alike.
+        assert_eq!(
+            Number::parse_literal("999999999999999999"),
+            Some(Ok(Number::Int(999_999_999_999_999_999)))
+        );
+        assert_eq!(
+            Number::parse_literal("9223372036854775807"),
+            Some(Ok(Number::Int(i64::MAX)))
+        );
+        assert!(matches!(
+            Number::parse_literal("9223372036854775808"),
+            Some(Ok(Number::Dec(_)))
+        ));
         assert_eq!(n(".5").to_string(), "0.5");
         assert_eq!(n("1.50").to_string(), "1.5");
         assert!(Number::parse_literal("1.").is_none());

@@ -7,10 +7,11 @@
 //! `M0114`, and VARIABLE, GLOBALMODIFIER and DATATABLE lines entirely by the model.
 
 use super::codes;
-use super::lines::{FirstColumn, LineType, line_type};
+use super::lines::{FirstColumn, LineType, line_type, plain_object_kind};
 use super::names::{find_byte, find_pre};
 use super::suggest::suggest;
-use super::table::{KindTable, Status, TokenRow, Vocabulary, subtokens_exact_case};
+use super::table::{KindTable, Status, TokenRow, Vocabulary};
+use super::tokenmap::{ShortName, TokenMap};
 use crate::diagnostic::Diagnostic;
 use crate::load::text::{LineMode, lines};
 use crate::load::{FileCache, FileKind, Line, LoadSet};
@@ -80,7 +81,7 @@ pub(crate) fn row_flags(row: &TokenRow) -> u8 {
     if takes_nested_pres(row.token) {
         flags |= NESTED_PRES;
     }
-    flags
+    flags | ((sub_form(row.token) as u8) << FORM_SHIFT)
 }
 
 /// Row flag: the value's nested PREs are checked.
@@ -89,9 +90,48 @@ const NESTED_PRES: u8 = 1;
 const SUBTOKEN: u8 = 2;
 /// Row flag: the token is always checked on the full path (it may give a diagnostic).
 const FULL: u8 = 4;
+/// The row flags' bits above this one hold the token's [`SubForm`].
+const FORM_SHIFT: u32 = 3;
 
-/// The longest sub-token a fast lookup folds on the stack; longer ones take the full path.
-const SUBTOKEN_BUFFER: usize = 64;
+/// Where the sub-token of a token's value is (the tokens whose sub-token is checked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SubForm {
+    /// No sub-token is checked.
+    None = 0,
+    /// `BONUS:[level|]TYPE|…`, `TYPE=` for types that take a name.
+    Bonus,
+    /// `CHOOSE:[NUMCHOICES=n|]FORM|…`.
+    Choose,
+    /// `ADD:FORM[(n)]|…`, except `ADD:.CLEAR…`.
+    Add,
+    /// `QUALIFY:CLASS[=…]|…`, in exact case.
+    Qualify,
+    /// The first `|` piece (AUTO, REMOVE, TEMPBONUS).
+    First,
+}
+
+fn sub_form(token: &str) -> SubForm {
+    match token {
+        "BONUS" => SubForm::Bonus,
+        "CHOOSE" => SubForm::Choose,
+        "ADD" => SubForm::Add,
+        "QUALIFY" => SubForm::Qualify,
+        "AUTO" | "REMOVE" | "TEMPBONUS" => SubForm::First,
+        _ => SubForm::None,
+    }
+}
+
+/// The [`SubForm`] held in a row's flags.
+fn form_in(flags: u8) -> SubForm {
+    match flags >> FORM_SHIFT {
+        1 => SubForm::Bonus,
+        2 => SubForm::Choose,
+        3 => SubForm::Add,
+        4 => SubForm::Qualify,
+        5 => SubForm::First,
+        _ => SubForm::None,
+    }
+}
 
 /// How many kinds a "valid on" help line names before "and N more".
 const KINDS_SHOWN: usize = 6;
@@ -172,9 +212,10 @@ fn file_findings(
 pub fn check_pcc(file: FileId, text: &str, out: &mut Vec<Diagnostic>) {
     let mut c = Checker::new(text, out);
     let table = c.table_for("PCC");
+    let map = table.map(|t| c.vocab.token_map(t));
     for line in lines(file, text, LineMode::Whole) {
         for t in &line.tokens {
-            c.token("PCC", table, *t, None);
+            c.token("PCC", table, map, *t, None);
         }
     }
 }
@@ -182,6 +223,7 @@ pub fn check_pcc(file: FileId, text: &str, out: &mut Vec<Diagnostic>) {
 /// Checks the lines of one file of `kind` (`text` is the whole file).
 pub fn check_lines(kind: FileKind, text: &str, lines: &[Line], out: &mut Vec<Diagnostic>) {
     let mut c = Checker::new(text, out);
+    c.plain = plain_object_kind(kind);
     for line in lines {
         c.line(kind, line);
     }
@@ -194,6 +236,9 @@ struct Checker<'t, 'o> {
     vocab: &'static Vocabulary,
     /// The `PRE` kind's table, looked up once per file for nested prerequisites.
     pre: Option<&'static KindTable>,
+    /// The table kind of every line of the file but `SOURCE…` lines, when its file kind
+    /// has one ([`plain_object_kind`]).
+    plain: Option<&'static str>,
     /// Whether tokens are first tried on the quiet path (always, but in a test that proves
     /// the quiet path changes no diagnostic).
     quick: bool,
@@ -216,6 +261,7 @@ impl<'t, 'o> Checker<'t, 'o> {
             cache: None,
             vocab,
             pre: vocab.kind_table("PRE"),
+            plain: None,
             quick: true,
         }
     }
@@ -230,7 +276,8 @@ impl<'t> Checker<'t, '_> {
     /// The table of `kind`, looked up once per run of lines of one kind.
     fn table_for(&mut self, kind: &'static str) -> Option<&'static KindTable> {
         match self.cache {
-            Some((k, t)) if k == kind => t,
+            // The same static string nearly always: its address is compared first.
+            Some((k, t)) if std::ptr::eq(k, kind) || k == kind => t,
             _ => {
                 let t = self.vocab.kind_table(kind);
                 self.cache = Some((kind, t));
@@ -244,7 +291,15 @@ impl<'t> Checker<'t, '_> {
             return;
         };
         let first_text = self.slice(first);
-        match line_type(kind, first_text) {
+        let line_type = match self.plain {
+            Some(k) if !first_text.starts_with("SOURCE") => LineType::Kind {
+                kind: k,
+                first: FirstColumn::Name,
+                level: None,
+            },
+            _ => line_type(kind, first_text),
+        };
+        match line_type {
             LineType::Model => {}
             LineType::Unknown { expected } => {
                 let head = first_text.split(':').next().unwrap_or(first_text);
@@ -274,16 +329,15 @@ impl<'t> Checker<'t, '_> {
                         1
                     }
                 };
-                let tokens = line.tokens.iter().skip(skip);
                 if table_kind == "BIOSET:RACENAME" {
-                    for t in tokens {
+                    for t in line.tokens.iter().skip(skip) {
                         self.bio_tag(*t);
                     }
                 } else {
                     let table = self.table_for(table_kind);
-                    for t in tokens {
-                        self.token(table_kind, table, *t, level);
-                    }
+                    let map = table.map(|t| self.vocab.token_map(t));
+                    let tokens = line.tokens.get(skip..).unwrap_or(&[]);
+                    self.tokens(table_kind, table, map, tokens, level);
                 }
             }
         }
@@ -295,7 +349,13 @@ impl<'t> Checker<'t, '_> {
         let text = self.slice(first);
         // Most names have no space, or no `:` after one: no token can follow then.
         let bytes = text.as_bytes();
-        if find_byte(bytes, 0, b' ').is_none_or(|sp| find_byte(bytes, sp + 1, b':').is_none()) {
+        // A `:` after the first space: the last `:` (vectorised; most names have none)
+        // must follow a space.
+        let Some(last_colon) = memchr::memrchr(b':', bytes) else {
+            return;
+        };
+        let before = bytes.get(..last_colon).unwrap_or(bytes);
+        if find_byte(before, 0, b' ').is_none() {
             return;
         }
         let vocab = Vocabulary::get();
@@ -336,7 +396,8 @@ impl<'t> Checker<'t, '_> {
         let text = self.slice(tok);
         if text.starts_with("PRE") || text.starts_with("!PRE") {
             let pre = self.pre;
-            self.token("PRE", pre, tok, None);
+            let map = pre.map(|t| self.vocab.token_map(t));
+            self.token("PRE", pre, map, tok, None);
         } else if !text.contains(':') {
             self.no_colon(tok, text);
         }
@@ -355,17 +416,63 @@ impl<'t> Checker<'t, '_> {
         );
     }
 
+    /// Checks the token columns `tokens` of one line against `kind` (whose table is
+    /// `table`, keyed by name in `map`): [`Checker::token`] in one tight loop, the hot path
+    /// of the validator.
+    fn tokens(
+        &mut self,
+        kind: &'static str,
+        table: Option<&'static KindTable>,
+        map: Option<&'static TokenMap>,
+        tokens: &[Span],
+        level: Option<u32>,
+    ) {
+        if !self.quick {
+            for t in tokens {
+                self.token_in_full(kind, *t, level);
+            }
+            return;
+        }
+        let text = self.text.as_bytes();
+        for t in tokens {
+            let (start, end) = (t.start as usize, t.end as usize);
+            let quiet = match (ShortName::before_colon(text, start, end), map) {
+                (Some((name, colon)), Some(map)) => match map.get(name) {
+                    Some((_, 0)) => true,
+                    Some((row, flags)) => self.value_quiet(row, flags, start + colon + 1, end),
+                    None => false,
+                },
+                _ => self.quiet(table, *t),
+            };
+            if !quiet {
+                self.token_in_full(kind, *t, level);
+            }
+        }
+    }
+
     /// Checks one token column against `kind` (whose table is `table`).
     #[inline(always)]
     fn token(
         &mut self,
         kind: &'static str,
         table: Option<&'static KindTable>,
+        map: Option<&'static TokenMap>,
         tok: Span,
         level: Option<u32>,
     ) {
-        if self.quick && self.quiet(table, tok) {
-            return;
+        if self.quick {
+            // The name's `:` among the token's first 16 bytes (nearly every token): one
+            // probe of the kind's map; else the general lookup.
+            let (start, end) = (tok.start as usize, tok.end as usize);
+            let quiet = match ShortName::before_colon(self.text.as_bytes(), start, end) {
+                Some((name, colon)) => map.and_then(|m| m.get(name)).is_some_and(|(row, flags)| {
+                    flags == 0 || self.value_quiet(row, flags, start + colon + 1, end)
+                }),
+                None => self.quiet(table, tok),
+            };
+            if quiet {
+                return;
+            }
         }
         self.token_in_full(kind, tok, level);
     }
@@ -375,7 +482,7 @@ impl<'t> Checker<'t, '_> {
     /// more, or its sub-token is a current one and its nested PREs are known. `false` when
     /// anything else holds (a diagnostic may be due): the full path then decides, so the
     /// diagnostics are those of the full path alone.
-    #[inline(always)]
+    #[inline(never)]
     fn quiet(&self, table: Option<&'static KindTable>, tok: Span) -> bool {
         let Some(table) = table else {
             return false;
@@ -390,53 +497,51 @@ impl<'t> Checker<'t, '_> {
         };
         match self.vocab.flags(row) {
             0 => true,
-            flags => self.value_quiet(row, flags, text.get(colon + 1..).unwrap_or("")),
+            flags => {
+                let start = tok.start as usize + colon + 1;
+                self.value_quiet(row, flags, start, tok.end as usize)
+            }
         }
     }
 
-    /// [`Checker::quiet`] for a row with flags: its value's sub-token and nested PREs.
+    /// [`Checker::quiet`] for a row with flags: the sub-token and nested PREs of the value
+    /// `text[start..end]`.
     #[inline(never)]
-    fn value_quiet(&self, row: usize, flags: u8, value: &str) -> bool {
+    fn value_quiet(&self, row: usize, flags: u8, start: usize, end: usize) -> bool {
         if flags & FULL != 0 {
             return false;
         }
-        if flags & SUBTOKEN != 0 && !self.subtoken_quiet(row, value) {
+        let Some(value) = self.text.get(start..end) else {
+            return false;
+        };
+        if flags & SUBTOKEN != 0 && !self.subtoken_quiet(row, form_in(flags), value) {
             return false;
         }
         flags & NESTED_PRES == 0 || self.nested_pres_quiet(value.as_bytes())
     }
 
     /// Whether the sub-token of `value` is a current sub-token of row `row` (an active
-    /// row): [`Checker::subtoken`] would report nothing.
-    fn subtoken_quiet(&self, row: usize, value: &str) -> bool {
-        let Some(r) = self.vocab.row(row) else {
-            return false;
-        };
-        let Some((sub, _)) = subtoken_of(r.token, value) else {
+    /// row whose token's sub-token sits where `form` says): [`Checker::subtoken`] would
+    /// report nothing.
+    fn subtoken_quiet(&self, row: usize, form: SubForm, value: &str) -> bool {
+        let Some((sub, _)) = subtoken_in(form, value) else {
             return true;
         };
         if sub.is_empty() {
             return true;
         }
         // BONUS types that take a name (`WEAPONPROF=Club`) are found by `WEAPONPROF=`.
-        let key = match r.token {
-            "BONUS" => byte_at(sub, b'=').map_or(sub.as_bytes(), |e| {
+        let key = match form {
+            SubForm::Bonus => byte_at(sub, b'=').map_or(sub.as_bytes(), |e| {
                 sub.as_bytes().get(..=e).unwrap_or(sub.as_bytes())
             }),
             _ => sub.as_bytes(),
         };
-        let mut buf = [0u8; SUBTOKEN_BUFFER];
-        let Some(folded) = buf.get_mut(..key.len()) else {
-            return false;
-        };
-        folded.copy_from_slice(key);
-        if !subtokens_exact_case(r.token) {
-            folded.make_ascii_uppercase();
-        }
-        let folded = &*folded;
+        // Matched ignoring case but for QUALIFY's class names.
+        let fold = form != SubForm::Qualify;
         self.vocab
             .subtoken_index(row)
-            .and_then(|ix| ix.find(folded))
+            .and_then(|ix| ix.find_key(key, fold))
             == Some(false)
     }
 
@@ -446,6 +551,7 @@ impl<'t> Checker<'t, '_> {
         let Some(pre) = self.pre else {
             return false;
         };
+        let map = self.vocab.token_map(pre);
         let opens = |at: usize| at == 0 || matches!(value.get(at - 1), Some(b'|' | b'['));
         let mut from = 0;
         while let Some(p) = find_pre(value, from) {
@@ -462,10 +568,15 @@ impl<'t> Checker<'t, '_> {
             let Some(colon) = find_byte(rest, 0, b':') else {
                 continue;
             };
-            if find_byte(rest, 0, b'|').is_some_and(|bar| bar < colon) {
+            let name = rest.get(..colon).unwrap_or(rest);
+            if find_byte(name, 0, b'|').is_some() {
                 continue;
             }
-            if self.vocab.row_in_prefix(pre, rest, colon).is_none() {
+            let found = match ShortName::of(name) {
+                Some(short) => map.get(short).is_some(),
+                None => self.vocab.row_in_prefix(pre, rest, colon).is_some(),
+            };
+            if !found {
                 return false;
             }
         }
@@ -741,13 +852,18 @@ impl<'t> Checker<'t, '_> {
 
 /// The sub-token of a value and its byte offset in the value, for the tokens that have one.
 fn subtoken_of<'v>(token: &str, value: &'v str) -> Option<(&'v str, usize)> {
+    subtoken_in(sub_form(token), value)
+}
+
+/// [`subtoken_of`] for a token whose sub-token sits where `form` says.
+fn subtoken_in<'v>(form: SubForm, value: &'v str) -> Option<(&'v str, usize)> {
     let first_piece = |from: usize| -> (&'v str, usize) {
         let rest = value.get(from..).unwrap_or("");
         let end = byte_at(rest, b'|').unwrap_or(rest.len());
         (rest.get(..end).unwrap_or(""), from)
     };
-    match token {
-        "BONUS" => {
+    match form {
+        SubForm::Bonus => {
             let (p, at) = first_piece(0);
             if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) {
                 let (q, at) = first_piece(p.len() + 1);
@@ -755,7 +871,7 @@ fn subtoken_of<'v>(token: &str, value: &'v str) -> Option<(&'v str, usize)> {
             }
             Some((p, at))
         }
-        "CHOOSE" => {
+        SubForm::Choose => {
             let (p, at) = first_piece(0);
             // Compared in place: no upper-cased copy of the value.
             if p.get(..11)
@@ -765,7 +881,7 @@ fn subtoken_of<'v>(token: &str, value: &'v str) -> Option<(&'v str, usize)> {
             }
             Some((p, at))
         }
-        "ADD" => {
+        SubForm::Add => {
             if value.starts_with(".CLEAR") {
                 return None;
             }
@@ -773,13 +889,13 @@ fn subtoken_of<'v>(token: &str, value: &'v str) -> Option<(&'v str, usize)> {
             let end = p.find('(').unwrap_or(p.len());
             Some((p.get(..end).unwrap_or(p), at))
         }
-        "QUALIFY" => {
+        SubForm::Qualify => {
             let (p, at) = first_piece(0);
             let end = p.find('=').unwrap_or(p.len());
             Some((p.get(..end).unwrap_or(p), at))
         }
-        "AUTO" | "REMOVE" | "TEMPBONUS" => Some(first_piece(0)),
-        _ => None,
+        SubForm::First => Some(first_piece(0)),
+        SubForm::None => None,
     }
 }
 

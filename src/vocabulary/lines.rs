@@ -62,6 +62,25 @@ pub fn object_kind(kind: FileKind) -> Option<&'static str> {
     })
 }
 
+/// For a file kind whose every line is an object line of one table kind (first column the
+/// name), but for `SOURCE…` lines: that kind. For such a file [`line_type`] of a line not
+/// starting with `SOURCE` is `Kind { kind, first: Name, level: None }`; the validator uses
+/// this to skip the dispatch on each line.
+pub fn plain_object_kind(kind: FileKind) -> Option<&'static str> {
+    match kind {
+        FileKind::Variable
+        | FileKind::GlobalModifier
+        | FileKind::DataTable
+        | FileKind::DataControl
+        | FileKind::Bioset
+        | FileKind::Kit
+        | FileKind::Class
+        | FileKind::AbilityCategory
+        | FileKind::CompanionMod => None,
+        _ => object_kind(kind),
+    }
+}
+
 const KIT_LINES: &[&str] = &[
     "ALIGN",
     "RACE",
@@ -244,6 +263,40 @@ mod tests {
             line_type(FileKind::Class, "Fighter"),
             LineType::Unknown { .. }
         ));
+    }
+
+    #[test]
+    fn plain_object_kinds_agree_with_line_type() {
+        let firsts = [
+            "Dodge",
+            "Dodge.MOD",
+            "Dodge.COPY=Dodge2",
+            "Dodge.FORGET",
+            "CLASS:Fighter",
+            "1",
+            "KEY:x",
+            "STARTPACK:Kit",
+            "SOURCEPAGE:p.1",
+        ];
+        let mut plain = 0;
+        for kind in FileKind::LOAD_ORDER {
+            let Some(k) = plain_object_kind(kind) else {
+                continue;
+            };
+            plain += 1;
+            for first in firsts {
+                if first.starts_with("SOURCE") {
+                    continue;
+                }
+                let want = LineType::Kind {
+                    kind: k,
+                    first: FirstColumn::Name,
+                    level: None,
+                };
+                assert_eq!(line_type(kind, first), want, "{kind:?} {first}");
+            }
+        }
+        assert!(plain > 10, "{plain}");
     }
 
     #[test]

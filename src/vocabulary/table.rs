@@ -3,10 +3,12 @@
 //! One row per (file kind, token). A row whose token is `*` makes the kinds named in its
 //! sub-token column inherited: a lookup tries the kind's own rows, then each inherited kind's
 //! (recursively). Every token name of the table is numbered once ([`NameIndex`]); each kind's
-//! resolved tokens are a dense array from that number to the row, built once, so a lookup is
-//! one probe of the name index and one array read.
+//! resolved tokens are a dense array from that number to the row, built on the kind's first
+//! use, so a lookup is one probe of the name index and one array read. The validator's hot
+//! path uses each kind's [`TokenMap`] instead (the short names themselves, one probe).
 
 use super::names::{NameIndex, find_byte};
+use super::tokenmap::{ShortName, TokenMap};
 use std::sync::{LazyLock, OnceLock};
 
 /// The table's text, as copied from `../shared/reference/pcgen-token-vocabulary.tsv`.
@@ -70,6 +72,9 @@ const NO_ROW: u16 = u16::MAX;
 #[derive(Debug, Default)]
 pub struct KindTable {
     rows: Vec<u16>,
+    /// The same tokens (short names only) keyed by name, with their flags: the validator's
+    /// one-probe lookup, built on first use ([`Vocabulary::token_map`]).
+    map: OnceLock<TokenMap>,
 }
 
 impl KindTable {
@@ -86,34 +91,73 @@ impl KindTable {
 /// sub-token names upper-cased, or as written when [`subtokens_exact_case`].
 #[derive(Debug)]
 pub struct SubtokenIndex {
+    /// The keys longer than [`super::tokenmap::SHORT_NAME_MAX`] (rare).
     names: NameIndex,
-    /// Per key: whether only a deprecated or compatibility class accepts it.
+    /// Per long key: whether only a deprecated or compatibility class accepts it.
     deprecated: Vec<bool>,
+    /// The short keys, flagged 1 when deprecated: one probe, without copying or
+    /// upper-casing the looked-up name byte by byte.
+    short: TokenMap,
 }
+
+/// The longest sub-token [`SubtokenIndex::find_key`] folds on the stack; longer ones are
+/// not found (the validator's full path then decides).
+const SUBTOKEN_BUFFER: usize = 64;
 
 impl SubtokenIndex {
     fn build(row: &TokenRow) -> Self {
         let exact = subtokens_exact_case(row.token);
         let mut names = NameIndex::new();
         let mut deprecated = Vec::new();
+        let mut short = Vec::with_capacity(row.subtokens.len());
+        // The first of two names equal but for case wins, as in a search in order (both
+        // indexes keep the first of equal keys).
         for s in &row.subtokens {
+            let old = row.deprecated_subtokens.contains(s);
+            if let Some(key) = ShortName::of(s.as_bytes()) {
+                let key = if exact { key } else { key.upper() };
+                short.push((key, 0, u8::from(old)));
+                continue;
+            }
             let key = if exact {
                 (*s).to_owned()
             } else {
                 s.to_ascii_uppercase()
             };
-            // The first of two names equal but for case wins, as in a search in order.
             if names.get(key.as_bytes()).is_none() {
                 names.insert(key.as_bytes());
-                deprecated.push(row.deprecated_subtokens.contains(s));
+                deprecated.push(old);
             }
         }
-        SubtokenIndex { names, deprecated }
+        SubtokenIndex {
+            names,
+            deprecated,
+            short: TokenMap::from_keys(short),
+        }
+    }
+
+    /// [`SubtokenIndex::find`] for a sub-token as written: upper-cased first when `fold`
+    /// (every row but the exact-case ones).
+    pub fn find_key(&self, key: &[u8], fold: bool) -> Option<bool> {
+        if let Some(short) = ShortName::of(key) {
+            let short = if fold { short.upper() } else { short };
+            return self.short.get(short).map(|(_, old)| old != 0);
+        }
+        let mut buf = [0u8; SUBTOKEN_BUFFER];
+        let folded = buf.get_mut(..key.len())?;
+        folded.copy_from_slice(key);
+        if fold {
+            folded.make_ascii_uppercase();
+        }
+        self.find(folded)
     }
 
     /// For a key (upper-cased unless the row's sub-tokens are exact-case): whether it is a
     /// sub-token of the row, and if so whether it is deprecated.
     pub fn find(&self, key: &[u8]) -> Option<bool> {
+        if let Some(short) = ShortName::of(key) {
+            return self.short.get(short).map(|(_, old)| old != 0);
+        }
         let i = self.names.get(key)?;
         Some(self.deprecated.get(i).copied().unwrap_or(false))
     }
@@ -130,8 +174,14 @@ pub struct Vocabulary {
     /// Every kind, in table order; `kind_index` numbers them alike.
     kinds: Vec<&'static str>,
     kind_index: NameIndex,
-    /// Per kind (by number): its resolved tokens.
-    tables: Vec<KindTable>,
+    /// Per kind (by number): its own rows, and the kinds it inherits in the order written.
+    own: Vec<Vec<usize>>,
+    inherits: Vec<Vec<usize>>,
+    /// Per kind (by number): its resolved tokens, built on first use (a check reads a few
+    /// dozen of the 90 kinds).
+    tables: Vec<OnceLock<KindTable>>,
+    /// Per token name (by number): its [`TokenMap`] key, if it is short enough.
+    short_names: Vec<Option<ShortName>>,
     /// Per row: what the validator has to look at past the token's name
     /// ([`super::check::row_flags`]).
     flags: Vec<u8>,
@@ -172,6 +222,22 @@ fn notes_part<'n>(notes: &'n str, label: &str) -> Option<&'n str> {
     }
 }
 
+/// The lines of `text` as [`str::lines`] cuts them (at `\n`, a `\r` before it dropped, no
+/// empty last line), found with `memchr`: the table is read at every start of the program.
+fn table_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        let (line, next) = match memchr::memchr(b'\n', r.as_bytes()) {
+            Some(i) => (r.get(..i)?, r.get(i + 1..).filter(|n| !n.is_empty())),
+            None if r.is_empty() => return None,
+            None => (r, None),
+        };
+        rest = next;
+        Some(line.strip_suffix('\r').unwrap_or(line))
+    })
+}
+
 static VOCABULARY: LazyLock<Vocabulary> = LazyLock::new(|| Vocabulary::parse(TABLE_TSV));
 
 impl Vocabulary {
@@ -183,8 +249,9 @@ impl Vocabulary {
     /// Parses a table in the TSV form (header line first). Malformed lines are skipped.
     /// Sub-tokens are separated by ASCII whitespace.
     pub fn parse(text: &'static str) -> Vocabulary {
-        let mut rows = Vec::new();
-        for line in text.lines().skip(1) {
+        // About one row per 130 bytes of the table.
+        let mut rows = Vec::with_capacity(text.len() / 100);
+        for line in table_lines(text).skip(1) {
             let [kind, token, subs, status, source, notes] = columns(line);
             let (Some(kind), Some(token), Some(subs), Some(status)) = (kind, token, subs, status)
             else {
@@ -198,7 +265,12 @@ impl Vocabulary {
             };
             const DEPRECATED_FORMS: &str =
                 "deprecated sub-token forms (compatibility/deprecated classes):";
-            let deprecated_subtokens = notes_part(notes, DEPRECATED_FORMS)
+            // Few rows have the part: a vectorised search for its label first.
+            static FORMS: LazyLock<memchr::memmem::Finder<'static>> =
+                LazyLock::new(|| memchr::memmem::Finder::new(DEPRECATED_FORMS));
+            let deprecated_subtokens = FORMS
+                .find(notes.as_bytes())
+                .and_then(|_| notes_part(notes, DEPRECATED_FORMS))
                 .map(|s| s.split_ascii_whitespace().collect())
                 .unwrap_or_default();
             rows.push(TokenRow {
@@ -213,14 +285,21 @@ impl Vocabulary {
         }
         // A row index must fit a table entry (`NO_ROW` excluded); the table has ~2,000.
         rows.truncate(usize::from(NO_ROW));
-        let mut names = NameIndex::new();
+        // Sized once: about half the rows name a new token, and there are far fewer kinds.
+        let mut names = NameIndex::with_capacity(rows.len());
         let mut kinds = Vec::new();
-        let mut kind_index = NameIndex::new();
+        let mut kind_index = NameIndex::with_capacity(128);
         // Per row: the number of its token name (`NO_ROW` for an inheritance row).
         let mut row_names: Vec<u16> = Vec::with_capacity(rows.len());
         let mut own: Vec<Vec<usize>> = Vec::new();
+        let mut last: Option<(&str, usize)> = None;
         for (i, r) in rows.iter().enumerate() {
-            let k = kind_index.insert(r.kind.as_bytes());
+            // A kind's rows are consecutive in the table: its number is looked up once.
+            let k = match last {
+                Some((kind, k)) if kind == r.kind => k,
+                _ => kind_index.insert(r.kind.as_bytes()),
+            };
+            last = Some((r.kind, k));
             if k == kinds.len() {
                 kinds.push(r.kind);
                 own.push(Vec::new());
@@ -246,31 +325,10 @@ impl Vocabulary {
                     .collect()
             })
             .collect();
-        let mut tables = Vec::with_capacity(kinds.len());
-        for k in 0..kinds.len() {
-            let mut table = vec![NO_ROW; names.len()];
-            let mut stack = vec![k];
-            let mut seen: Vec<usize> = Vec::new();
-            while let Some(k) = stack.pop() {
-                if seen.contains(&k) {
-                    continue;
-                }
-                seen.push(k);
-                for i in own.get(k).map(Vec::as_slice).unwrap_or(&[]) {
-                    let name = row_names.get(*i).copied().unwrap_or(NO_ROW);
-                    if let Some(slot) = table.get_mut(usize::from(name)) {
-                        if *slot == NO_ROW {
-                            *slot = u16::try_from(*i).unwrap_or(NO_ROW);
-                        }
-                    }
-                }
-                // Depth-first in the order written: push reversed.
-                if let Some(inh) = inherits.get(k) {
-                    stack.extend(inh.iter().rev());
-                }
-            }
-            tables.push(KindTable { rows: table });
-        }
+        let tables = kinds.iter().map(|_| OnceLock::new()).collect();
+        let short_names = (0..names.len())
+            .map(|n| ShortName::of(names.key(n)))
+            .collect();
         let flags = rows.iter().map(super::check::row_flags).collect();
         let subtoken_index = rows.iter().map(|_| OnceLock::new()).collect();
         Vocabulary {
@@ -279,9 +337,42 @@ impl Vocabulary {
             row_names,
             kinds,
             kind_index,
+            own,
+            inherits,
             tables,
+            short_names,
             flags,
             subtoken_index,
+        }
+    }
+
+    /// The resolved tokens of kind number `k`: its own rows, then each inherited kind's
+    /// (depth-first in the order written), the first row of a name winning.
+    fn build_table(&self, k: usize) -> KindTable {
+        let mut table = vec![NO_ROW; self.names.len()];
+        let mut stack = vec![k];
+        let mut seen: Vec<usize> = Vec::new();
+        while let Some(k) = stack.pop() {
+            if seen.contains(&k) {
+                continue;
+            }
+            seen.push(k);
+            for i in self.own.get(k).map(Vec::as_slice).unwrap_or(&[]) {
+                let name = self.row_names.get(*i).copied().unwrap_or(NO_ROW);
+                if let Some(slot) = table.get_mut(usize::from(name)) {
+                    if *slot == NO_ROW {
+                        *slot = u16::try_from(*i).unwrap_or(NO_ROW);
+                    }
+                }
+            }
+            // Depth-first in the order written: push reversed.
+            if let Some(inh) = self.inherits.get(k) {
+                stack.extend(inh.iter().rev());
+            }
+        }
+        KindTable {
+            rows: table,
+            map: OnceLock::new(),
         }
     }
 
@@ -312,7 +403,8 @@ impl Vocabulary {
 
     /// The tokens of `kind`, for repeated [`Vocabulary::find_in`] lookups.
     pub fn kind_table(&self, kind: &str) -> Option<&KindTable> {
-        self.tables.get(self.kind_index.get(kind.as_bytes())?)
+        let k = self.kind_index.get(kind.as_bytes())?;
+        Some(self.tables.get(k)?.get_or_init(|| self.build_table(k)))
     }
 
     /// The row for `token` (exact case) in a kind's table.
@@ -343,6 +435,22 @@ impl Vocabulary {
     #[inline]
     pub fn row_in_prefix(&self, table: &KindTable, text: &[u8], n: usize) -> Option<usize> {
         table.row(self.names.get_prefix(text, n)?)
+    }
+
+    /// A kind's tokens keyed by their (short) names, with each row's flags (built on
+    /// first use).
+    #[inline]
+    pub(crate) fn token_map<'v>(&'v self, table: &'v KindTable) -> &'v TokenMap {
+        table.map.get_or_init(|| {
+            let keys = table
+                .rows
+                .iter()
+                .zip(&self.short_names)
+                .filter(|(row, _)| **row != NO_ROW)
+                .filter_map(|(row, key)| Some(((*key)?, *row, self.flags(usize::from(*row)))))
+                .collect();
+            TokenMap::from_keys(keys)
+        })
     }
 
     /// Row `i`.
@@ -446,6 +554,24 @@ mod tests {
             v.find("STAT", "PENALTYVAR").map(|r| r.status),
             Some(Status::DeprecatedRejected)
         );
+    }
+
+    #[test]
+    fn table_lines_are_cut_as_str_lines_cuts_them() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "\n\na\n\n",
+            "a\rb",
+            TABLE_TSV,
+        ] {
+            let want: Vec<&str> = text.lines().collect();
+            assert_eq!(table_lines(text).collect::<Vec<_>>(), want, "{text:?}");
+        }
     }
 
     #[test]

@@ -73,7 +73,7 @@ pub fn check_with_args(
         diags: Vec::new(),
         // About one variable per two nodes (`a+b+c`): room for them all.
         deps: Vec::with_capacity((formula.len() / 2 + 1).min(1024)),
-        spine: Vec::new(),
+        spine: SPINE.take(),
         frames: Vec::new(),
         current: None,
         expanding: Vec::new(),
@@ -115,6 +115,9 @@ pub fn check_with_args(
             );
         }
     }
+    let mut spine = std::mem::take(&mut c.spine);
+    spine.clear();
+    SPINE.set(spine);
     match typed {
         Some(t) if c.diags.is_empty() => {
             let deps = first_uses(c.deps);
@@ -183,6 +186,17 @@ fn result_help(found: &Format, asserted: &Format, root: Expr<'_>) -> String {
     }
 }
 
+thread_local! {
+    /// The binary-spine stack of the last check on this thread, reused (its allocation
+    /// would otherwise be made and freed for every formula).
+    static SPINE: std::cell::Cell<Vec<SpineEntry>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// One binary node on a left spine (see `operators`): the node's index, its operator and
+/// operator span, its right operand's index, and whether that operand sees the asserted
+/// format. Indexes, not views, so the stack can be kept from one formula to the next.
+type SpineEntry = (u32, BinaryOp, Span, u32, bool);
+
 /// A checked node.
 struct Typed {
     format: Format,
@@ -208,7 +222,7 @@ struct Checker<'a> {
     diags: Vec<Diagnostic>,
     deps: Vec<VarRef>,
     /// The left spines of the binary nodes being checked (see `operators`).
-    spine: Vec<(Expr<'a>, BinaryOp, Span, Expr<'a>, bool)>,
+    spine: Vec<SpineEntry>,
     frames: Vec<Frame<'a>>,
     current: Option<usize>,
     expanding: Vec<&'a Name>,

@@ -4,7 +4,7 @@
 use super::{Checker, OPERAND_FORMAT, Typed, bool_node, num_node};
 use crate::diagnostic::Diagnostic;
 use crate::formula::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
-use crate::formula::compile::{Bool, CmpOp, Num, NumOp, Val};
+use crate::formula::compile::{Bool, CmpOp, Num, NumOp, Val, extend_chain};
 use crate::formula::format::Format;
 use crate::source::Span;
 
@@ -78,14 +78,8 @@ impl<'a> Checker<'a> {
         // `asserted` down to the first non-arithmetic operator, then nothing: each entry
         // records whether its right operand still sees it.
         // The spine is kept on `self.spine` above `mark` (nested calls use the space above).
+        // (The stack is kept from one check to the next, so it is not sized up front.)
         let mark = self.spine.len();
-        let mut depth = 0;
-        let mut cur = e;
-        while let ExprKind::Binary { lhs, .. } = cur.kind() {
-            depth += 1;
-            cur = lhs;
-        }
-        self.spine.reserve(depth);
         let mut cur = e;
         let mut keeps = asserted.is_some();
         while let ExprKind::Binary {
@@ -96,7 +90,8 @@ impl<'a> Checker<'a> {
         } = cur.kind()
         {
             keeps = keeps && is_arithmetic(op);
-            self.spine.push((cur, op, op_span, rhs, keeps));
+            self.spine
+                .push((cur.index(), op, op_span, rhs.index(), keeps));
             cur = lhs;
         }
         let mut acc = self.expr(cur, asserted.filter(|_| keeps));
@@ -107,11 +102,42 @@ impl<'a> Checker<'a> {
             let Some(&(node, op, op_span, rhs, keeps)) = self.spine.get(i) else {
                 break;
             };
-            let r = self.expr(rhs, asserted.filter(|_| keeps));
+            let (node, rhs) = (e.sibling(node), e.sibling(rhs));
+            let mut r = self.expr(rhs, asserted.filter(|_| keeps));
+            // The common step of a long `a+b-c+…`: a NUMBER operand appended to the chain
+            // built so far, in place (what `combine` would do, without moving the chain).
+            // Tested by reference first, so short formulas pay only the test.
+            if matches!(
+                acc,
+                Some(Typed {
+                    node: Val::Num(Num::Chain(..)),
+                    ..
+                })
+            ) {
+                match extend_acc(&mut acc, r, op, node.span()) {
+                    None => {
+                        lhs_span = node.span();
+                        continue;
+                    }
+                    Some(back) => r = back,
+                }
+            }
             acc = match (acc, r) {
                 (Some(l), Some(r)) => self.combine(node, op, op_span, l, lhs_span, r, rhs.span()),
                 _ => None,
             };
+            // A chain just started (`a+b`) with more of the spine to come: make room for
+            // all of it at once rather than doubling its vector on the way.
+            if let Some(Typed {
+                node: Val::Num(Num::Chain(_, rest)),
+                ..
+            }) = &mut acc
+            {
+                let more = i - mark;
+                if rest.len() == 2 && more > rest.capacity() - rest.len() {
+                    rest.reserve_exact(more);
+                }
+            }
             lhs_span = node.span();
         }
         self.spine.truncate(mark);
@@ -166,14 +192,7 @@ impl<'a> Checker<'a> {
                     };
                     return mismatch(self, help);
                 }
-                let nop = match op {
-                    BinaryOp::Add => NumOp::Add,
-                    BinaryOp::Sub => NumOp::Sub,
-                    BinaryOp::Mul => NumOp::Mul,
-                    BinaryOp::Div => NumOp::Div,
-                    BinaryOp::Rem => NumOp::Rem,
-                    _ => NumOp::Pow,
-                };
+                let nop = num_op(op).unwrap_or(NumOp::Pow);
                 let a = num_node(l.node, lhs_span);
                 let b = num_node(r.node, rhs_span);
                 Some(Typed {
@@ -238,6 +257,54 @@ impl<'a> Checker<'a> {
             _ => mismatch(self, "unsupported operator"),
         }
     }
+}
+
+/// Appends `op r` to the NUMBER chain `acc` in place when [`combine`](Checker::combine)
+/// would (both NUMBERs, an arithmetic `op` the chain extends): `None`; otherwise gives
+/// `r` back. Out of line, so the spine loop stays small for the formulas without chains.
+#[inline(never)]
+fn extend_acc(
+    acc: &mut Option<Typed>,
+    r: Option<Typed>,
+    op: BinaryOp,
+    span: Span,
+) -> Option<Option<Typed>> {
+    let (
+        Some(Typed {
+            format: Format::Number,
+            node: Val::Num(chain),
+        }),
+        Some(nop),
+    ) = (acc, num_op(op))
+    else {
+        return Some(r);
+    };
+    match r {
+        Some(Typed {
+            format: Format::Number,
+            node: Val::Num(b),
+        }) => match extend_chain(chain, nop, b, span) {
+            Ok(()) => None,
+            Err(b) => Some(Some(Typed {
+                format: Format::Number,
+                node: Val::Num(b),
+            })),
+        },
+        other => Some(other),
+    }
+}
+
+/// The NUMBER operator of an arithmetic `op`.
+fn num_op(op: BinaryOp) -> Option<NumOp> {
+    Some(match op {
+        BinaryOp::Add => NumOp::Add,
+        BinaryOp::Sub => NumOp::Sub,
+        BinaryOp::Mul => NumOp::Mul,
+        BinaryOp::Div => NumOp::Div,
+        BinaryOp::Rem => NumOp::Rem,
+        BinaryOp::Pow => NumOp::Pow,
+        _ => return None,
+    })
 }
 
 fn is_arithmetic(op: BinaryOp) -> bool {

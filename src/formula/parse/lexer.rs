@@ -149,6 +149,18 @@ pub(super) fn is_name_middle(c: char) -> bool {
     is_name_end(c) || matches!(c, '_' | ' ' | ':' | '.')
 }
 
+/// ASCII bytes that can end a name (letters, digits, `~`), as a table: the lexer's
+/// innermost loop.
+static NAME_END_ASCII: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0u8;
+    while b < 128 {
+        t[b as usize] = b.is_ascii_alphanumeric() || b == b'~';
+        b += 1;
+    }
+    t
+};
+
 /// Characters that start an operator or punctuation token (which absorbs spaces around it).
 fn starts_operator(c: char) -> bool {
     matches!(
@@ -192,6 +204,7 @@ pub(super) fn lex_into(
         tokens: buffer,
         problems,
         leading_space: false,
+        word_has_equals: false,
     }
     .run()
 }
@@ -203,18 +216,29 @@ struct Lexer<'s, 'p> {
     problems: &'p mut Vec<Problem>,
     /// Spaces were skipped right before the current position (absorbed by an operator).
     leading_space: bool,
+    /// The last `word_run` took an `=` into the name.
+    word_has_equals: bool,
 }
 
 impl<'s> Lexer<'s, '_> {
     fn run(mut self) -> Vec<Spanned> {
-        while let Some(c) = self.peek() {
-            match c {
-                ' ' | '\t' | '\n' | '\r' => self.whitespace(),
-                '0'..='9' | '.' => self.number(),
-                '"' => self.string(),
-                c if starts_operator(c) => self.operator(c),
-                c if is_name_start(c) => self.word(),
-                c => self.forbidden(c),
+        // Dispatch on the byte: every character that starts a token of its own is ASCII, so
+        // only a non-ASCII byte needs the character decoded.
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' => self.whitespace(),
+                b'0'..=b'9' | b'.' => self.number(),
+                b'"' => self.string(),
+                b'a'..=b'z' | b'A'..=b'Z' => self.word(),
+                b if b.is_ascii() && starts_operator(char::from(b)) => {
+                    self.operator(char::from(b));
+                }
+                _ => match self.peek() {
+                    Some(c) if is_name_start(c) => self.word(),
+                    Some(c) => self.forbidden(c),
+                    None => break,
+                },
             }
         }
         self.tokens
@@ -335,7 +359,8 @@ impl<'s> Lexer<'s, '_> {
 
     fn operator(&mut self, c: char) {
         let start = self.pos;
-        let next = self.peek_at(start + 1);
+        // Only compared with ASCII characters below: a byte is enough.
+        let next = self.text.as_bytes().get(start + 1).map(|&b| char::from(b));
         let (tok, len, bad_help): (Tok, usize, Option<&str>) = match (c, next) {
             ('+', _) => (Tok::Plus, 1, None),
             ('-', _) => (Tok::Minus, 1, None),
@@ -468,17 +493,25 @@ impl<'s> Lexer<'s, '_> {
     fn word_run(&mut self) -> (usize, usize) {
         let start = self.pos;
         let mut equals = 0;
-        let mut valid_end = start;
         let mut end = start;
         // ASCII letters, digits and `~` (name ends) first, a byte at a time: most names are
         // only those; the loop below takes over at anything else.
         let bytes = self.text.as_bytes();
         while let Some(&b) = bytes.get(end) {
-            if !(b.is_ascii_alphanumeric() || b == b'~') {
+            if !NAME_END_ASCII[usize::from(b)] {
                 break;
             }
             end += 1;
-            valid_end = end;
+        }
+        let mut valid_end = end;
+        // Stopped at an ASCII byte that cannot continue a name (an operator, the end): done.
+        self.word_has_equals = false;
+        if bytes
+            .get(end)
+            .is_none_or(|&b| b.is_ascii() && !matches!(b, b'_' | b' ' | b':' | b'.' | b'='))
+        {
+            self.pos = end;
+            return (valid_end, end);
         }
         let from = end;
         for (i, ch) in self.text.get(from..).unwrap_or("").char_indices() {
@@ -488,6 +521,7 @@ impl<'s> Lexer<'s, '_> {
                     break;
                 }
                 equals += 1;
+                self.word_has_equals = true;
             } else if !is_name_middle(ch) {
                 break;
             }
@@ -503,6 +537,16 @@ impl<'s> Lexer<'s, '_> {
     fn word(&mut self) {
         let start = self.pos;
         let (valid_end, run_end) = self.word_run();
+        if valid_end == run_end {
+            // The usual case: the whole run is the name (nothing to trim or report but an
+            // `=` inside it, which only the slow part of `word_run` takes).
+            let word = self.slice(start, valid_end);
+            self.push(Tok::Word, start, valid_end);
+            if self.word_has_equals {
+                self.check_equals_in_name(word, start);
+            }
+            return;
+        }
         let tail = self.slice(valid_end, run_end);
         let tail_trimmed = tail.trim_end_matches(' ');
         let first_tail = tail_trimmed.trim_start_matches(' ').chars().next();
