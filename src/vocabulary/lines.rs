@@ -37,29 +37,32 @@ pub enum LineType {
 /// The table kind of the objects of a file kind (`None` for kinds with several line types
 /// or read by the model).
 pub fn object_kind(kind: FileKind) -> Option<&'static str> {
-    Some(match kind {
-        FileKind::AbilityCategory => "ABILITYCATEGORY",
-        FileKind::Size => "SIZE",
-        FileKind::Stat => "STAT",
-        FileKind::Save => "SAVE",
-        FileKind::Alignment => "ALIGNMENT",
-        FileKind::WeaponProf => "WEAPONPROF",
-        FileKind::ArmorProf => "ARMORPROF",
-        FileKind::ShieldProf => "SHIELDPROF",
-        FileKind::Skill => "SKILL",
-        FileKind::Language => "LANGUAGE",
-        FileKind::Feat | FileKind::Ability => "ABILITY",
-        FileKind::Race => "RACE",
-        FileKind::Domain => "DOMAIN",
-        FileKind::Spell => "SPELL",
-        FileKind::Deity => "DEITY",
-        FileKind::Template => "TEMPLATE",
-        FileKind::EquipMod => "EQUIPMOD",
-        FileKind::Equipment => "EQUIPMENT",
-        FileKind::CompanionMod => "COMPANIONMOD",
-        FileKind::Dynamic => "DYNAMIC",
-        _ => return None,
-    })
+    match kind {
+        // FEAT files hold abilities (category FEAT) since PCGen 6.
+        FileKind::Feat => Some("ABILITY"),
+        // The table kind of these is the PCC token that lists their files.
+        FileKind::AbilityCategory
+        | FileKind::Size
+        | FileKind::Stat
+        | FileKind::Save
+        | FileKind::Alignment
+        | FileKind::WeaponProf
+        | FileKind::ArmorProf
+        | FileKind::ShieldProf
+        | FileKind::Skill
+        | FileKind::Language
+        | FileKind::Ability
+        | FileKind::Race
+        | FileKind::Domain
+        | FileKind::Spell
+        | FileKind::Deity
+        | FileKind::Template
+        | FileKind::EquipMod
+        | FileKind::Equipment
+        | FileKind::CompanionMod
+        | FileKind::Dynamic => Some(kind.token()),
+        _ => None,
+    }
 }
 
 /// For a file kind whose every line is an object line of one table kind (first column the
