@@ -248,7 +248,8 @@ pub struct FileCache {
     /// [`PcgenRoot::escape`] of each path asked about, by root folder and path: resolving
     /// links costs a system call per folder on the path, and every load set asks again for
     /// each file it lists.
-    escapes: Mutex<HashMap<(PathBuf, PathBuf), Option<Escape>>>,
+    /// Keyed by root, then path, so a lookup allocates nothing.
+    escapes: Mutex<HashMap<PathBuf, HashMap<PathBuf, Option<Escape>>>>,
 }
 
 impl FileCache {
@@ -301,12 +302,14 @@ impl FileCache {
     /// Drops the file at `path` (it changed); load sets holding it keep their copy.
     pub fn forget(&self, path: &Path) {
         self.map().remove(path);
-        self.escape_memo().retain(|(_, p), _| p != path);
+        for paths in self.escape_memo().values_mut() {
+            paths.remove(path);
+        }
     }
 
     fn escape_memo(
         &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<(PathBuf, PathBuf), Option<Escape>>> {
+    ) -> std::sync::MutexGuard<'_, HashMap<PathBuf, HashMap<PathBuf, Option<Escape>>>> {
         // As for `map`: one insert or remove cannot be left half-done.
         self.escapes
             .lock()
@@ -319,12 +322,18 @@ impl FileCache {
         if root.outside == crate::load::root::OutsideRoot::Allow {
             return None;
         }
-        let key = (root.root.clone(), path.to_path_buf());
-        if let Some(known) = self.escape_memo().get(&key) {
+        if let Some(known) = self
+            .escape_memo()
+            .get(root.root.as_path())
+            .and_then(|paths| paths.get(path))
+        {
             return known.clone();
         }
         let found = root.escape(fs, path);
-        self.escape_memo().insert(key, found.clone());
+        self.escape_memo()
+            .entry(root.root.clone())
+            .or_default()
+            .insert(path.to_path_buf(), found.clone());
         found
     }
 

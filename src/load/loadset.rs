@@ -243,10 +243,9 @@ impl Loader<'_> {
             }
             return None;
         }
-        let display = self.root.display(path);
         let read = match cached {
             Some(f) => Ok(f),
-            None => self.cache.read(self.fs, path, || display.clone()),
+            None => self.cache.read(self.fs, path, || self.root.display(path)),
         };
         match read {
             Ok(file) => {
@@ -271,6 +270,7 @@ impl Loader<'_> {
                 Some((id, file))
             }
             Err(e) => {
+                let display = self.root.display(path);
                 let id = self
                     .sources
                     .add(SourceFile::new(display.clone(), "", TextEncoding::Utf8));
