@@ -181,6 +181,18 @@ pub(crate) struct Builder<'a> {
     facts_written: crate::model::fxhash::FxHashSet<(ObjectId, bool, Name)>,
     /// Objects that exist only because a `.MOD` line named them.
     made_by_mod: crate::model::fxhash::FxHashSet<ObjectId>,
+    /// Whether some FACTDEF is `REQUIRED:YES` (only then is [`Builder::facts_written`] kept).
+    facts_required: bool,
+    /// Each FACTDEF location as a [`Name`], made once per load set (for `fact_index` look-ups).
+    fact_locations: Vec<(&'static str, Name)>,
+    /// The help of the "no FACTDEF" error by (FACTSET?, location, fact name): the same
+    /// unknown fact is usually written on many objects, and the "did you mean" search
+    /// compares it with every known fact.
+    /// (Keyed by the name as written: the help repeats it.)
+    unknown_fact_help: crate::model::fxhash::FxHashMap<
+        (bool, &'static str),
+        crate::model::fxhash::FxHashMap<String, String>,
+    >,
 }
 
 /// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
@@ -204,6 +216,9 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         names: crate::model::fxhash::FxHashMap::default(),
         facts_written: crate::model::fxhash::FxHashSet::default(),
         made_by_mod: crate::model::fxhash::FxHashSet::default(),
+        facts_required: false,
+        fact_locations: Vec::new(),
+        unknown_fact_help: crate::model::fxhash::FxHashMap::default(),
     };
     // Nearly every line of an object file is an object: sized once, the object table and
     // its index are not grown (and rehashed) a dozen times per load set.
@@ -284,6 +299,7 @@ impl<'a> Builder<'a> {
             .into_iter()
             .filter(|k| *k >= FileKind::AbilityCategory)
             .collect();
+        self.facts_required = self.ds.fact_defs.iter().any(|d| d.required);
         for kind in object_kinds {
             self.object_kind(kind);
         }

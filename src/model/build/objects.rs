@@ -124,22 +124,8 @@ impl<'a> Builder<'a> {
         scope: ScopeId,
         span: Span,
     ) -> ObjectId {
-        self.ds.push_object(
-            Object {
-                id: ObjectId(0),
-                kind,
-                key,
-                name,
-                scope,
-                groups: Vec::new(),
-                modifiers: Vec::new(),
-                grants: Vec::new(),
-                facts: Vec::new(),
-                span,
-                forgotten: false,
-            },
-            key_hash,
-        )
+        self.ds
+            .push_object(Object::new(kind, key, name, scope, span), key_hash)
     }
 
     pub(super) fn line_form(kind: FileKind, first: &str) -> LineForm {
@@ -251,13 +237,18 @@ impl<'a> Builder<'a> {
                         }
                         let base_id = self.ds.object(&okind, base);
                         let id = self.new_object(okind.clone(), new, new, scope, first);
-                        if let Some(b) = base_id.and_then(|b| self.ds.object_by_id(b).cloned()) {
+                        let base = base_id
+                            .and_then(|b| self.ds.object_by_id(b))
+                            .and_then(|b| b.extras().cloned());
+                        if let Some(b) = base {
+                            let modifiers = b.modifiers.clone();
                             if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-                                o.groups = b.groups.clone();
-                                o.facts = b.facts.clone();
-                                o.grants = b.grants.clone();
+                                o.set_extras(Some(crate::model::ObjectExtras {
+                                    modifiers: Vec::new(),
+                                    ..b
+                                }));
                             }
-                            for m in b.modifiers {
+                            for m in modifiers {
                                 if let Some(mut copy) = self.ds.modifier(m).cloned() {
                                     let mid = ModId(
                                         u32::try_from(self.ds.modifiers.len()).unwrap_or(u32::MAX),
@@ -266,7 +257,7 @@ impl<'a> Builder<'a> {
                                     copy.source = Some(id);
                                     self.ds.modifiers.push(copy);
                                     if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-                                        o.modifiers.push(mid);
+                                        o.extras_mut().modifiers.push(mid);
                                     }
                                 }
                             }
@@ -346,7 +337,7 @@ impl<'a> Builder<'a> {
                 let groups: Vec<Name> =
                     value.text.split('|').map(|g| Name::new(g.trim())).collect();
                 if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-                    o.groups.extend(groups);
+                    o.extras_mut().groups.extend(groups);
                 }
             }
             "GRANT" => {
@@ -416,7 +407,7 @@ impl<'a> Builder<'a> {
                 what: "granted object",
             });
             if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-                o.grants.push(Grant {
+                o.extras_mut().grants.push(Grant {
                     category: cat_name.clone(),
                     key: Name::new(s.text),
                     object: None,
@@ -441,26 +432,40 @@ impl<'a> Builder<'a> {
         // Written, even if its value is reported below: a REQUIRED:YES check must not
         // report the same line again as a missing fact.
         let fact_name = Name::new(name.text);
-        self.facts_written.insert((id, set, fact_name.clone()));
+        if self.facts_required {
+            self.facts_written.insert((id, set, fact_name.clone()));
+        }
+        let loc_name = self.fact_location_name(loc);
         let defined = self
             .fact_index
-            .get(&(set, Name::new(loc), fact_name.clone()))
+            .get(&(set, loc_name, fact_name.clone()))
             .copied();
         let Some(def) = defined else {
             let def = if set { "FACTSETDEF" } else { "FACTDEF" };
-            let known: Vec<String> = self
-                .ds
-                .fact_defs
-                .iter()
-                .filter(|d| d.set == set && d.location.is(loc))
-                .map(|d| d.name.to_string())
-                .collect();
-            let help = match closest(name.text, known.iter().map(String::as_str)) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => format!(
-                    "add `{def}:{loc}|{}` to a DATACONTROL file of this load",
-                    name.text
-                ),
+            let memo = self.unknown_fact_help.get(&(set, loc));
+            let help = match memo.and_then(|m| m.get(name.text)) {
+                Some(help) => help.clone(),
+                None => {
+                    let known: Vec<String> = self
+                        .ds
+                        .fact_defs
+                        .iter()
+                        .filter(|d| d.set == set && d.location.is(loc))
+                        .map(|d| d.name.to_string())
+                        .collect();
+                    let help = match closest(name.text, known.iter().map(String::as_str)) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!(
+                            "add `{def}:{loc}|{}` to a DATACONTROL file of this load",
+                            name.text
+                        ),
+                    };
+                    self.unknown_fact_help
+                        .entry((set, loc))
+                        .or_default()
+                        .insert(name.text.to_owned(), help.clone());
+                    help
+                }
             };
             self.diags.push(
                 Diagnostic::error(
@@ -505,12 +510,22 @@ impl<'a> Builder<'a> {
             }
         }
         if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-            o.facts.push(Fact {
+            o.extras_mut().facts.push(Fact {
                 name: fact_name,
                 value: val.text.to_owned(),
                 set,
             });
         }
+    }
+
+    /// The FACTDEF location `loc` as a [`Name`] (made once per load set).
+    fn fact_location_name(&mut self, loc: &'static str) -> Name {
+        if let Some((_, n)) = self.fact_locations.iter().find(|(l, _)| *l == loc) {
+            return n.clone();
+        }
+        let n = Name::new(loc);
+        self.fact_locations.push((loc, n.clone()));
+        n
     }
 
     pub(super) fn face(&mut self, id: ObjectId, key: Slice<'_>, value: Slice<'_>) {
@@ -614,7 +629,7 @@ impl<'a> Builder<'a> {
             .objects
             .iter()
             .enumerate()
-            .flat_map(|(i, o)| o.grants.iter().enumerate().map(move |(j, g)| (i, j, g)))
+            .flat_map(|(i, o)| o.grants().iter().enumerate().map(move |(j, g)| (i, j, g)))
             .map(|(i, j, g)| {
                 (
                     i,
@@ -625,7 +640,8 @@ impl<'a> Builder<'a> {
             })
             .collect();
         for (i, j, id) in grants {
-            if let Some(g) = self.ds.objects.get_mut(i).and_then(|o| o.grants.get_mut(j)) {
+            let object = self.ds.objects.get_mut(i);
+            if let Some(g) = object.and_then(|o| o.extras_mut().grants.get_mut(j)) {
                 g.object = id;
             }
         }
