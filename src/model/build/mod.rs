@@ -17,6 +17,7 @@ mod datacontrol;
 mod modifiers;
 mod object_lines;
 mod objects;
+mod suggest;
 mod variables;
 
 /// Object formats PCGen registers besides the built-in value formats (and DYNAMICSCOPEs).
@@ -185,13 +186,15 @@ pub(crate) struct Builder<'a> {
     facts_required: bool,
     /// Each FACTDEF location as a [`Name`], made once per load set (for `fact_index` look-ups).
     fact_locations: Vec<(&'static str, Name)>,
-    /// The help of the "no FACTDEF" error by (FACTSET?, location, fact name): the same
-    /// unknown fact is usually written on many objects, and the "did you mean" search
-    /// compares it with every known fact.
-    /// (Keyed by the name as written: the help repeats it.)
-    unknown_fact_help: crate::model::fxhash::FxHashMap<
+    /// By (FACTSET?, location): the facts defined there, to suggest from, and the help of
+    /// each "no FACTDEF" error given so far by the fact name as written (the same unknown
+    /// fact is usually written on many objects).
+    unknown_facts: crate::model::fxhash::FxHashMap<
         (bool, &'static str),
-        crate::model::fxhash::FxHashMap<String, String>,
+        (
+            suggest::Candidates,
+            crate::model::fxhash::FxHashMap<String, String>,
+        ),
     >,
 }
 
@@ -218,7 +221,7 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         made_by_mod: crate::model::fxhash::FxHashSet::default(),
         facts_required: false,
         fact_locations: Vec::new(),
-        unknown_fact_help: crate::model::fxhash::FxHashMap::default(),
+        unknown_facts: crate::model::fxhash::FxHashMap::default(),
     };
     // Nearly every line of an object file is an object: sized once, the object table and
     // its index are not grown (and rehashed) a dozen times per load set.

@@ -442,28 +442,25 @@ impl<'a> Builder<'a> {
             .copied();
         let Some(def) = defined else {
             let def = if set { "FACTSETDEF" } else { "FACTDEF" };
-            let memo = self.unknown_fact_help.get(&(set, loc));
-            let help = match memo.and_then(|m| m.get(name.text)) {
+            let fact_defs = &self.ds.fact_defs;
+            let (candidates, helps) = self.unknown_facts.entry((set, loc)).or_insert_with(|| {
+                let known = fact_defs
+                    .iter()
+                    .filter(|d| d.set == set && d.location.is(loc))
+                    .map(|d| d.name.to_string());
+                (super::suggest::Candidates::new(known), Default::default())
+            });
+            let help = match helps.get(name.text) {
                 Some(help) => help.clone(),
                 None => {
-                    let known: Vec<String> = self
-                        .ds
-                        .fact_defs
-                        .iter()
-                        .filter(|d| d.set == set && d.location.is(loc))
-                        .map(|d| d.name.to_string())
-                        .collect();
-                    let help = match closest(name.text, known.iter().map(String::as_str)) {
+                    let help = match candidates.closest(name.text) {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => format!(
                             "add `{def}:{loc}|{}` to a DATACONTROL file of this load",
                             name.text
                         ),
                     };
-                    self.unknown_fact_help
-                        .entry((set, loc))
-                        .or_default()
-                        .insert(name.text.to_owned(), help.clone());
+                    helps.insert(name.text.to_owned(), help.clone());
                     help
                 }
             };
