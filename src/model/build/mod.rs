@@ -167,6 +167,13 @@ pub(super) enum LineForm {
     Forget(String),
 }
 
+/// The facts of one FACTDEF location to suggest from, and the help given so far for each
+/// unknown fact name as written.
+type UnknownFacts = (
+    suggest::Candidates,
+    crate::model::fxhash::FxHashMap<String, String>,
+);
+
 pub(crate) struct Builder<'a> {
     pub(crate) load: &'a LoadSet,
     pub(crate) ds: Dataset,
@@ -189,13 +196,7 @@ pub(crate) struct Builder<'a> {
     /// By (FACTSET?, location): the facts defined there, to suggest from, and the help of
     /// each "no FACTDEF" error given so far by the fact name as written (the same unknown
     /// fact is usually written on many objects).
-    unknown_facts: crate::model::fxhash::FxHashMap<
-        (bool, &'static str),
-        (
-            suggest::Candidates,
-            crate::model::fxhash::FxHashMap<String, String>,
-        ),
-    >,
+    unknown_facts: crate::model::fxhash::FxHashMap<(bool, &'static str), UnknownFacts>,
 }
 
 /// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
