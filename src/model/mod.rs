@@ -321,8 +321,6 @@ pub struct Object {
     pub kind: ObjectKind,
     /// Its key (`KEY:` or the name).
     pub key: Name,
-    /// Its name as written (not trimmed; shared with the run's file cache).
-    pub name: std::sync::Arc<str>,
     /// The scope its tokens are read in.
     pub scope: ScopeId,
     /// The line's first token.
@@ -331,6 +329,9 @@ pub struct Object {
     pub forgotten: bool,
     /// Its groups, modifiers, grants and facts; `None` while it has none.
     extras: Option<Box<ObjectExtras>>,
+    /// Its name as written (not trimmed; shared with the run's file cache) when that is
+    /// not its key's spelling, as it is for most objects (see [`Object::name`]).
+    name: Option<std::sync::Arc<str>>,
 }
 
 /// What an [`Object`] carries besides its identity (most objects carry none of it).
@@ -347,11 +348,12 @@ pub struct ObjectExtras {
 }
 
 impl Object {
-    /// An object with nothing on it yet (the id is set when it is added to a dataset).
+    /// An object with nothing on it yet (the id is set when it is added to a dataset); its
+    /// name is `name`, or its key's spelling when `name` is `None`.
     pub(crate) fn new(
         kind: ObjectKind,
         key: Name,
-        name: std::sync::Arc<str>,
+        name: Option<std::sync::Arc<str>>,
         scope: ScopeId,
         span: Span,
     ) -> Self {
@@ -365,6 +367,11 @@ impl Object {
             forgotten: false,
             extras: None,
         }
+    }
+
+    /// Its name as written (the whole first token of its line, not trimmed).
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or(self.key.as_str())
     }
 
     /// `GROUP:` values.
@@ -596,8 +603,18 @@ impl Dataset {
 
     /// The object of `kind` with `key`.
     pub fn object(&self, kind: &ObjectKind, key: &str) -> Option<ObjectId> {
+        self.object_hashed(kind, key, key_hash(key))
+    }
+
+    /// [`Dataset::object`] with the key's [`key_hash`] known.
+    pub(crate) fn object_hashed(
+        &self,
+        kind: &ObjectKind,
+        key: &str,
+        key_hash: u64,
+    ) -> Option<ObjectId> {
         self.object_index
-            .find(object_hash(kind, key_hash(key)), |id| {
+            .find(object_hash(kind, key_hash), |id| {
                 self.objects
                     .get(id.0 as usize)
                     .is_some_and(|o| o.kind == *kind && o.key.is(key))

@@ -189,8 +189,9 @@ pub(crate) struct Builder<'a> {
     facts_written: crate::model::fxhash::FxHashSet<(ObjectId, bool, Name)>,
     /// Objects that exist only because a `.MOD` line named them.
     made_by_mod: crate::model::fxhash::FxHashSet<ObjectId>,
-    /// Whether some FACTDEF is `REQUIRED:YES` (only then is [`Builder::facts_written`] kept).
-    facts_required: bool,
+    /// (FACTSET?, location, name) of each `REQUIRED:YES` FACTDEF: only the facts these name
+    /// are kept in [`Builder::facts_written`], the only ones its check asks about.
+    facts_required: Vec<(bool, Name, Name)>,
     /// Each FACTDEF location as a [`Name`], made once per load set (for `fact_index` look-ups).
     fact_locations: Vec<(&'static str, Name)>,
     /// By (FACTSET?, location): the facts defined there, to suggest from, and the help of
@@ -220,7 +221,7 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         names: crate::model::fxhash::FxHashMap::default(),
         facts_written: crate::model::fxhash::FxHashSet::default(),
         made_by_mod: crate::model::fxhash::FxHashSet::default(),
-        facts_required: false,
+        facts_required: Vec::new(),
         fact_locations: Vec::new(),
         unknown_facts: crate::model::fxhash::FxHashMap::default(),
     };
@@ -303,7 +304,13 @@ impl<'a> Builder<'a> {
             .into_iter()
             .filter(|k| *k >= FileKind::AbilityCategory)
             .collect();
-        self.facts_required = self.ds.fact_defs.iter().any(|d| d.required);
+        self.facts_required = self
+            .ds
+            .fact_defs
+            .iter()
+            .filter(|d| d.required)
+            .map(|d| (d.set, d.location.clone(), d.name.clone()))
+            .collect();
         for kind in object_kinds {
             self.object_kind(kind);
         }

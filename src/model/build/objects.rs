@@ -110,17 +110,18 @@ impl<'a> Builder<'a> {
     ) -> ObjectId {
         let key = key.trim();
         let hash = crate::model::key_hash(key);
-        self.new_named_object(kind, Name::new(key), hash, Arc::from(name), scope, span)
+        let name = (name != key).then(|| Arc::from(name));
+        self.new_named_object(kind, Name::new(key), hash, name, scope, span)
     }
 
     /// [`Builder::new_object`] with the key trimmed, its [`crate::model::key_hash`] known and
-    /// both shared (from the file cache).
+    /// both shared (from the file cache); `name` is `None` when it is the key's spelling.
     pub(super) fn new_named_object(
         &mut self,
         kind: ObjectKind,
         key: Name,
         key_hash: u64,
-        name: Arc<str>,
+        name: Option<Arc<str>>,
         scope: ScopeId,
         span: Span,
     ) -> ObjectId {
@@ -180,6 +181,7 @@ impl<'a> Builder<'a> {
             &crate::load::Line,
             Span,
             &LineForm,
+            u64,
             &[usize],
         )> = Vec::new();
         for (f, lines) in &files {
@@ -213,29 +215,29 @@ impl<'a> Builder<'a> {
                             okind.clone(),
                             key.clone(),
                             *key_hash,
-                            Arc::clone(name),
+                            name.clone(),
                             scope,
                             first,
                         );
                         last = Some(id);
                         self.object_tokens(id, f, line, &ol.tokens, kind);
                     }
-                    Form::Deferred(form) => {
+                    Form::Deferred(form, hash) => {
                         last = None;
-                        deferred.push((f, line, first, form, &ol.tokens));
+                        deferred.push((f, line, first, form, *hash, &ol.tokens));
                     }
                 }
             }
         }
         // PCGen order: copies, then mods, then forgets.
         for pass in 0..3 {
-            for &(f, line, first, form, tokens) in &deferred {
+            for &(f, line, first, form, hash, tokens) in &deferred {
                 match (pass, form) {
                     (0, LineForm::Copy(base, new)) => {
                         if !passes_filter(&f.filter, new) {
                             continue;
                         }
-                        let base_id = self.ds.object(&okind, base);
+                        let base_id = self.ds.object_hashed(&okind, base, hash);
                         let id = self.new_object(okind.clone(), new, new, scope, first);
                         let base = base_id
                             .and_then(|b| self.ds.object_by_id(b))
@@ -268,7 +270,7 @@ impl<'a> Builder<'a> {
                         if !passes_filter(&f.filter, key) {
                             continue;
                         }
-                        let id = match self.ds.object(&okind, key) {
+                        let id = match self.ds.object_hashed(&okind, key, hash) {
                             Some(id) => id,
                             None => {
                                 let id = self.new_object(okind.clone(), key, key, scope, first);
@@ -281,7 +283,7 @@ impl<'a> Builder<'a> {
                         self.object_tokens(id, f, line, tokens, kind);
                     }
                     (2, LineForm::Forget(key)) => {
-                        if let Some(id) = self.ds.object(&okind, key) {
+                        if let Some(id) = self.ds.object_hashed(&okind, key, hash) {
                             if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
                                 o.forgotten = true;
                             }
@@ -432,7 +434,11 @@ impl<'a> Builder<'a> {
         // Written, even if its value is reported below: a REQUIRED:YES check must not
         // report the same line again as a missing fact.
         let fact_name = Name::new(name.text);
-        if self.facts_required {
+        let required = self.facts_required.iter();
+        if required
+            .filter(|(s, l, _)| *s == set && l.is(loc))
+            .any(|(_, _, n)| *n == fact_name)
+        {
             self.facts_written.insert((id, set, fact_name.clone()));
         }
         let loc_name = self.fact_location_name(loc);
