@@ -1,6 +1,6 @@
 //! DYNAMIC, GLOBALMODIFIER and object files: objects, their tokens, and references between them.
 
-use super::object_lines::{Form, ObjectLines};
+use super::object_lines::{Form, ObjectLine, ObjectLines};
 use super::*;
 use std::sync::Arc;
 
@@ -176,14 +176,7 @@ impl<'a> Builder<'a> {
             .collect();
         // The shared lines (spans against the cache's file id): only the spans the model
         // keeps or reports are moved onto the load set's file.
-        let mut deferred: Vec<(
-            &'a LoadedFile,
-            &crate::load::Line,
-            Span,
-            &LineForm,
-            u64,
-            &[usize],
-        )> = Vec::new();
+        let mut deferred: Vec<(&'a LoadedFile, &crate::load::Line, Span, &ObjectLine)> = Vec::new();
         for (f, lines) in &files {
             let f: &'a LoadedFile = f;
             let shared = f.lines.shared();
@@ -222,16 +215,20 @@ impl<'a> Builder<'a> {
                         last = Some(id);
                         self.object_tokens(id, f, line, &ol.tokens, kind);
                     }
-                    Form::Deferred(form, hash) => {
+                    Form::Deferred(..) => {
                         last = None;
-                        deferred.push((f, line, first, form, *hash, &ol.tokens));
+                        deferred.push((f, line, first, ol));
                     }
                 }
             }
         }
         // PCGen order: copies, then mods, then forgets.
         for pass in 0..3 {
-            for &(f, line, first, form, hash, tokens) in &deferred {
+            for &(f, line, first, ol) in &deferred {
+                let Form::Deferred(form, hash) = &ol.form else {
+                    continue;
+                };
+                let (hash, tokens) = (*hash, &ol.tokens);
                 match (pass, form) {
                     (0, LineForm::Copy(base, new)) => {
                         if !passes_filter(&f.filter, new) {
