@@ -288,8 +288,8 @@ pub enum ObjectKind {
 pub struct Fact {
     /// The fact name.
     pub name: Name,
-    /// Its value as written.
-    pub value: String,
+    /// Its value as written (shared with the file cache when read there).
+    pub value: std::sync::Arc<str>,
     /// True for FACTSET.
     pub set: bool,
 }

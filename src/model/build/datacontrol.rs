@@ -212,8 +212,7 @@ impl<'a> Builder<'a> {
             );
         }
         self.fact_index
-            .entry((set, def.location.clone(), def.name.clone()))
-            .or_insert(self.ds.fact_defs.len());
+            .insert_first(set, &def.location, &def.name, self.ds.fact_defs.len());
         self.ds.fact_defs.push(def);
     }
 

@@ -14,6 +14,7 @@ use crate::name::closest;
 use crate::source::Span;
 
 mod datacontrol;
+mod fact_index;
 mod modifiers;
 mod object_lines;
 mod objects;
@@ -182,7 +183,7 @@ pub(crate) struct Builder<'a> {
     pub(crate) used: Vec<bool>,
     refs: Vec<PendingRef>,
     /// (FACTSET?, location, name) → index of its first definition in `ds.fact_defs`.
-    fact_index: crate::model::fxhash::FxHashMap<(bool, Name, Name), usize>,
+    fact_index: fact_index::FactIndex,
     /// Every variable by name and channel-ness, whatever its scope (for the overlap rule).
     names: crate::model::fxhash::FxHashMap<(Name, bool), Vec<VarId>>,
     /// Every FACT/FACTSET token an object wrote (valid or not), for `REQUIRED:YES`.
@@ -192,8 +193,6 @@ pub(crate) struct Builder<'a> {
     /// (FACTSET?, location, name) of each `REQUIRED:YES` FACTDEF: only the facts these name
     /// are kept in [`Builder::facts_written`], the only ones its check asks about.
     facts_required: Vec<(bool, Name, Name)>,
-    /// Each FACTDEF location as a [`Name`], made once per load set (for `fact_index` look-ups).
-    fact_locations: Vec<(&'static str, Name)>,
     /// By (FACTSET?, location): the facts defined there, to suggest from, and the help of
     /// each "no FACTDEF" error given so far by the fact name as written (the same unknown
     /// fact is usually written on many objects).
@@ -217,12 +216,11 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         formulas: Vec::new(),
         used: Vec::new(),
         refs: Vec::new(),
-        fact_index: crate::model::fxhash::FxHashMap::default(),
+        fact_index: fact_index::FactIndex::default(),
         names: crate::model::fxhash::FxHashMap::default(),
         facts_written: crate::model::fxhash::FxHashSet::default(),
         made_by_mod: crate::model::fxhash::FxHashSet::default(),
         facts_required: Vec::new(),
-        fact_locations: Vec::new(),
         unknown_facts: crate::model::fxhash::FxHashMap::default(),
     };
     // Nearly every line of an object file is an object: sized once, the object table and

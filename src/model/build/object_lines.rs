@@ -35,6 +35,20 @@ pub(super) struct ObjectLine {
     /// The indices of the tokens after the first that [`Builder::object_token`] acts on,
     /// in order; every other token leaves the model as it is.
     pub(super) tokens: Box<[usize]>,
+    /// The `FACT:`/`FACTSET:` tokens among `tokens` that have a value, by index, in order:
+    /// the fact name each gives, made and hashed once per file.
+    pub(super) facts: Box<[(usize, FactName)]>,
+}
+
+/// The fact name and value of a `FACT:Name|value` or `FACTSET:Name|value` token.
+#[derive(Debug)]
+pub(super) struct FactName {
+    /// The name, trimmed.
+    pub(super) name: Name,
+    /// Its [`crate::model::key_hash`].
+    pub(super) hash: u64,
+    /// The value as written.
+    pub(super) value: Arc<str>,
 }
 
 /// What an object line does.
@@ -87,6 +101,21 @@ impl ObjectLines {
                 .filter(|(_, t)| acts_on(slice(**t), kind))
                 .map(|(j, _)| j)
                 .collect();
+            let facts: Box<[(usize, FactName)]> = tokens
+                .iter()
+                .filter_map(|j| {
+                    let text = slice(*line.tokens.get(*j)?);
+                    let (key, value) = text.split_once(':')?;
+                    if key != "FACT" && key != "FACTSET" {
+                        return None;
+                    }
+                    let (name, value) = value.split_once('|')?;
+                    let name = name.trim();
+                    let hash = crate::model::key_hash(name);
+                    let (name, value) = (Name::new(name), Arc::from(value));
+                    Some((*j, FactName { name, hash, value }))
+                })
+                .collect();
             let continuation = match kind {
                 FileKind::Class => {
                     !first.starts_with("CLASS:")
@@ -132,6 +161,7 @@ impl ObjectLines {
                 line: i,
                 form,
                 tokens,
+                facts,
             });
         }
         ObjectLines { lines: out }
@@ -187,6 +217,14 @@ mod tests {
             ("Orc_K", "Orc_K", Some("Orc"))
         );
         assert_eq!((modded.line, &*modded.tokens), (2, &[1][..]));
+        let [(1, fact)] = &*modded.facts else {
+            panic!("{modded:?}");
+        };
+        assert_eq!(
+            (fact.name.as_str(), fact.hash, &*fact.value),
+            ("A", crate::model::key_hash("a"), "b")
+        );
+        assert!(base.facts.is_empty());
         assert!(matches!(&modded.form,
             Form::Deferred(LineForm::Mod(k), h) if k == "Elf" && *h == crate::model::key_hash("elf")));
         // FACE is read only in race and template files.

@@ -1,6 +1,6 @@
 //! DYNAMIC, GLOBALMODIFIER and object files: objects, their tokens, and references between them.
 
-use super::object_lines::{Form, ObjectLine, ObjectLines};
+use super::object_lines::{FactName, Form, ObjectLine, ObjectLines};
 use super::*;
 use std::sync::Arc;
 
@@ -191,7 +191,7 @@ impl<'a> Builder<'a> {
                 match &ol.form {
                     Form::Continuation => {
                         if let Some(id) = last {
-                            self.object_tokens(id, f, line, &ol.tokens, kind);
+                            self.object_tokens(id, f, line, ol, kind);
                         }
                     }
                     Form::Base {
@@ -213,7 +213,7 @@ impl<'a> Builder<'a> {
                             first,
                         );
                         last = Some(id);
-                        self.object_tokens(id, f, line, &ol.tokens, kind);
+                        self.object_tokens(id, f, line, ol, kind);
                     }
                     Form::Deferred(..) => {
                         last = None;
@@ -228,7 +228,7 @@ impl<'a> Builder<'a> {
                 let Form::Deferred(form, hash) = &ol.form else {
                     continue;
                 };
-                let (hash, tokens) = (*hash, &ol.tokens);
+                let hash = *hash;
                 match (pass, form) {
                     (0, LineForm::Copy(base, new)) => {
                         if !passes_filter(&f.filter, new) {
@@ -261,7 +261,7 @@ impl<'a> Builder<'a> {
                                 }
                             }
                         }
-                        self.object_tokens(id, f, line, tokens, kind);
+                        self.object_tokens(id, f, line, ol, kind);
                     }
                     (1, LineForm::Mod(key)) => {
                         if !passes_filter(&f.filter, key) {
@@ -277,7 +277,7 @@ impl<'a> Builder<'a> {
                                 id
                             }
                         };
-                        self.object_tokens(id, f, line, tokens, kind);
+                        self.object_tokens(id, f, line, ol, kind);
                     }
                     (2, LineForm::Forget(key)) => {
                         if let Some(id) = self.ds.object_hashed(&okind, key, hash) {
@@ -292,23 +292,39 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// [`Builder::object_token`] for the tokens of `line` (a shared line of `f`) at `tokens`
-    /// (the ones it acts on, see
-    /// [`ObjectLine::tokens`](super::object_lines::ObjectLine::tokens)).
+    /// [`Builder::object_token`] for the tokens of `line` (a shared line of `f`) that `ol`
+    /// acts on (see [`ObjectLine::tokens`](super::object_lines::ObjectLine::tokens)), with
+    /// the fact names it read.
     fn object_tokens(
         &mut self,
         id: ObjectId,
         f: &LoadedFile,
         line: &crate::load::Line,
-        tokens: &[usize],
+        ol: &ObjectLine,
         kind: FileKind,
     ) {
-        for t in tokens.iter().filter_map(|i| line.tokens.get(*i)) {
-            self.object_token(id, f.lines.place(*t), kind);
+        let mut facts = ol.facts.iter().peekable();
+        for i in &ol.tokens {
+            let fact = facts.next_if(|(j, _)| j == i).map(|(_, n)| n);
+            if let Some(t) = line.tokens.get(*i) {
+                self.read_object_token(id, f.lines.place(*t), kind, fact);
+            }
         }
     }
 
     pub(super) fn object_token(&mut self, id: ObjectId, tok: Span, kind: FileKind) {
+        self.read_object_token(id, tok, kind, None);
+    }
+
+    /// [`Builder::object_token`], with the fact name of a `FACT:`/`FACTSET:` token when it
+    /// was read before (once per file).
+    fn read_object_token(
+        &mut self,
+        id: ObjectId,
+        tok: Span,
+        kind: FileKind,
+        fact: Option<&FactName>,
+    ) {
         let text = self.text(tok);
         let Some((key, value)) = token_parts(text, tok) else {
             return;
@@ -345,7 +361,7 @@ impl<'a> Builder<'a> {
             }
             "FACT" | "FACTSET" => {
                 self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
-                self.fact(id, kind, value, key.text == "FACTSET");
+                self.fact(id, kind, value, key.text == "FACTSET", fact);
             }
             "FACE" if matches!(kind, FileKind::Race | FileKind::Template) => {
                 self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
@@ -416,7 +432,15 @@ impl<'a> Builder<'a> {
         }
     }
 
-    pub(super) fn fact(&mut self, id: ObjectId, kind: FileKind, value: Slice<'_>, set: bool) {
+    /// A `FACT:`/`FACTSET:` token's `value`; `read` is its fact name when read before.
+    pub(super) fn fact(
+        &mut self,
+        id: ObjectId,
+        kind: FileKind,
+        value: Slice<'_>,
+        set: bool,
+        read: Option<&FactName>,
+    ) {
         let Some((name, val)) = split_at_byte(value, b'|') else {
             return self.malformed(
                 value.span,
@@ -430,7 +454,11 @@ impl<'a> Builder<'a> {
         };
         // Written, even if its value is reported below: a REQUIRED:YES check must not
         // report the same line again as a missing fact.
-        let fact_name = Name::new(name.text);
+        let (fact_name, hash) = match read {
+            Some(r) => (r.name.clone(), r.hash),
+            None => (Name::new(name.text), crate::model::key_hash(name.text)),
+        };
+        debug_assert!(read.is_none_or(|r| r.name.as_str() == name.text && *r.value == *val.text));
         let required = self.facts_required.iter();
         if required
             .filter(|(s, l, _)| *s == set && l.is(loc))
@@ -438,11 +466,7 @@ impl<'a> Builder<'a> {
         {
             self.facts_written.insert((id, set, fact_name.clone()));
         }
-        let loc_name = self.fact_location_name(loc);
-        let defined = self
-            .fact_index
-            .get(&(set, loc_name, fact_name.clone()))
-            .copied();
+        let defined = self.fact_index.get(set, loc, &fact_name, hash);
         let Some(def) = defined else {
             let def = if set { "FACTSETDEF" } else { "FACTDEF" };
             let fact_defs = &self.ds.fact_defs;
@@ -512,20 +536,10 @@ impl<'a> Builder<'a> {
         if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
             o.extras_mut().facts.push(Fact {
                 name: fact_name,
-                value: val.text.to_owned(),
+                value: read.map_or_else(|| Arc::from(val.text), |r| r.value.clone()),
                 set,
             });
         }
-    }
-
-    /// The FACTDEF location `loc` as a [`Name`] (made once per load set).
-    fn fact_location_name(&mut self, loc: &'static str) -> Name {
-        if let Some((_, n)) = self.fact_locations.iter().find(|(l, _)| *l == loc) {
-            return n.clone();
-        }
-        let n = Name::new(loc);
-        self.fact_locations.push((loc, n.clone()));
-        n
     }
 
     pub(super) fn face(&mut self, id: ObjectId, key: Slice<'_>, value: Slice<'_>) {

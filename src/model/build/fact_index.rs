@@ -1,0 +1,96 @@
+//! The load set's FACTDEFs and FACTSETDEFs by (FACTSET?, location, name), looked up by
+//! hashes worked out before the look-up.
+//!
+//! Every FACT token of every object of a load set asks this index; a core rulebook's
+//! objects are read by hundreds of load sets. The fact name's hash is worked out once per
+//! file with its object lines ([`super::object_lines`]), the location's once per look-up
+//! from a short constant, so a look-up hashes no text and makes no [`Name`].
+
+use crate::model::key_hash;
+use crate::name::Name;
+use std::hash::Hasher;
+
+/// One definition: its (FACTSET?, location, name) and index in the dataset's `fact_defs`.
+#[derive(Debug)]
+struct Entry {
+    hash: u64,
+    set: bool,
+    location: Name,
+    name: Name,
+    def: usize,
+}
+
+/// (FACTSET?, location, name) → index of its first definition in the dataset's `fact_defs`;
+/// names compare without regard to ASCII case.
+#[derive(Debug, Default)]
+pub(super) struct FactIndex {
+    table: hashbrown::HashTable<Entry>,
+}
+
+/// The index hash of (FACTSET?, the location's [`key_hash`], the name's [`key_hash`]).
+fn hash(set: bool, location: u64, name: u64) -> u64 {
+    let mut h = crate::model::fxhash::FxHasher::default();
+    h.write_u8(u8::from(set));
+    h.write_u64(location);
+    h.write_u64(name);
+    h.finish()
+}
+
+impl FactIndex {
+    /// Records `def` as the definition of (`set`, `location`, `name`) unless an earlier one is.
+    pub(super) fn insert_first(&mut self, set: bool, location: &Name, name: &Name, def: usize) {
+        let h = hash(set, key_hash(location.as_str()), key_hash(name.as_str()));
+        let entry = self.table.entry(
+            h,
+            |e| e.set == set && e.location == *location && e.name == *name,
+            |e| e.hash,
+        );
+        if let hashbrown::hash_table::Entry::Vacant(slot) = entry {
+            slot.insert(Entry {
+                hash: h,
+                set,
+                location: location.clone(),
+                name: name.clone(),
+                def,
+            });
+        }
+    }
+
+    /// The first definition of (`set`, `location`, `name`), where `name_hash` is `name`'s
+    /// [`key_hash`].
+    pub(super) fn get(
+        &self,
+        set: bool,
+        location: &str,
+        name: &Name,
+        name_hash: u64,
+    ) -> Option<usize> {
+        let h = hash(set, key_hash(location), name_hash);
+        self.table
+            .find(h, |e| {
+                e.hash == h && e.set == set && e.name == *name && e.location.is(location)
+            })
+            .map(|e| e.def)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_definition_is_found_whatever_the_case() {
+        let mut index = FactIndex::default();
+        let (ability, base) = (Name::new("ABILITY"), Name::new("BaseAbility"));
+        index.insert_first(false, &ability, &base, 0);
+        index.insert_first(false, &Name::new("ability"), &Name::new("BASEABILITY"), 1);
+        index.insert_first(true, &ability, &base, 2);
+        let name = Name::new("baseability");
+        let h = key_hash(name.as_str());
+        assert_eq!(index.get(false, "ABILITY", &name, h), Some(0));
+        assert_eq!(index.get(true, "Ability", &name, h), Some(2));
+        assert_eq!(index.get(false, "RACE", &name, h), None);
+        let other = Name::new("Other");
+        assert_eq!(index.get(false, "ABILITY", &other, key_hash("Other")), None);
+    }
+}
