@@ -70,7 +70,31 @@ pub(super) enum Form {
     /// `.COPY=`, `.MOD` or `.FORGET`, done after every object of the kind exists; with the
     /// [`crate::model::key_hash`] of the key it looks up (the copied, modified or
     /// forgotten object's).
-    Deferred(LineForm, u64),
+    Deferred(LineForm, u64, Option<NewKey>),
+}
+
+/// The key of the object a `.COPY=` line makes (its new key) or a `.MOD` line makes when
+/// the load has no object of its key, as [`Builder::new_object`] would make it.
+#[derive(Debug)]
+pub(super) struct NewKey {
+    /// The key, trimmed.
+    pub(super) key: Name,
+    /// Its [`crate::model::key_hash`].
+    pub(super) hash: u64,
+    /// The name as written when it is not the key's spelling.
+    pub(super) name: Option<Arc<str>>,
+}
+
+impl NewKey {
+    /// The key of an object made with `key` as both key and name.
+    fn new(key: &str) -> NewKey {
+        let trimmed = key.trim();
+        NewKey {
+            key: Name::new(trimmed),
+            hash: crate::model::key_hash(trimmed),
+            name: (key != trimmed).then(|| Arc::from(key)),
+        }
+    }
 }
 
 impl ObjectLines {
@@ -153,7 +177,12 @@ impl ObjectLines {
                             LineForm::Base(key) => key.as_str(),
                         };
                         let hash = crate::model::key_hash(looked_up);
-                        Form::Deferred(other, hash)
+                        let made = match &other {
+                            LineForm::Copy(_, new) => Some(NewKey::new(new)),
+                            LineForm::Mod(key) => Some(NewKey::new(key)),
+                            _ => None,
+                        };
+                        Form::Deferred(other, hash, made)
                     }
                 }
             };
@@ -226,9 +255,21 @@ mod tests {
         );
         assert!(base.facts.is_empty());
         assert!(matches!(&modded.form,
-            Form::Deferred(LineForm::Mod(k), h) if k == "Elf" && *h == crate::model::key_hash("elf")));
+            Form::Deferred(LineForm::Mod(k), h, Some(made))
+                if k == "Elf" && *h == crate::model::key_hash("elf")
+                    && made.key.as_str() == "Elf" && made.hash == *h && made.name.is_none()));
         // FACE is read only in race and template files.
         assert_eq!(&*read(text, FileKind::Skill).lines[0].tokens, &[3, 5][..]);
+    }
+
+    #[test]
+    fn a_made_key_is_trimmed_and_keeps_its_spelling_as_name() {
+        let made = NewKey::new(" Elf\t");
+        assert_eq!(
+            (made.key.as_str(), made.hash, made.name.as_deref()),
+            ("Elf", crate::model::key_hash("ELF"), Some(" Elf\t"))
+        );
+        assert!(NewKey::new("Elf").name.is_none());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! DYNAMIC, GLOBALMODIFIER and object files: objects, their tokens, and references between them.
 
-use super::object_lines::{FactName, Form, ObjectLine, ObjectLines};
+use super::object_lines::{FactName, Form, NewKey, ObjectLine, ObjectLines};
 use super::*;
 use std::sync::Arc;
 
@@ -129,6 +129,24 @@ impl<'a> Builder<'a> {
             .push_object(Object::new(kind, key, name, scope, span), key_hash)
     }
 
+    /// [`Builder::new_object`] of `key` as key and name, with the key made and hashed
+    /// before (once per file) when `made` is given.
+    fn made_object(
+        &mut self,
+        kind: ObjectKind,
+        made: Option<&NewKey>,
+        key: &str,
+        scope: ScopeId,
+        span: Span,
+    ) -> ObjectId {
+        match made {
+            Some(m) => {
+                self.new_named_object(kind, m.key.clone(), m.hash, m.name.clone(), scope, span)
+            }
+            None => self.new_object(kind, key, key, scope, span),
+        }
+    }
+
     pub(super) fn line_form(kind: FileKind, first: &str) -> LineForm {
         let strip = |s: &str| -> String {
             let s = s.trim_end();
@@ -225,7 +243,7 @@ impl<'a> Builder<'a> {
         // PCGen order: copies, then mods, then forgets.
         for pass in 0..3 {
             for &(f, line, first, ol) in &deferred {
-                let Form::Deferred(form, hash) = &ol.form else {
+                let Form::Deferred(form, hash, made) = &ol.form else {
                     continue;
                 };
                 let hash = *hash;
@@ -235,7 +253,7 @@ impl<'a> Builder<'a> {
                             continue;
                         }
                         let base_id = self.ds.object_hashed(&okind, base, hash);
-                        let id = self.new_object(okind.clone(), new, new, scope, first);
+                        let id = self.made_object(okind.clone(), made.as_ref(), new, scope, first);
                         let base = base_id
                             .and_then(|b| self.ds.object_by_id(b))
                             .and_then(|b| b.extras().cloned());
@@ -270,7 +288,13 @@ impl<'a> Builder<'a> {
                         let id = match self.ds.object_hashed(&okind, key, hash) {
                             Some(id) => id,
                             None => {
-                                let id = self.new_object(okind.clone(), key, key, scope, first);
+                                let id = self.made_object(
+                                    okind.clone(),
+                                    made.as_ref(),
+                                    key,
+                                    scope,
+                                    first,
+                                );
                                 // Made up for a .MOD of an object the load does not have:
                                 // PCGen reports the missing object, not its missing facts.
                                 self.made_by_mod.insert(id);
