@@ -53,7 +53,7 @@ fn bound(a: &Counts, b: &Counts) -> usize {
 /// Names to suggest from, with their character counts.
 #[derive(Debug, Default)]
 pub(super) struct Candidates {
-    names: Vec<(String, Counts, Vec<char>)>,
+    names: Vec<(String, Counts)>,
 }
 
 impl Candidates {
@@ -64,8 +64,7 @@ impl Candidates {
                 .into_iter()
                 .map(|n| {
                     let (c, _) = counts(&n);
-                    let folded = n.to_ascii_lowercase().chars().collect();
-                    (n, c, folded)
+                    (n, c)
                 })
                 .collect(),
         }
@@ -76,50 +75,14 @@ impl Candidates {
         let (want, chars) = counts(wanted);
         // `closest`'s limit: a third of the length rounded up, at least 1.
         let limit = chars.div_ceil(3).max(1);
-        let wanted_folded: Vec<char> = wanted.to_ascii_lowercase().chars().collect();
-        let mut rows = (Vec::new(), Vec::new());
         closest(
             wanted,
             self.names
                 .iter()
-                .filter(|(_, c, _)| bound(&want, c) <= limit)
-                .filter(|(_, _, folded)| within(&wanted_folded, folded, limit, &mut rows))
-                .map(|(n, _, _)| n.as_str()),
+                .filter(|(_, c)| bound(&want, c) <= limit)
+                .map(|(n, _)| n.as_str()),
         )
     }
-}
-
-/// Whether the edit distance of `a` and `b` is at most `limit`, by [`crate::name::edit_distance`]'s
-/// rows, stopping at the first row whose smallest entry is above `limit` (no later row's is
-/// smaller: each entry is at least the smallest of the row before). `rows` is scratch space.
-fn within(a: &[char], b: &[char], limit: usize, rows: &mut (Vec<usize>, Vec<usize>)) -> bool {
-    let (prev, cur) = rows;
-    prev.clear();
-    prev.extend(0..=b.len());
-    cur.clear();
-    cur.resize(b.len() + 1, 0);
-    for (i, ca) in a.iter().enumerate() {
-        let mut smallest = i + 1;
-        if let Some(first) = cur.first_mut() {
-            *first = i + 1;
-        }
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            let diagonal = prev.get(j).map_or(usize::MAX, |d| d.saturating_add(cost));
-            let up = prev.get(j + 1).map_or(usize::MAX, |u| u.saturating_add(1));
-            let left = cur.get(j).map_or(usize::MAX, |l| l.saturating_add(1));
-            let d = diagonal.min(up).min(left);
-            if let Some(c) = cur.get_mut(j + 1) {
-                *c = d;
-            }
-            smallest = smallest.min(d);
-        }
-        if smallest > limit {
-            return false;
-        }
-        std::mem::swap(prev, cur);
-    }
-    prev.last().is_some_and(|d| *d <= limit)
 }
 
 #[cfg(test)]
@@ -155,20 +118,6 @@ mod tests {
         ) {
             let c = Candidates::new(names.iter().cloned());
             prop_assert_eq!(c.closest(&wanted), closest(&wanted, names.iter().map(String::as_str)));
-        }
-
-        #[test]
-        fn within_is_the_edit_distance_at_most_the_limit(
-            a in "[abé_]{0,10}",
-            b in "[abé_]{0,10}",
-            limit in 0usize..6,
-        ) {
-            let (ac, bc): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-            let mut rows = (Vec::new(), Vec::new());
-            prop_assert_eq!(
-                within(&ac, &bc, limit, &mut rows),
-                crate::name::edit_distance(&a, &b) <= limit
-            );
         }
     }
 }
