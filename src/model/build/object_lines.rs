@@ -70,7 +70,7 @@ pub(super) enum Form {
     /// `.COPY=`, `.MOD` or `.FORGET`, done after every object of the kind exists; with the
     /// [`crate::model::key_hash`] of the key it looks up (the copied, modified or
     /// forgotten object's).
-    Deferred(LineForm, u64, Option<NewKey>),
+    Deferred(LineForm, u64, Option<Box<NewKey>>),
 }
 
 /// The key of the object a `.COPY=` line makes (its new key) or a `.MOD` line makes when
@@ -178,8 +178,8 @@ impl ObjectLines {
                         };
                         let hash = crate::model::key_hash(looked_up);
                         let made = match &other {
-                            LineForm::Copy(_, new) => Some(NewKey::new(new)),
-                            LineForm::Mod(key) => Some(NewKey::new(key)),
+                            LineForm::Copy(_, new) => Some(Box::new(NewKey::new(new))),
+                            LineForm::Mod(key) => Some(Box::new(NewKey::new(key))),
                             _ => None,
                         };
                         Form::Deferred(other, hash, made)

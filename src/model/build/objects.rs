@@ -253,7 +253,8 @@ impl<'a> Builder<'a> {
                             continue;
                         }
                         let base_id = self.ds.object_hashed(&okind, base, hash);
-                        let id = self.made_object(okind.clone(), made.as_ref(), new, scope, first);
+                        let id =
+                            self.made_object(okind.clone(), made.as_deref(), new, scope, first);
                         let base = base_id
                             .and_then(|b| self.ds.object_by_id(b))
                             .and_then(|b| b.extras().cloned());
@@ -290,7 +291,7 @@ impl<'a> Builder<'a> {
                             None => {
                                 let id = self.made_object(
                                     okind.clone(),
-                                    made.as_ref(),
+                                    made.as_deref(),
                                     key,
                                     scope,
                                     first,
