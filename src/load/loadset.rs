@@ -4,7 +4,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::load::cache::{CachedFile, FileCache, FileLines, path_key};
-use crate::load::campaign::{Campaign, Candidate, FileKind, KeyFilter, PreItem, parse_pcc};
+use crate::load::campaign::{Campaign, Candidate, FileKind, KeyFilter, PreItem, parse_pcc_cached};
 use crate::load::codes;
 use crate::load::fs::{FileSystem, WalkProblem, normalize};
 use crate::load::gamemode::GameMode;
@@ -215,10 +215,6 @@ impl Loader<'_> {
         );
     }
 
-    fn read(&mut self, path: &Path, at: Option<Span>, what: &str) -> Option<FileId> {
-        self.read_cached(path, at, what).map(|(id, _)| id)
-    }
-
     /// Reads `path` through the run's cache (once per run) and gives it an id in this load.
     fn read_cached(
         &mut self,
@@ -336,9 +332,8 @@ impl Loader<'_> {
         if let Some(i) = self.by_path.get(path_key(&path)) {
             return Some(*i);
         }
-        let id = self.read(&path, at, "campaign file")?;
-        let source = self.sources.get_shared(id)?.clone();
-        let c = parse_pcc(&path, id, &source, &self.root, &mut self.diagnostics);
+        let (id, cached) = self.read_cached(&path, at, "campaign file")?;
+        let c = parse_pcc_cached(&path, id, &cached, &self.root, &mut self.diagnostics);
         let includes = c.includes.clone();
         let index = self.campaigns.len();
         self.campaigns.push(c);

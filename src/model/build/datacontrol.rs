@@ -751,8 +751,8 @@ fn read_fact_def(
                     "write YES, DISPLAY, EXPORT or NO (upper case, as PCGen reads it)",
                 )),
             },
-            "DISPLAYNAME" => def.display_name = Some(v.text.to_owned()),
-            "EXPLANATION" => def.explanation = Some(v.text.to_owned()),
+            "DISPLAYNAME" => def.display_name = Some(v.text.into()),
+            "EXPLANATION" => def.explanation = Some(v.text.into()),
             _ => {}
         }
     }
