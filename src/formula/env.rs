@@ -9,15 +9,15 @@ use super::function::FunctionRegistry;
 use super::number::Number;
 use super::value::Value;
 use crate::fxhash::FxHasher;
-use crate::name::{Name, NameStr};
+use crate::name::Name;
 use indexmap::IndexMap;
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// Global variables (each with an optional value), per-format defaults and user functions.
 #[derive(Clone, Debug, Default)]
 pub struct MapEnv {
-    vars: IndexMap<Name, (Format, Option<Value>), BuildHasherDefault<FxHasher>>,
+    vars: IndexMap<Key, (Format, Option<Value>), BuildHasherDefault<FxHasher>>,
     defaults: HashMap<Format, Value>,
     /// User functions.
     pub functions: FunctionRegistry,
@@ -74,7 +74,7 @@ impl MapEnv {
 
     /// Defines (or redefines) a variable; `value: None` = never set (reads the default).
     pub fn define(&mut self, name: &str, format: Format, value: Option<Value>) -> VarRef {
-        let (i, _) = self.vars.insert_full(Name::new(name), (format, value));
+        let (i, _) = self.vars.insert_full(Key(Name::new(name)), (format, value));
         VarRef(u32::try_from(i).unwrap_or(u32::MAX))
     }
 
@@ -91,9 +91,74 @@ impl MapEnv {
     }
 }
 
+/// A variable name as [`MapEnv`]'s key: equal to the names it equals without regard to
+/// ASCII case (as [`Name`]), hashed by [`fold_hash`] (a look-up per variable read is the
+/// checker's hottest call on this environment).
+#[derive(Clone, Debug)]
+struct Key(Name);
+
+/// A name looked up in [`MapEnv`]: hashes and compares as a [`Key`].
+struct KeyStr<'a>(&'a str);
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(fold_hash(self.0.as_str().as_bytes()));
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.as_str().eq_ignore_ascii_case(other.0.as_str())
+    }
+}
+
+impl Eq for Key {}
+
+impl Hash for KeyStr<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(fold_hash(self.0.as_bytes()));
+    }
+}
+
+impl indexmap::Equivalent<Key> for KeyStr<'_> {
+    fn equivalent(&self, key: &Key) -> bool {
+        self.0.eq_ignore_ascii_case(key.0.as_str())
+    }
+}
+
+/// A hash of `bytes` that names equal without regard to ASCII case share: every byte with
+/// its `0x20` bit set (lower-casing ASCII letters, and merging a few other pairs, which
+/// only costs a rare extra comparison), read eight bytes at a time, the last (up to) eight
+/// as one word (overlapping, or gathered from three bytes for names under four), then the
+/// length. A few instructions for the short names formulas use.
+fn fold_hash(bytes: &[u8]) -> u64 {
+    const FOLD: u64 = 0x2020_2020_2020_2020;
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mix = |h: u64, w: u64| (h.rotate_left(5) ^ (w | FOLD)).wrapping_mul(SEED);
+    let le8 = |b: &[u8]| b.try_into().map_or(0, u64::from_le_bytes);
+    let le4 = |b: &[u8]| b.try_into().map_or(0, |w| u64::from(u32::from_le_bytes(w)));
+    let n = bytes.len();
+    let mut h = 0u64;
+    let mut rest = bytes;
+    while rest.len() > 8 {
+        let (w, r) = rest.split_at(8);
+        h = mix(h, le8(w));
+        rest = r;
+    }
+    let last = if n >= 8 {
+        le8(bytes.get(n - 8..).unwrap_or(&[]))
+    } else if n >= 4 {
+        le4(bytes.get(..4).unwrap_or(&[])) | le4(bytes.get(n - 4..).unwrap_or(&[])) << 32
+    } else {
+        let at = |i: usize| u64::from(bytes.get(i).copied().unwrap_or(0));
+        at(0) | at(n / 2) << 8 | at(n.saturating_sub(1)) << 16
+    };
+    mix(mix(h, last), n as u64)
+}
+
 impl CheckEnv for MapEnv {
     fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
-        let (i, _, (f, _)) = self.vars.get_full(&NameStr(name))?;
+        let (i, _, (f, _)) = self.vars.get_full(&KeyStr(name))?;
         Some((VarRef(u32::try_from(i).ok()?), f.clone()))
     }
 
@@ -102,7 +167,7 @@ impl CheckEnv for MapEnv {
     }
 
     fn variable_names(&self) -> Vec<Name> {
-        self.vars.keys().cloned().collect()
+        self.vars.keys().map(|k| k.0.clone()).collect()
     }
 
     fn function_names(&self) -> Vec<Name> {
@@ -126,7 +191,10 @@ impl ValueEnv for MapEnv {
             Format::Optional(_) => Ok(Value::Optional(None)),
             _ => Err(EvalError::new(
                 NO_VALUE,
-                format!("`{name}` has no value and {format} has no default value"),
+                format!(
+                    "`{}` has no value and {format} has no default value",
+                    name.0
+                ),
             )),
         }
     }
@@ -179,5 +247,69 @@ impl MapEnv {
                 format!("expected a NUMBER, found a {}", other.kind()),
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_found_in_any_case_and_only_their_own() {
+        let mut env = MapEnv::new();
+        let names = [
+            "a",
+            "Ab",
+            "abc",
+            "Score",
+            "RaceIsLong",
+            "t01",
+            "Ability Score Strength",
+        ];
+        for n in names {
+            env.define(n, Format::Number, None);
+        }
+        for (i, n) in names.iter().enumerate() {
+            let want = Some((VarRef(i as u32), Format::Number));
+            assert_eq!(env.variable(n), want, "{n}");
+            assert_eq!(env.variable(&n.to_ascii_uppercase()), want, "{n}");
+            assert_eq!(env.variable(&n.to_ascii_lowercase()), want, "{n}");
+        }
+        for n in [
+            "",
+            "b",
+            "A@",
+            "abd",
+            "Scor",
+            "Ability Score Strengt",
+            "t02",
+            "t01 ",
+        ] {
+            assert_eq!(env.variable(n), None, "{n}");
+        }
+        // Redefining in another case keeps one variable.
+        assert_eq!(env.define("SCORE", Format::Boolean, None), VarRef(3));
+        assert_eq!(env.variable("score"), Some((VarRef(3), Format::Boolean)));
+    }
+
+    #[test]
+    fn the_hash_ignores_ascii_case_only() {
+        for n in [
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefghi",
+            "a b c d e f g h i j",
+        ] {
+            assert_eq!(
+                fold_hash(n.as_bytes()),
+                fold_hash(n.to_ascii_uppercase().as_bytes())
+            );
+        }
+        assert_ne!(fold_hash(b"s1"), fold_hash(b"s2"));
+        assert_ne!(fold_hash(b"abc"), fold_hash(b"abcd"));
     }
 }
