@@ -91,8 +91,8 @@ pub(super) fn parse_bytes(text: &str, place: Place, whole: Span) -> Option<Formu
         src,
         place,
         depth: 0,
-        // About one node per two bytes of plain formula text (`a+b`, `t01*2`).
-        out: Builder::new(text.to_owned(), text.len() / 2 + 1),
+        // At most one node per byte, usually one per two (`a+b`) or three (`t01*2`).
+        out: Builder::new(text.to_owned(), text.len() * 2 / 3 + 1),
     };
     p.run(whole)
 }
