@@ -71,8 +71,8 @@ pub fn check_with_args(
         env,
         input,
         diags: Vec::new(),
-        // About one variable per two nodes (`a+b+c`): room for them all.
-        deps: Vec::with_capacity((formula.len() / 2 + 1).min(1024)),
+        // Kept from one check to the next (see `DEPS`).
+        deps: DEPS.take(),
         spine: SPINE.take(),
         frames: Vec::new(),
         current: None,
@@ -118,9 +118,17 @@ pub fn check_with_args(
     let mut spine = std::mem::take(&mut c.spine);
     spine.clear();
     SPINE.set(spine);
-    match typed {
-        Some(t) if c.diags.is_empty() => {
-            let deps = first_uses(c.deps);
+    let mut deps = std::mem::take(&mut c.deps);
+    let dependencies = (typed.is_some() && c.diags.is_empty()).then(|| {
+        first_uses(&mut deps);
+        super::compile::Deps::of(&deps)
+    });
+    deps.clear();
+    if deps.capacity() <= KEPT_DEPS {
+        DEPS.set(deps);
+    }
+    match (typed, dependencies) {
+        (Some(t), Some(deps)) => {
             let mut root = t.node;
             super::compile::optimize(&mut root);
             Ok(CompiledFormula {
@@ -132,7 +140,7 @@ pub fn check_with_args(
                 uses_input: c.uses_input,
             })
         }
-        _ => {
+        (_, _) => {
             if c.diags.is_empty() {
                 c.diags.push(Diagnostic::error(
                     RESULT_FORMAT,
@@ -146,7 +154,7 @@ pub fn check_with_args(
 }
 
 /// `deps` without repeats, each where it first appears.
-fn first_uses(mut deps: Vec<VarRef>) -> Vec<VarRef> {
+fn first_uses(deps: &mut Vec<VarRef>) {
     // Most formulas read a handful of variables: a scan of those kept beats hashing.
     if deps.len() <= 32 {
         let mut kept = 0;
@@ -165,7 +173,6 @@ fn first_uses(mut deps: Vec<VarRef>) -> Vec<VarRef> {
         seen.reserve(deps.len());
         deps.retain(|d| seen.insert(*d));
     }
-    deps
 }
 
 /// The help for a formula whose result is `found` where `asserted` is required.
@@ -186,7 +193,14 @@ fn result_help(found: &Format, asserted: &Format, root: Expr<'_>) -> String {
     }
 }
 
+/// Dependency buffers above this many variables are not kept for the next check.
+const KEPT_DEPS: usize = 4096;
+
 thread_local! {
+    /// The variables read by the last check on this thread, reused: the formula keeps its
+    /// own copy (in place when there are a few), so most checks allocate nothing for them.
+    static DEPS: std::cell::Cell<Vec<VarRef>> = const { std::cell::Cell::new(Vec::new()) };
+
     /// The binary-spine stack of the last check on this thread, reused (its allocation
     /// would otherwise be made and freed for every formula).
     static SPINE: std::cell::Cell<Vec<SpineEntry>> = const { std::cell::Cell::new(Vec::new()) };

@@ -200,9 +200,12 @@ impl Bytes<'_> {
                 (tok, start + len)
             }
         };
-        self.count += 1;
-        if self.count > MAX_TOKENS {
-            return self.refuse();
+        // Counted only where there may be too many (every token takes a byte).
+        if self.text.len() > MAX_TOKENS {
+            self.count += 1;
+            if self.count > MAX_TOKENS {
+                return self.refuse();
+            }
         }
         self.pos = end;
         self.next = Some((tok, SimpleSpan::from(start..end)));
@@ -311,6 +314,10 @@ impl<S: TokenSource> Descent<S> {
     }
 
     fn unary(&mut self) -> Option<NodeId> {
+        // Most operands have no prefix: one look at the next token tells.
+        if !matches!(self.peek(), Some(Tok::Minus | Tok::Bang)) {
+            return self.expon();
+        }
         let minus = self.eat(Tok::Minus);
         let not = self.eat(Tok::Bang);
         let mut out = self.expon()?;
