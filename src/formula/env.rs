@@ -231,7 +231,12 @@ impl CheckEnv for MapEnv {
     fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
         let i = self.find(name)?;
         let (_, (f, _)) = self.vars.get_index(i)?;
-        Some((VarRef(u32::try_from(i).ok()?), f.clone()))
+        let f = match f {
+            Format::Number => Format::Number,
+            Format::Boolean => Format::Boolean,
+            other => other.clone(),
+        };
+        Some((VarRef(u32::try_from(i).ok()?), f))
     }
 
     fn function(&self, name: &str) -> Option<FunctionRef<'_>> {

@@ -168,6 +168,25 @@ fn first_uses(deps: &mut Vec<VarRef>) {
             }
         }
         deps.truncate(kept);
+    } else if let Some(max) = deps
+        .iter()
+        .map(|d| d.0 as usize)
+        .max()
+        .filter(|&m| m <= 64 * deps.len() + 4096)
+    {
+        // Handles no larger than a few dozen per variable read (the usual: indexes into the
+        // environment's variables): a bit per handle, a few instructions per read.
+        let mut seen = vec![0u64; max / 64 + 1];
+        deps.retain(|d| {
+            let (word, bit) = (d.0 as usize / 64, 1u64 << (d.0 % 64));
+            match seen.get_mut(word) {
+                Some(w) if *w & bit == 0 => {
+                    *w |= bit;
+                    true
+                }
+                _ => false,
+            }
+        });
     } else {
         let mut seen = crate::fxhash::FxHashSet::default();
         seen.reserve(deps.len());
