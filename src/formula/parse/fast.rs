@@ -313,6 +313,7 @@ impl<S: TokenSource> Descent<S> {
         Some(lhs)
     }
 
+    #[inline]
     fn unary(&mut self) -> Option<NodeId> {
         // Most operands have no prefix: one look at the next token tells.
         if !matches!(self.peek(), Some(Tok::Minus | Tok::Bang)) {
@@ -330,6 +331,7 @@ impl<S: TokenSource> Descent<S> {
         Some(out)
     }
 
+    #[inline]
     fn expon(&mut self) -> Option<NodeId> {
         let mut lhs = self.primary()?;
         while let Some(op_span) = self.eat(Tok::Caret) {

@@ -64,10 +64,22 @@ pub struct ParseOutput {
 /// assert!(parse_formula("2^-1", FileId(0), 0).formula.is_none());
 /// ```
 pub fn parse_formula(text: &str, file: FileId, offset: u32) -> ParseOutput {
+    // The usual formula: lexed on demand and parsed in one pass, without problems (and
+    // without the thread's grammar).
+    if !text.is_empty() {
+        let whole = Span::new(file, 0..text.len()).shifted(offset);
+        if let Some(formula) = fast::parse_bytes(text, grammar::Place { file, offset }, whole) {
+            return ParseOutput {
+                formula: Some(formula),
+                diagnostics: Vec::new(),
+            };
+        }
+    }
     GRAMMAR.with(|g| parse_with(g, text, file, offset))
 }
 
-/// [`parse_formula`] with `grammar` for the text the fast path refuses.
+/// [`parse_formula`] past its on-demand path: the lexer, the token-fed fast parser, then
+/// `grammar` for the text the fast parser refuses.
 fn parse_with(
     grammar: &grammar::Grammar<grammar::Error>,
     text: &str,
@@ -78,13 +90,6 @@ fn parse_with(
     if text.is_empty() {
         return ParseOutput {
             formula: Some(Formula::empty(whole)),
-            diagnostics: Vec::new(),
-        };
-    }
-    // The usual formula: lexed on demand and parsed in one pass, without problems.
-    if let Some(formula) = fast::parse_bytes(text, grammar::Place { file, offset }, whole) {
-        return ParseOutput {
-            formula: Some(formula),
             diagnostics: Vec::new(),
         };
     }
