@@ -330,7 +330,12 @@ impl<'a> Checker<'a> {
             } => self.index(e, name, name_span, index),
             ExprKind::Unary { op, operand } => self.unary(e, op, operand, asserted),
             ExprKind::Paren(x) => self.expr(x, asserted),
-            ExprKind::Binary { .. } => self.binary(e, asserted),
+            ExprKind::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => self.binary(e, (op, op_span, lhs, rhs), asserted),
             ExprKind::Call {
                 name,
                 name_span,

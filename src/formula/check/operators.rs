@@ -73,7 +73,13 @@ impl<'a> Checker<'a> {
     /// Checks a binary node. The left spine of nested binary nodes (`a+b+c+…`, as long as
     /// the data makes it) is walked with a loop, not recursion, so very long formulas
     /// cannot overflow the stack.
-    pub(super) fn binary(&mut self, e: Expr<'a>, asserted: Option<&Format>) -> Option<Typed> {
+    /// `first` is `e`'s operator, its span and its operands (already read by the caller).
+    pub(super) fn binary(
+        &mut self,
+        e: Expr<'a>,
+        first: (BinaryOp, Span, Expr<'a>, Expr<'a>),
+        asserted: Option<&Format>,
+    ) -> Option<Typed> {
         // spine[0] is `e`; spine[i+1] is the left operand of spine[i]. Arithmetic passes the
         // asserted format down; the others clear it (reference), so along the spine it is
         // `asserted` down to the first non-arithmetic operator, then nothing: each entry
@@ -81,8 +87,11 @@ impl<'a> Checker<'a> {
         // The spine is kept on `self.spine` above `mark` (nested calls use the space above).
         // (The stack is kept from one check to the next, so it is not sized up front.)
         let mark = self.spine.len();
-        let mut cur = e;
-        let mut keeps = asserted.is_some();
+        let (op, op_span, lhs, rhs) = first;
+        let mut keeps = asserted.is_some() && is_arithmetic(op);
+        self.spine
+            .push((e.index(), op, op_span, rhs.index(), keeps));
+        let mut cur = lhs;
         while let ExprKind::Binary {
             op,
             op_span,
