@@ -164,15 +164,19 @@ impl PartialEq for Key {
 
 impl Eq for Key {}
 
-/// `a.eq_ignore_ascii_case(b)`, with names of up to eight bytes spelt alike compared as
-/// two words first (the usual case: a formula writes a name as it was defined).
+/// `a.eq_ignore_ascii_case(b)`, trying the same spelling first (the usual case: a formula
+/// writes a name as it was defined), as two words for names of up to eight bytes.
 #[inline]
 fn same_name(a: &str, b: &str) -> bool {
     let (x, y) = (a.as_bytes(), b.as_bytes());
     if x.len() != y.len() {
         return false;
     }
-    if x.len() <= 8 && gather(x) == gather(y) {
+    if x.len() <= 8 {
+        if gather(x) == gather(y) {
+            return true;
+        }
+    } else if x == y {
         return true;
     }
     x.eq_ignore_ascii_case(y)
