@@ -3,7 +3,7 @@
 //! `shared/reference/pcgen-formula-bench.md` (same variables and input as the reference run).
 //! Run: `cargo bench --bench eval -- --quick`.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use fasteval::{Compiler, Evaler};
 use rulebook::formula::{Format, MapEnv, Number, Value, check, parse_formula};
 use rulebook::source::FileId;

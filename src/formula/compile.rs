@@ -186,7 +186,8 @@ pub struct CompiledFormula {
 #[derive(Clone)]
 pub(crate) enum Deps {
     Few(u8, [VarRef; 4]),
-    Many(Vec<VarRef>),
+    /// (A boxed slice: a vector would make the enum, and every compiled formula, larger.)
+    Many(Box<[VarRef]>),
 }
 
 impl Deps {
@@ -198,7 +199,7 @@ impl Deps {
             [a, b] => Deps::Few(2, [*a, *b, VarRef(0), VarRef(0)]),
             [a, b, c] => Deps::Few(3, [*a, *b, *c, VarRef(0)]),
             [a, b, c, d] => Deps::Few(4, [*a, *b, *c, *d]),
-            more => Deps::Many(more.to_vec()),
+            more => Deps::Many(more.into()),
         }
     }
 
@@ -986,6 +987,14 @@ impl Ctx<'_> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_dependency_list_is_no_larger_than_a_vector() {
+        assert!(
+            std::mem::size_of::<super::Deps>()
+                <= std::mem::size_of::<Vec<crate::formula::VarRef>>()
+        );
+    }
+
     #[test]
     fn compiled_formulas_can_be_shared_between_threads() {
         fn shareable<T: Send + Sync + Clone>() {}
