@@ -101,7 +101,7 @@ fn handsworld_example_checks_without_errors() {
         .iter()
         .find(|o| o.key.is("Many Arms"))
         .unwrap()
-        .modifiers
+        .modifiers()
         .iter()
         .map(|m| ds.modifier(*m).unwrap().priority)
         .collect();

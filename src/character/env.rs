@@ -208,7 +208,7 @@ impl Host {
             .and_then(|d| d.format.clone())
             .unwrap_or(Format::String);
         let Some(value) = object
-            .facts
+            .facts()
             .iter()
             .rev()
             .find(|f| !f.set && f.name.is(&fact))

@@ -91,7 +91,7 @@ impl Character {
             _ => inst,
         };
         // Its own modifiers.
-        for &mid in &obj.modifiers {
+        for &mid in obj.modifiers() {
             let Some(m) = ds.modifier(mid) else { continue };
             match &m.applies {
                 Applies::Global | Applies::Own => self.apply(inst, mid, own_target),
@@ -122,7 +122,7 @@ impl Character {
         }
         // GRANT: dynamic objects.
         if depth < 16 {
-            for g in &obj.grants {
+            for g in obj.grants() {
                 let target = g.object.or_else(|| {
                     ds.object(&ObjectKind::Dynamic(g.category.clone()), g.key.as_str())
                 });
@@ -204,7 +204,7 @@ impl Character {
             Selector::Group(g) => i
                 .object
                 .and_then(|o| self.dataset.object_by_id(o))
-                .is_some_and(|o| o.groups.contains(g)),
+                .is_some_and(|o| o.groups().contains(g)),
         }
     }
 

@@ -199,7 +199,7 @@ pub(super) fn addressed(ds: &Dataset, m: &Modifier) -> Vec<ObjectId> {
     ds.objects_in(*scope)
         .filter(|t| match selector {
             Selector::All => true,
-            Selector::Group(g) => t.groups.contains(g),
+            Selector::Group(g) => t.groups().contains(g),
             Selector::Key(k) => t.key == *k,
         })
         .map(|t| t.id)

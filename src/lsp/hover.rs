@@ -76,7 +76,7 @@ pub fn hover(ctx: &Context<'_>) -> Option<(String, std::ops::Range<usize>)> {
         }
         Target::Object(o) => format!(
             "**{}**: {} object (key `{}`, scope `{}`)\n\ndefined at {}",
-            o.name.trim(),
+            o.name().trim(),
             kind_name(&o.kind),
             o.key.as_str(),
             ds.scopes.name(o.scope),

@@ -308,6 +308,11 @@ pub struct Grant {
 }
 
 /// A data object (race, equipment, stat, dynamic movement, …).
+///
+/// Small on purpose: every object line of every load set makes one, and most objects carry
+/// no `GROUP:`, modifier, `GRANT:` or fact, so those four lists live in one boxed
+/// [`ObjectExtras`] made only for the objects that have one (read them with
+/// [`Object::groups`], [`Object::modifiers`], [`Object::grants`] and [`Object::facts`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Object {
     /// Its id.
@@ -316,10 +321,22 @@ pub struct Object {
     pub kind: ObjectKind,
     /// Its key (`KEY:` or the name).
     pub key: Name,
-    /// Its name as written (not trimmed; shared with the run's file cache).
-    pub name: std::sync::Arc<str>,
     /// The scope its tokens are read in.
     pub scope: ScopeId,
+    /// The line's first token.
+    pub span: Span,
+    /// Removed by `.FORGET`.
+    pub forgotten: bool,
+    /// Its groups, modifiers, grants and facts; `None` while it has none.
+    extras: Option<Box<ObjectExtras>>,
+    /// Its name as written (not trimmed; shared with the run's file cache) when that is
+    /// not its key's spelling, as it is for most objects (see [`Object::name`]).
+    name: Option<std::sync::Arc<str>>,
+}
+
+/// What an [`Object`] carries besides its identity (most objects carry none of it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ObjectExtras {
     /// `GROUP:` values.
     pub groups: Vec<Name>,
     /// Modifiers it carries (MODIFY, MODIFYOTHER, PART, FACE).
@@ -328,10 +345,69 @@ pub struct Object {
     pub grants: Vec<Grant>,
     /// Facts.
     pub facts: Vec<Fact>,
-    /// The line's first token.
-    pub span: Span,
-    /// Removed by `.FORGET`.
-    pub forgotten: bool,
+}
+
+impl Object {
+    /// An object with nothing on it yet (the id is set when it is added to a dataset); its
+    /// name is `name`, or its key's spelling when `name` is `None`.
+    pub(crate) fn new(
+        kind: ObjectKind,
+        key: Name,
+        name: Option<std::sync::Arc<str>>,
+        scope: ScopeId,
+        span: Span,
+    ) -> Self {
+        Object {
+            id: ObjectId(0),
+            kind,
+            key,
+            name,
+            scope,
+            span,
+            forgotten: false,
+            extras: None,
+        }
+    }
+
+    /// Its name as written (the whole first token of its line, not trimmed).
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or(self.key.as_str())
+    }
+
+    /// `GROUP:` values.
+    pub fn groups(&self) -> &[Name] {
+        self.extras.as_deref().map_or(&[], |e| &e.groups)
+    }
+
+    /// Modifiers it carries (MODIFY, MODIFYOTHER, PART, FACE).
+    pub fn modifiers(&self) -> &[ModId] {
+        self.extras.as_deref().map_or(&[], |e| &e.modifiers)
+    }
+
+    /// Objects it grants.
+    pub fn grants(&self) -> &[Grant] {
+        self.extras.as_deref().map_or(&[], |e| &e.grants)
+    }
+
+    /// Facts.
+    pub fn facts(&self) -> &[Fact] {
+        self.extras.as_deref().map_or(&[], |e| &e.facts)
+    }
+
+    /// Its groups, modifiers, grants and facts, made empty on first use.
+    pub(crate) fn extras_mut(&mut self) -> &mut ObjectExtras {
+        self.extras.get_or_insert_with(Box::default)
+    }
+
+    /// Its groups, modifiers, grants and facts, if it has any.
+    pub(crate) fn extras(&self) -> Option<&ObjectExtras> {
+        self.extras.as_deref()
+    }
+
+    /// Gives it a copy of `extras` (a `.COPY=` of an object that has them).
+    pub(crate) fn set_extras(&mut self, extras: Option<ObjectExtras>) {
+        self.extras = extras.map(Box::new);
+    }
 }
 
 /// A FUNCTION defined in data.
@@ -527,8 +603,18 @@ impl Dataset {
 
     /// The object of `kind` with `key`.
     pub fn object(&self, kind: &ObjectKind, key: &str) -> Option<ObjectId> {
+        self.object_hashed(kind, key, key_hash(key))
+    }
+
+    /// [`Dataset::object`] with the key's [`key_hash`] known.
+    pub(crate) fn object_hashed(
+        &self,
+        kind: &ObjectKind,
+        key: &str,
+        key_hash: u64,
+    ) -> Option<ObjectId> {
         self.object_index
-            .find(object_hash(kind, key_hash(key)), |id| {
+            .find(object_hash(kind, key_hash), |id| {
                 self.objects
                     .get(id.0 as usize)
                     .is_some_and(|o| o.kind == *kind && o.key.is(key))
@@ -567,7 +653,7 @@ impl Dataset {
             return Vec::new();
         }
         let mut parts = vec![1];
-        for m in o.modifiers.iter().filter_map(|m| self.modifier(*m)) {
+        for m in o.modifiers().iter().filter_map(|m| self.modifier(*m)) {
             if let Applies::Part(n) = m.applies {
                 parts.push(n);
             }

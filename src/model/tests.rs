@@ -140,7 +140,7 @@ fn face_bridge_and_copy_make_modifiers() {
     let ds = &set.dataset;
     let broader = ds.objects.iter().find(|o| o.key.is("Broader")).unwrap();
     let prios: Vec<u32> = broader
-        .modifiers
+        .modifiers()
         .iter()
         .map(|m| ds.modifier(*m).unwrap().priority)
         .collect();

@@ -250,7 +250,7 @@ impl<'a> Builder<'a> {
                 .iter()
                 .filter(|d| d.location.is(loc))
                 .filter(|d| {
-                    !o.facts.iter().any(|f| f.set == d.set && f.name == d.name)
+                    !o.facts().iter().any(|f| f.set == d.set && f.name == d.name)
                         && !self.facts_written.contains(&(o.id, d.set, d.name.clone()))
                 })
                 .copied()

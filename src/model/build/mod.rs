@@ -17,6 +17,7 @@ mod datacontrol;
 mod modifiers;
 mod object_lines;
 mod objects;
+mod suggest;
 mod variables;
 
 /// Object formats PCGen registers besides the built-in value formats (and DYNAMICSCOPEs).
@@ -166,6 +167,13 @@ pub(super) enum LineForm {
     Forget(String),
 }
 
+/// The facts of one FACTDEF location to suggest from, and the help given so far for each
+/// unknown fact name as written.
+type UnknownFacts = (
+    suggest::Candidates,
+    crate::model::fxhash::FxHashMap<String, String>,
+);
+
 pub(crate) struct Builder<'a> {
     pub(crate) load: &'a LoadSet,
     pub(crate) ds: Dataset,
@@ -181,6 +189,15 @@ pub(crate) struct Builder<'a> {
     facts_written: crate::model::fxhash::FxHashSet<(ObjectId, bool, Name)>,
     /// Objects that exist only because a `.MOD` line named them.
     made_by_mod: crate::model::fxhash::FxHashSet<ObjectId>,
+    /// (FACTSET?, location, name) of each `REQUIRED:YES` FACTDEF: only the facts these name
+    /// are kept in [`Builder::facts_written`], the only ones its check asks about.
+    facts_required: Vec<(bool, Name, Name)>,
+    /// Each FACTDEF location as a [`Name`], made once per load set (for `fact_index` look-ups).
+    fact_locations: Vec<(&'static str, Name)>,
+    /// By (FACTSET?, location): the facts defined there, to suggest from, and the help of
+    /// each "no FACTDEF" error given so far by the fact name as written (the same unknown
+    /// fact is usually written on many objects).
+    unknown_facts: crate::model::fxhash::FxHashMap<(bool, &'static str), UnknownFacts>,
 }
 
 /// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
@@ -204,6 +221,9 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         names: crate::model::fxhash::FxHashMap::default(),
         facts_written: crate::model::fxhash::FxHashSet::default(),
         made_by_mod: crate::model::fxhash::FxHashSet::default(),
+        facts_required: Vec::new(),
+        fact_locations: Vec::new(),
+        unknown_facts: crate::model::fxhash::FxHashMap::default(),
     };
     // Nearly every line of an object file is an object: sized once, the object table and
     // its index are not grown (and rehashed) a dozen times per load set.
@@ -283,6 +303,13 @@ impl<'a> Builder<'a> {
         let object_kinds: Vec<FileKind> = FileKind::LOAD_ORDER
             .into_iter()
             .filter(|k| *k >= FileKind::AbilityCategory)
+            .collect();
+        self.facts_required = self
+            .ds
+            .fact_defs
+            .iter()
+            .filter(|d| d.required)
+            .map(|d| (d.set, d.location.clone(), d.name.clone()))
             .collect();
         for kind in object_kinds {
             self.object_kind(kind);

@@ -11,7 +11,7 @@ impl<'a> Builder<'a> {
         }
         if let Some(src) = m.source {
             if let Some(o) = self.ds.objects.get_mut(src.0 as usize) {
-                o.modifiers.push(id);
+                o.extras_mut().modifiers.push(id);
             }
         }
         self.ds.modifiers.push(m);

@@ -50,11 +50,13 @@ pub(super) enum Form {
         key: Name,
         /// Its hash in the dataset's index ([`crate::model::key_hash`]).
         key_hash: u64,
-        /// The object's name: the whole first token.
-        name: Arc<str>,
+        /// The object's name, the whole first token, when it is not `key`'s spelling.
+        name: Option<Arc<str>>,
     },
-    /// `.COPY=`, `.MOD` or `.FORGET`, done after every object of the kind exists.
-    Deferred(LineForm),
+    /// `.COPY=`, `.MOD` or `.FORGET`, done after every object of the kind exists; with the
+    /// [`crate::model::key_hash`] of the key it looks up (the copied, modified or
+    /// forgotten object's).
+    Deferred(LineForm, u64),
 }
 
 impl ObjectLines {
@@ -106,14 +108,24 @@ impl ObjectLines {
                             .skip(1)
                             .find_map(|t| slice(*t).strip_prefix("KEY:"))
                             .map_or(name, |k| k.trim().to_owned());
+                        let key = filter_key.trim();
                         Form::Base {
-                            key: Name::new(filter_key.trim()),
-                            key_hash: crate::model::key_hash(filter_key.trim()),
+                            key: Name::new(key),
+                            key_hash: crate::model::key_hash(key),
+                            name: (first != key).then(|| Arc::from(first)),
                             filter_key,
-                            name: Arc::from(first),
                         }
                     }
-                    other => Form::Deferred(other),
+                    other => {
+                        let looked_up = match &other {
+                            LineForm::Copy(key, _) | LineForm::Mod(key) | LineForm::Forget(key) => {
+                                key.as_str()
+                            }
+                            LineForm::Base(key) => key.as_str(),
+                        };
+                        let hash = crate::model::key_hash(looked_up);
+                        Form::Deferred(other, hash)
+                    }
                 }
             };
             out.push(ObjectLine {
@@ -171,13 +183,31 @@ mod tests {
             panic!("{base:?}");
         };
         assert_eq!(
-            (filter_key.as_str(), key.as_str(), &**name),
-            ("Orc_K", "Orc_K", "Orc")
+            (filter_key.as_str(), key.as_str(), name.as_deref()),
+            ("Orc_K", "Orc_K", Some("Orc"))
         );
         assert_eq!((modded.line, &*modded.tokens), (2, &[1][..]));
-        assert!(matches!(&modded.form, Form::Deferred(LineForm::Mod(k)) if k == "Elf"));
+        assert!(matches!(&modded.form,
+            Form::Deferred(LineForm::Mod(k), h) if k == "Elf" && *h == crate::model::key_hash("elf")));
         // FACE is read only in race and template files.
         assert_eq!(&*read(text, FileKind::Skill).lines[0].tokens, &[3, 5][..]);
+    }
+
+    #[test]
+    fn a_name_that_is_the_key_is_not_kept_twice() {
+        let race = read("Orc\tFACE:5\nElf \tFACE:5\n", FileKind::Race);
+        let names: Vec<Option<&str>> = race
+            .lines
+            .iter()
+            .map(|l| match &l.form {
+                Form::Base { name, key, .. } => {
+                    assert_eq!(key.as_str(), name.as_deref().unwrap_or(key.as_str()).trim());
+                    name.as_deref()
+                }
+                _ => panic!("{l:?}"),
+            })
+            .collect();
+        assert_eq!(names, [None, Some("Elf ")]);
     }
 
     #[test]
@@ -192,7 +222,7 @@ mod tests {
             .map(|l| match &l.form {
                 Form::Continuation => "continues",
                 Form::Base { .. } => "base",
-                Form::Deferred(_) => "deferred",
+                Form::Deferred(..) => "deferred",
             })
             .collect();
         assert_eq!(forms, ["base", "continues", "deferred"]);

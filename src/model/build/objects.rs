@@ -1,6 +1,6 @@
 //! DYNAMIC, GLOBALMODIFIER and object files: objects, their tokens, and references between them.
 
-use super::object_lines::{Form, ObjectLines};
+use super::object_lines::{Form, ObjectLine, ObjectLines};
 use super::*;
 use std::sync::Arc;
 
@@ -110,36 +110,23 @@ impl<'a> Builder<'a> {
     ) -> ObjectId {
         let key = key.trim();
         let hash = crate::model::key_hash(key);
-        self.new_named_object(kind, Name::new(key), hash, Arc::from(name), scope, span)
+        let name = (name != key).then(|| Arc::from(name));
+        self.new_named_object(kind, Name::new(key), hash, name, scope, span)
     }
 
     /// [`Builder::new_object`] with the key trimmed, its [`crate::model::key_hash`] known and
-    /// both shared (from the file cache).
+    /// both shared (from the file cache); `name` is `None` when it is the key's spelling.
     pub(super) fn new_named_object(
         &mut self,
         kind: ObjectKind,
         key: Name,
         key_hash: u64,
-        name: Arc<str>,
+        name: Option<Arc<str>>,
         scope: ScopeId,
         span: Span,
     ) -> ObjectId {
-        self.ds.push_object(
-            Object {
-                id: ObjectId(0),
-                kind,
-                key,
-                name,
-                scope,
-                groups: Vec::new(),
-                modifiers: Vec::new(),
-                grants: Vec::new(),
-                facts: Vec::new(),
-                span,
-                forgotten: false,
-            },
-            key_hash,
-        )
+        self.ds
+            .push_object(Object::new(kind, key, name, scope, span), key_hash)
     }
 
     pub(super) fn line_form(kind: FileKind, first: &str) -> LineForm {
@@ -189,13 +176,7 @@ impl<'a> Builder<'a> {
             .collect();
         // The shared lines (spans against the cache's file id): only the spans the model
         // keeps or reports are moved onto the load set's file.
-        let mut deferred: Vec<(
-            &'a LoadedFile,
-            &crate::load::Line,
-            Span,
-            &LineForm,
-            &[usize],
-        )> = Vec::new();
+        let mut deferred: Vec<(&'a LoadedFile, &crate::load::Line, Span, &ObjectLine)> = Vec::new();
         for (f, lines) in &files {
             let f: &'a LoadedFile = f;
             let shared = f.lines.shared();
@@ -227,37 +208,46 @@ impl<'a> Builder<'a> {
                             okind.clone(),
                             key.clone(),
                             *key_hash,
-                            Arc::clone(name),
+                            name.clone(),
                             scope,
                             first,
                         );
                         last = Some(id);
                         self.object_tokens(id, f, line, &ol.tokens, kind);
                     }
-                    Form::Deferred(form) => {
+                    Form::Deferred(..) => {
                         last = None;
-                        deferred.push((f, line, first, form, &ol.tokens));
+                        deferred.push((f, line, first, ol));
                     }
                 }
             }
         }
         // PCGen order: copies, then mods, then forgets.
         for pass in 0..3 {
-            for &(f, line, first, form, tokens) in &deferred {
+            for &(f, line, first, ol) in &deferred {
+                let Form::Deferred(form, hash) = &ol.form else {
+                    continue;
+                };
+                let (hash, tokens) = (*hash, &ol.tokens);
                 match (pass, form) {
                     (0, LineForm::Copy(base, new)) => {
                         if !passes_filter(&f.filter, new) {
                             continue;
                         }
-                        let base_id = self.ds.object(&okind, base);
+                        let base_id = self.ds.object_hashed(&okind, base, hash);
                         let id = self.new_object(okind.clone(), new, new, scope, first);
-                        if let Some(b) = base_id.and_then(|b| self.ds.object_by_id(b).cloned()) {
+                        let base = base_id
+                            .and_then(|b| self.ds.object_by_id(b))
+                            .and_then(|b| b.extras().cloned());
+                        if let Some(b) = base {
+                            let modifiers = b.modifiers.clone();
                             if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-                                o.groups = b.groups.clone();
-                                o.facts = b.facts.clone();
-                                o.grants = b.grants.clone();
+                                o.set_extras(Some(crate::model::ObjectExtras {
+                                    modifiers: Vec::new(),
+                                    ..b
+                                }));
                             }
-                            for m in b.modifiers {
+                            for m in modifiers {
                                 if let Some(mut copy) = self.ds.modifier(m).cloned() {
                                     let mid = ModId(
                                         u32::try_from(self.ds.modifiers.len()).unwrap_or(u32::MAX),
@@ -266,7 +256,7 @@ impl<'a> Builder<'a> {
                                     copy.source = Some(id);
                                     self.ds.modifiers.push(copy);
                                     if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-                                        o.modifiers.push(mid);
+                                        o.extras_mut().modifiers.push(mid);
                                     }
                                 }
                             }
@@ -277,7 +267,7 @@ impl<'a> Builder<'a> {
                         if !passes_filter(&f.filter, key) {
                             continue;
                         }
-                        let id = match self.ds.object(&okind, key) {
+                        let id = match self.ds.object_hashed(&okind, key, hash) {
                             Some(id) => id,
                             None => {
                                 let id = self.new_object(okind.clone(), key, key, scope, first);
@@ -290,7 +280,7 @@ impl<'a> Builder<'a> {
                         self.object_tokens(id, f, line, tokens, kind);
                     }
                     (2, LineForm::Forget(key)) => {
-                        if let Some(id) = self.ds.object(&okind, key) {
+                        if let Some(id) = self.ds.object_hashed(&okind, key, hash) {
                             if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
                                 o.forgotten = true;
                             }
@@ -346,7 +336,7 @@ impl<'a> Builder<'a> {
                 let groups: Vec<Name> =
                     value.text.split('|').map(|g| Name::new(g.trim())).collect();
                 if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-                    o.groups.extend(groups);
+                    o.extras_mut().groups.extend(groups);
                 }
             }
             "GRANT" => {
@@ -416,7 +406,7 @@ impl<'a> Builder<'a> {
                 what: "granted object",
             });
             if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-                o.grants.push(Grant {
+                o.extras_mut().grants.push(Grant {
                     category: cat_name.clone(),
                     key: Name::new(s.text),
                     object: None,
@@ -441,26 +431,41 @@ impl<'a> Builder<'a> {
         // Written, even if its value is reported below: a REQUIRED:YES check must not
         // report the same line again as a missing fact.
         let fact_name = Name::new(name.text);
-        self.facts_written.insert((id, set, fact_name.clone()));
+        let required = self.facts_required.iter();
+        if required
+            .filter(|(s, l, _)| *s == set && l.is(loc))
+            .any(|(_, _, n)| *n == fact_name)
+        {
+            self.facts_written.insert((id, set, fact_name.clone()));
+        }
+        let loc_name = self.fact_location_name(loc);
         let defined = self
             .fact_index
-            .get(&(set, Name::new(loc), fact_name.clone()))
+            .get(&(set, loc_name, fact_name.clone()))
             .copied();
         let Some(def) = defined else {
             let def = if set { "FACTSETDEF" } else { "FACTDEF" };
-            let known: Vec<String> = self
-                .ds
-                .fact_defs
-                .iter()
-                .filter(|d| d.set == set && d.location.is(loc))
-                .map(|d| d.name.to_string())
-                .collect();
-            let help = match closest(name.text, known.iter().map(String::as_str)) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => format!(
-                    "add `{def}:{loc}|{}` to a DATACONTROL file of this load",
-                    name.text
-                ),
+            let fact_defs = &self.ds.fact_defs;
+            let (candidates, helps) = self.unknown_facts.entry((set, loc)).or_insert_with(|| {
+                let known = fact_defs
+                    .iter()
+                    .filter(|d| d.set == set && d.location.is(loc))
+                    .map(|d| d.name.to_string());
+                (super::suggest::Candidates::new(known), Default::default())
+            });
+            let help = match helps.get(name.text) {
+                Some(help) => help.clone(),
+                None => {
+                    let help = match candidates.closest(name.text) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!(
+                            "add `{def}:{loc}|{}` to a DATACONTROL file of this load",
+                            name.text
+                        ),
+                    };
+                    helps.insert(name.text.to_owned(), help.clone());
+                    help
+                }
             };
             self.diags.push(
                 Diagnostic::error(
@@ -505,12 +510,22 @@ impl<'a> Builder<'a> {
             }
         }
         if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-            o.facts.push(Fact {
+            o.extras_mut().facts.push(Fact {
                 name: fact_name,
                 value: val.text.to_owned(),
                 set,
             });
         }
+    }
+
+    /// The FACTDEF location `loc` as a [`Name`] (made once per load set).
+    fn fact_location_name(&mut self, loc: &'static str) -> Name {
+        if let Some((_, n)) = self.fact_locations.iter().find(|(l, _)| *l == loc) {
+            return n.clone();
+        }
+        let n = Name::new(loc);
+        self.fact_locations.push((loc, n.clone()));
+        n
     }
 
     pub(super) fn face(&mut self, id: ObjectId, key: Slice<'_>, value: Slice<'_>) {
@@ -614,7 +629,7 @@ impl<'a> Builder<'a> {
             .objects
             .iter()
             .enumerate()
-            .flat_map(|(i, o)| o.grants.iter().enumerate().map(move |(j, g)| (i, j, g)))
+            .flat_map(|(i, o)| o.grants().iter().enumerate().map(move |(j, g)| (i, j, g)))
             .map(|(i, j, g)| {
                 (
                     i,
@@ -625,7 +640,8 @@ impl<'a> Builder<'a> {
             })
             .collect();
         for (i, j, id) in grants {
-            if let Some(g) = self.ds.objects.get_mut(i).and_then(|o| o.grants.get_mut(j)) {
+            let object = self.ds.objects.get_mut(i);
+            if let Some(g) = object.and_then(|o| o.extras_mut().grants.get_mut(j)) {
                 g.object = id;
             }
         }
