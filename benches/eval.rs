@@ -3,7 +3,7 @@
 //! `shared/reference/pcgen-formula-bench.md` (same variables and input as the reference run).
 //! Run: `cargo bench --bench eval -- --quick`.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use fasteval::{Compiler, Evaler};
 use rulebook::formula::{Format, MapEnv, Number, Value, check, parse_formula};
 use rulebook::source::FileId;
@@ -214,5 +214,52 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// Without criterion, for counting instructions (the machine's wall clock is noisy):
+/// `EVAL_COUNT=<case>:<n>` evaluates one case's checked formula `n` times through the typed
+/// entry point (`eval_number` / `eval_bool`, as the `rulebook` bench) and exits. The
+/// difference between the instruction counts (`valgrind --tool=callgrind`) of two runs with
+/// different `n`, divided by the difference of the `n`s, is the cost of one evaluation.
+fn count(spec: &str) {
+    let (Some(name), Some(n)) = spec
+        .split_once(':')
+        .map_or((None, None), |(a, b)| (Some(a), b.parse::<usize>().ok()))
+    else {
+        panic!("EVAL_COUNT=<case>:<n>");
+    };
+    let env = env();
+    let input = Value::Number(Number::Int(5));
+    let case = cases()
+        .into_iter()
+        .find(|c| c.name == name)
+        .expect("a bench case");
+    let formula = parse_formula(case.formula, FileId(0), 0)
+        .formula
+        .expect("bench formula parses");
+    let compiled =
+        check(&formula, &env, &case.format, Some(&Format::Number)).expect("bench formula checks");
+    let boolean = case.format == Format::Boolean;
+    let mut ok = 0usize;
+    for _ in 0..n {
+        ok += usize::from(if boolean {
+            black_box(&compiled)
+                .eval_bool(black_box(&env), Some(black_box(&input)))
+                .is_ok()
+        } else {
+            black_box(&compiled)
+                .eval_number(black_box(&env), Some(black_box(&input)))
+                .is_ok()
+        });
+    }
+    assert_eq!(ok, n, "{spec}");
+}
+
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(spec) = std::env::var("EVAL_COUNT") {
+        count(&spec);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

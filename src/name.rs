@@ -164,21 +164,78 @@ const MAX_SUGGEST_CHARS: usize = 1000;
 /// The closest of `candidates` to `wanted` (case-insensitive edit distance at most a third of
 /// the length rounded up, at least 1), for "did you mean" help lines. No suggestion for names
 /// over 1,000 characters.
+///
+/// Called for each unknown name of a load set over every known one, so a candidate costs
+/// no allocation: both sides are folded once into reused buffers, and the distance is
+/// bounded by the best found so far (a candidate that cannot beat it stops early).
 pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let wanted_l = wanted.to_ascii_lowercase();
     let chars = wanted.chars().count();
     if chars > MAX_SUGGEST_CHARS {
         return None;
     }
-    let limit = chars.div_ceil(3).max(1);
-    candidates
-        .into_iter()
+    let wanted: Vec<char> = wanted.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let mut bound = chars.div_ceil(3).max(1);
+    let mut best: Option<(usize, &'a str)> = None;
+    let mut other = Vec::new();
+    let mut rows = (Vec::new(), Vec::new());
+    for c in candidates {
         // The distance is at least the difference in length: skip the hopeless cheaply.
-        .filter(|c| c.chars().count().abs_diff(chars) <= limit)
-        .map(|c| (edit_distance(&wanted_l, &c.to_ascii_lowercase()), c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
-        .map(|(_, c)| c)
+        if c.chars().count().abs_diff(chars) > bound {
+            continue;
+        }
+        other.clear();
+        other.extend(c.chars().map(|ch| ch.to_ascii_lowercase()));
+        let Some(d) = bounded_distance(&wanted, &other, bound, &mut rows) else {
+            continue;
+        };
+        let better = match best {
+            None => true,
+            Some((bd, bc)) => d < bd || (d == bd && c < bc),
+        };
+        if better {
+            best = Some((d, c));
+            bound = d;
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// The Levenshtein distance of `a` and `b` when it is at most `bound`, else `None` (given
+/// up as soon as a whole row exceeds it: a row's minimum never decreases). `rows` are
+/// reused buffers.
+fn bounded_distance(
+    a: &[char],
+    b: &[char],
+    bound: usize,
+    rows: &mut (Vec<usize>, Vec<usize>),
+) -> Option<usize> {
+    let (prev, cur) = rows;
+    prev.clear();
+    prev.extend(0..=b.len());
+    cur.clear();
+    cur.resize(b.len() + 1, 0);
+    for (i, ca) in a.iter().enumerate() {
+        let mut low = i + 1;
+        if let Some(first) = cur.first_mut() {
+            *first = i + 1;
+        }
+        for (j, cb) in b.iter().enumerate() {
+            let (Some(&diag), Some(&up), Some(&left)) = (prev.get(j), prev.get(j + 1), cur.get(j))
+            else {
+                continue;
+            };
+            let v = (diag + usize::from(ca != cb)).min(up + 1).min(left + 1);
+            if let Some(slot) = cur.get_mut(j + 1) {
+                *slot = v;
+            }
+            low = low.min(v);
+        }
+        if low > bound {
+            return None;
+        }
+        std::mem::swap(prev, cur);
+    }
+    prev.last().copied().filter(|d| *d <= bound)
 }
 
 /// Levenshtein distance over characters.
@@ -265,5 +322,33 @@ mod tests {
     fn closest_suggests_near_names() {
         assert_eq!(closest("Hnads", ["Hands", "Reach"]), Some("Hands"));
         assert_eq!(closest("zzz", ["Hands"]), None);
+    }
+
+    /// The first version: every candidate's full distance, the least (then the first in
+    /// order of text) within the limit.
+    fn closest_plain<'a>(wanted: &str, candidates: &[&'a str]) -> Option<&'a str> {
+        let wanted_l = wanted.to_ascii_lowercase();
+        let chars = wanted.chars().count();
+        let limit = chars.div_ceil(3).max(1);
+        candidates
+            .iter()
+            .map(|c| (edit_distance(&wanted_l, &c.to_ascii_lowercase()), *c))
+            .filter(|(d, _)| *d <= limit)
+            .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
+            .map(|(_, c)| c)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_bounded_search_picks_what_the_full_distances_pick(
+            wanted in "[abAB\u{e9} ]{0,9}",
+            candidates in proptest::collection::vec("[abAB\u{e9} ]{0,9}", 0..8),
+        ) {
+            let candidates: Vec<&str> = candidates.iter().map(String::as_str).collect();
+            proptest::prop_assert_eq!(
+                closest(&wanted, candidates.iter().copied()),
+                closest_plain(&wanted, &candidates)
+            );
+        }
     }
 }

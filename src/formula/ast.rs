@@ -466,7 +466,8 @@ impl Builder {
             nodes: Vec::with_capacity(nodes),
             lists: Vec::new(),
             text,
-            pending: PENDING.take(),
+            // Taken from `PENDING` at the first call (most formulas have none).
+            pending: Vec::new(),
         }
     }
 
@@ -519,7 +520,10 @@ impl Builder {
     }
 
     /// Marks where the arguments of a call start (see [`Builder::arg`], [`Builder::call`]).
-    pub(crate) fn args_start(&self) -> usize {
+    pub(crate) fn args_start(&mut self) -> usize {
+        if self.pending.capacity() == 0 {
+            self.pending = PENDING.take();
+        }
         self.pending.len()
     }
 
@@ -694,8 +698,10 @@ impl Builder {
 
     /// The formula whose root is `root`.
     pub(crate) fn finish(mut self, root: Option<NodeId>, span: Span) -> Formula {
-        self.pending.clear();
-        PENDING.set(self.pending);
+        if self.pending.capacity() > 0 {
+            self.pending.clear();
+            PENDING.set(self.pending);
+        }
         Formula {
             nodes: self.nodes,
             lists: self.lists,

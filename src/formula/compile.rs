@@ -176,9 +176,46 @@ pub struct CompiledFormula {
     pub(crate) root: Val,
     pub(crate) fast: std::sync::OnceLock<Fast>,
     pub(crate) format: Format,
-    pub(crate) dependencies: Vec<VarRef>,
+    pub(crate) dependencies: Deps,
     pub(crate) span: Span,
     pub(crate) uses_input: bool,
+}
+
+/// The variables a formula reads: up to four in place (most formulas; no allocation),
+/// more in a vector.
+#[derive(Clone)]
+pub(crate) enum Deps {
+    Few(u8, [VarRef; 4]),
+    /// (A boxed slice: a vector would make the enum, and every compiled formula, larger.)
+    Many(Box<[VarRef]>),
+}
+
+impl Deps {
+    /// `deps` (each once, in order).
+    pub(crate) fn of(deps: &[VarRef]) -> Deps {
+        match deps {
+            [] => Deps::Few(0, [VarRef(0); 4]),
+            [a] => Deps::Few(1, [*a, VarRef(0), VarRef(0), VarRef(0)]),
+            [a, b] => Deps::Few(2, [*a, *b, VarRef(0), VarRef(0)]),
+            [a, b, c] => Deps::Few(3, [*a, *b, *c, VarRef(0)]),
+            [a, b, c, d] => Deps::Few(4, [*a, *b, *c, *d]),
+            more => Deps::Many(more.into()),
+        }
+    }
+
+    pub(crate) fn as_slice(&self) -> &[VarRef] {
+        match self {
+            Deps::Few(n, vars) => vars.get(..usize::from(*n)).unwrap_or(&[]),
+            Deps::Many(v) => v,
+        }
+    }
+}
+
+/// Printed as the list it holds.
+impl std::fmt::Debug for Deps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
 }
 
 /// What evaluation reads: the caller's environment and the running value.
@@ -219,7 +256,7 @@ impl CompiledFormula {
     /// Every variable the formula may read (both branches of every `if`, user function
     /// bodies included), each once, in order of first use.
     pub fn dependencies(&self) -> &[VarRef] {
-        &self.dependencies
+        self.dependencies.as_slice()
     }
 
     /// True if the formula reads `value()`.
@@ -950,6 +987,14 @@ impl Ctx<'_> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_dependency_list_is_no_larger_than_a_vector() {
+        assert!(
+            std::mem::size_of::<super::Deps>()
+                <= std::mem::size_of::<Vec<crate::formula::VarRef>>()
+        );
+    }
+
     #[test]
     fn compiled_formulas_can_be_shared_between_threads() {
         fn shareable<T: Send + Sync + Clone>() {}

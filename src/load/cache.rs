@@ -14,13 +14,13 @@
 //! that changes a file drops it with [`FileCache::forget`] and reads it again.
 
 use crate::diagnostic::Diagnostic;
+use crate::fxhash::FxHashMap;
 use crate::load::fs::FileSystem;
 use crate::load::gamemode::{GameMode, read_game_modes};
 use crate::load::root::{Escape, PcgenRoot};
 use crate::load::text::{Line, LineMode, lines, read_source};
 use crate::source::{FileId, SourceFile, SourceMap, Span};
 use std::any::Any;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -240,16 +240,28 @@ impl std::fmt::Debug for FileLines {
     }
 }
 
+/// A path as a hash key: its bytes (the loader's paths are normalised, so equal paths are
+/// equal bytes). Hashing a `Path` walks its components, and every load set looks up each
+/// file it lists: that walk cost more than the look-up.
+pub(crate) fn path_key(path: &Path) -> &[u8] {
+    path.as_os_str().as_encoded_bytes()
+}
+
+/// Paths asked about, by [`path_key`].
+type ByPath<V> = FxHashMap<Box<[u8]>, V>;
+
 /// Files read once per run, shared by every load set (see the module doc).
 #[derive(Debug, Default)]
 pub struct FileCache {
-    files: Mutex<HashMap<PathBuf, Arc<CachedFile>>>,
+    files: Mutex<ByPath<Arc<CachedFile>>>,
     game_modes: OnceLock<(PathBuf, Arc<[GameMode]>)>,
     /// [`PcgenRoot::escape`] of each path asked about, by root folder and path: resolving
     /// links costs a system call per folder on the path, and every load set asks again for
     /// each file it lists.
-    /// Keyed by root, then path, so a lookup allocates nothing.
-    escapes: Mutex<HashMap<PathBuf, HashMap<PathBuf, Option<Escape>>>>,
+    escapes: Mutex<Vec<(PathBuf, ByPath<Option<Escape>>)>>,
+    /// Folders with their links resolved (`None`: not there), for [`FileCache::escape`]:
+    /// the files of a dataset share a few folders, and the root is asked about each time.
+    folders: Mutex<ByPath<Option<PathBuf>>>,
 }
 
 impl FileCache {
@@ -258,7 +270,7 @@ impl FileCache {
         Self::default()
     }
 
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Arc<CachedFile>>> {
+    fn map(&self) -> std::sync::MutexGuard<'_, ByPath<Arc<CachedFile>>> {
         // A panic while the lock was held cannot leave the map half-changed (one insert or
         // remove), so a poisoned lock is still good.
         self.files
@@ -268,7 +280,7 @@ impl FileCache {
 
     /// The file at `path` if it was read already.
     pub fn get(&self, path: &Path) -> Option<Arc<CachedFile>> {
-        self.map().get(path).cloned()
+        self.map().get(path_key(path)).cloned()
     }
 
     /// The file at `path` (shown to users as `display`), read through `fs` the first time.
@@ -296,44 +308,84 @@ impl FileCache {
             findings: Mutex::default(),
             derived: Mutex::default(),
         });
-        Ok(self.map().entry(path.to_path_buf()).or_insert(file).clone())
+        Ok(self
+            .map()
+            .entry(path_key(path).into())
+            .or_insert(file)
+            .clone())
     }
 
     /// Drops the file at `path` (it changed); load sets holding it keep their copy.
     pub fn forget(&self, path: &Path) {
-        self.map().remove(path);
-        for paths in self.escape_memo().values_mut() {
-            paths.remove(path);
+        self.map().remove(path_key(path));
+        for (_, paths) in self.escape_memo().iter_mut() {
+            paths.remove(path_key(path));
         }
+        self.folder_memo().clear();
     }
 
-    fn escape_memo(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<PathBuf, HashMap<PathBuf, Option<Escape>>>> {
+    fn escape_memo(&self) -> std::sync::MutexGuard<'_, Vec<(PathBuf, ByPath<Option<Escape>>)>> {
         // As for `map`: one insert or remove cannot be left half-done.
         self.escapes
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    fn folder_memo(&self) -> std::sync::MutexGuard<'_, ByPath<Option<PathBuf>>> {
+        // As for `map`.
+        self.folders
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The folder `dir` with its links resolved, once per run.
+    fn real_folder(&self, fs: &dyn FileSystem, dir: &Path) -> Option<PathBuf> {
+        if let Some(known) = self.folder_memo().get(path_key(dir)) {
+            return known.clone();
+        }
+        let real = fs.canonical(dir);
+        self.folder_memo()
+            .insert(path_key(dir).into(), real.clone());
+        real
+    }
+
     /// [`PcgenRoot::escape`] of `path`, worked out once per run (the links on a path do
-    /// not change during a check; [`FileCache::forget`] drops it with the file).
+    /// not change during a check; [`FileCache::forget`] drops it with the file), with the
+    /// links of its folder and of the root resolved once per folder
+    /// ([`FileSystem::not_a_link`] tells when the file's own name is no link).
     pub fn escape(&self, fs: &dyn FileSystem, root: &PcgenRoot, path: &Path) -> Option<Escape> {
         if root.outside == crate::load::root::OutsideRoot::Allow {
             return None;
         }
         if let Some(known) = self
             .escape_memo()
-            .get(root.root.as_path())
-            .and_then(|paths| paths.get(path))
+            .iter()
+            .find(|(r, _)| *r == root.root)
+            .and_then(|(_, paths)| paths.get(path_key(path)))
         {
             return known.clone();
         }
-        let found = root.escape(fs, path);
-        self.escape_memo()
-            .entry(root.root.clone())
-            .or_default()
-            .insert(path.to_path_buf(), found.clone());
+        let found = root.escape_with(
+            path,
+            |p| self.real_folder(fs, p),
+            |p| match (p.parent(), p.file_name()) {
+                (Some(dir), Some(name)) if fs.not_a_link(p) => {
+                    self.real_folder(fs, dir).map(|d| d.join(name))
+                }
+                _ => fs.canonical(p),
+            },
+        );
+        let mut memo = self.escape_memo();
+        let at = match memo.iter().position(|(r, _)| *r == root.root) {
+            Some(at) => at,
+            None => {
+                memo.push((root.root.clone(), ByPath::default()));
+                memo.len() - 1
+            }
+        };
+        if let Some((_, paths)) = memo.get_mut(at) {
+            paths.insert(path_key(path).into(), found.clone());
+        }
         found
     }
 

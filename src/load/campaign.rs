@@ -1,6 +1,7 @@
 //! PCC files: campaign metadata, file lists, sub-campaigns and prerequisites.
 
 use crate::diagnostic::Diagnostic;
+use crate::load::cache::{CACHE_FILE, CachedFile};
 use crate::load::codes;
 use crate::load::root::PcgenRoot;
 use crate::load::syntax::{Slice, split_pipes};
@@ -427,6 +428,67 @@ pub fn parse_pcc(
     }
     if c.key.is_empty() {
         c.key = c.name.clone();
+    }
+    c
+}
+
+/// A PCC as parsed from its file alone (spans in the cache's placeholder file), kept in the
+/// run's file cache: a core rulebook's PCC is loaded by hundreds of load sets, and parsing
+/// it (resolving every listed path) cost each of them.
+#[derive(Debug)]
+struct ParsedPcc {
+    /// The data folder its paths were resolved against.
+    data: PathBuf,
+    campaign: Campaign,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// [`parse_pcc`] of the cached file at `path`, parsed once per run and placed in the load
+/// set's file `file`.
+pub(crate) fn parse_pcc_cached(
+    path: &Path,
+    file: FileId,
+    cached: &CachedFile,
+    root: &PcgenRoot,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Campaign {
+    let parsed = cached.derived("load::campaign", 0, |f| {
+        let mut diagnostics = Vec::new();
+        let campaign = parse_pcc(path, CACHE_FILE, f.source(), root, &mut diagnostics);
+        ParsedPcc {
+            data: root.data.clone(),
+            campaign,
+            diagnostics,
+        }
+    });
+    if parsed.data != root.data || parsed.campaign.path != path {
+        return parse_pcc(path, file, cached.source(), root, diagnostics);
+    }
+    let place = |span: &mut Span| span.file = file;
+    diagnostics.extend(parsed.diagnostics.iter().map(|d| {
+        let mut d = d.clone();
+        place(&mut d.span);
+        for l in &mut d.labels {
+            place(&mut l.span);
+        }
+        d
+    }));
+    let mut c = parsed.campaign.clone();
+    c.file = file;
+    if let Some(span) = &mut c.game_mode_span {
+        place(span);
+    }
+    for p in &mut c.pre {
+        place(&mut p.span);
+    }
+    for e in &mut c.entries {
+        place(&mut e.span);
+        for p in &mut e.pre {
+            place(&mut p.span);
+        }
+    }
+    for (_, span) in &mut c.includes {
+        place(span);
     }
     c
 }

@@ -34,6 +34,13 @@ pub trait FileSystem {
     fn canonical(&self, path: &Path) -> Option<PathBuf> {
         Some(normalize(path))
     }
+    /// True when `path` exists and is certainly not a symbolic link itself (its folders
+    /// may be): then its [`FileSystem::canonical`] is that of its folder joined with its
+    /// name. The default, `false`, always resolves the whole path.
+    fn not_a_link(&self, path: &Path) -> bool {
+        let _ = path;
+        false
+    }
 }
 
 /// The result of walking a folder: its files and what could not be walked.
@@ -130,6 +137,10 @@ impl FileSystem for DiskFs {
 
     fn canonical(&self, path: &Path) -> Option<PathBuf> {
         std::fs::canonicalize(path).ok()
+    }
+
+    fn not_a_link(&self, path: &Path) -> bool {
+        std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_symlink())
     }
 }
 

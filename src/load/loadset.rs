@@ -2,8 +2,9 @@
 //! mode, and every listed file read in PCGen's fixed load order.
 
 use crate::diagnostic::Diagnostic;
-use crate::load::cache::{CachedFile, FileCache, FileLines};
-use crate::load::campaign::{Campaign, Candidate, FileKind, KeyFilter, PreItem, parse_pcc};
+use crate::fxhash::{FxHashMap, FxHashSet};
+use crate::load::cache::{CachedFile, FileCache, FileLines, path_key};
+use crate::load::campaign::{Campaign, Candidate, FileKind, KeyFilter, PreItem, parse_pcc_cached};
 use crate::load::codes;
 use crate::load::fs::{FileSystem, WalkProblem, normalize};
 use crate::load::gamemode::GameMode;
@@ -12,7 +13,7 @@ use crate::load::root::{Escape, PcgenRoot};
 use crate::load::text::LineMode;
 use crate::source::{FileId, SourceFile, SourceMap, Span, TextEncoding};
 use std::cell::OnceCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -112,9 +113,11 @@ struct Loader<'a> {
     root: PcgenRoot,
     sources: SourceMap,
     diagnostics: Vec<Diagnostic>,
-    by_path: HashMap<PathBuf, usize>,
+    /// Campaigns parsed, by [`path_key`] of their (normalised) path.
+    by_path: FxHashMap<Box<[u8]>, usize>,
     campaigns: Vec<Campaign>,
-    read: HashMap<PathBuf, (FileId, Arc<CachedFile>)>,
+    /// Files read in this load, by [`path_key`].
+    read: FxHashMap<Box<[u8]>, (FileId, Arc<CachedFile>)>,
     cache: &'a FileCache,
 }
 
@@ -212,10 +215,6 @@ impl Loader<'_> {
         );
     }
 
-    fn read(&mut self, path: &Path, at: Option<Span>, what: &str) -> Option<FileId> {
-        self.read_cached(path, at, what).map(|(id, _)| id)
-    }
-
     /// Reads `path` through the run's cache (once per run) and gives it an id in this load.
     fn read_cached(
         &mut self,
@@ -223,7 +222,7 @@ impl Loader<'_> {
         at: Option<Span>,
         what: &str,
     ) -> Option<(FileId, Arc<CachedFile>)> {
-        if let Some(found) = self.read.get(path) {
+        if let Some(found) = self.read.get(path_key(path)) {
             return Some(found.clone());
         }
         // Files a PCC names stay under the root; what the user names on the command line
@@ -266,7 +265,7 @@ impl Loader<'_> {
                     };
                     self.diagnostics.push(w.with_note(note));
                 }
-                self.read.insert(path.to_path_buf(), (id, file.clone()));
+                self.read.insert(path_key(path).into(), (id, file.clone()));
                 Some((id, file))
             }
             Err(e) => {
@@ -330,16 +329,15 @@ impl Loader<'_> {
             }
             return None;
         }
-        if let Some(i) = self.by_path.get(&path) {
+        if let Some(i) = self.by_path.get(path_key(&path)) {
             return Some(*i);
         }
-        let id = self.read(&path, at, "campaign file")?;
-        let source = self.sources.get_shared(id)?.clone();
-        let c = parse_pcc(&path, id, &source, &self.root, &mut self.diagnostics);
+        let (id, cached) = self.read_cached(&path, at, "campaign file")?;
+        let c = parse_pcc_cached(&path, id, &cached, &self.root, &mut self.diagnostics);
         let includes = c.includes.clone();
         let index = self.campaigns.len();
         self.campaigns.push(c);
-        self.by_path.insert(path.clone(), index);
+        self.by_path.insert(path_key(&path).into(), index);
         stack.push(path);
         for (p, span) in includes {
             self.campaign(&p, Some(span), stack);
@@ -365,7 +363,7 @@ impl Loader<'_> {
                 c.includes
                     .iter()
                     .rev()
-                    .filter_map(|(p, _)| self.by_path.get(p).copied()),
+                    .filter_map(|(p, _)| self.by_path.get(path_key(p)).copied()),
             );
         }
     }
@@ -699,9 +697,9 @@ fn load_from(
         root: root.clone(),
         sources: SourceMap::new(),
         diagnostics: Vec::new(),
-        by_path: HashMap::new(),
+        by_path: FxHashMap::default(),
         campaigns: Vec::new(),
-        read: HashMap::new(),
+        read: FxHashMap::default(),
         cache,
     };
     let mut selected: Vec<usize> = Vec::new();
@@ -823,27 +821,28 @@ fn load_from(
     // RANK order (descending, stable), then flatten the file lists.
     let mut order = selected.clone();
     order.sort_by_key(|i| std::cmp::Reverse(l.campaigns.get(*i).map_or(9, |c| c.rank)));
+    // Borrowed from the campaigns (by path bytes, see `path_key`) until the plan is made.
     let mut entries = Vec::new();
-    let mut excludes: HashSet<PathBuf> = HashSet::new();
+    let mut excludes: FxHashSet<&[u8]> = FxHashSet::default();
     let mut seen = HashSet::new();
     for &i in &order {
         let mut reach = Vec::new();
         l.reachable(i, &mut seen, &mut reach);
         for j in reach {
             if let Some(c) = l.campaigns.get(j) {
-                entries.extend(c.entries.iter().cloned());
-                excludes.extend(c.lst_excludes.iter().cloned());
+                entries.extend(c.entries.iter());
+                excludes.extend(c.lst_excludes.iter().map(|p| path_key(p)));
             }
         }
     }
-    let mut listed: HashSet<(PathBuf, Option<KeyFilter>, FileKind)> = HashSet::new();
+    let mut listed: FxHashSet<(&[u8], Option<&KeyFilter>, FileKind)> = FxHashSet::default();
     let mut plan: Vec<(FileKind, PathBuf, Option<KeyFilter>, Option<Span>)> = Vec::new();
     let candidates = l.candidates(&selected);
     let mut never = Vec::new();
     let mut judged = HashSet::new();
     for kind in FileKind::LOAD_ORDER {
         for e in entries.iter().filter(|e| e.kind == kind) {
-            if excludes.contains(&e.path) {
+            if excludes.contains(path_key(&e.path)) {
                 continue;
             }
             if let Some(failed) = e.pre.iter().find(|p| !p.passes(&candidates)) {
@@ -855,7 +854,7 @@ fn load_from(
                 }
                 continue;
             }
-            if listed.insert((e.path.clone(), e.filter.clone(), kind)) {
+            if listed.insert((path_key(&e.path), e.filter.as_ref(), kind)) {
                 plan.push((kind, e.path.clone(), e.filter.clone(), Some(e.span)));
             }
         }

@@ -52,6 +52,18 @@ impl PcgenRoot {
     /// `None` when `path` may be read: it is inside the root (links resolved), or files
     /// outside are allowed. A path that does not exist yet is judged lexically.
     pub fn escape(&self, fs: &dyn FileSystem, path: &Path) -> Option<Escape> {
+        self.escape_with(path, |p| fs.canonical(p), |p| fs.canonical(p))
+    }
+
+    /// [`PcgenRoot::escape`] with the links resolved by `real_root` (for the root) and
+    /// `real` (for the normalised path): a caller that checks many paths resolves each
+    /// folder once.
+    pub fn escape_with(
+        &self,
+        path: &Path,
+        real_root: impl FnOnce(&Path) -> Option<PathBuf>,
+        real: impl FnOnce(&Path) -> Option<PathBuf>,
+    ) -> Option<Escape> {
         if self.outside == OutsideRoot::Allow {
             return None;
         }
@@ -59,10 +71,8 @@ impl PcgenRoot {
         if !path.starts_with(&self.root) {
             return Some(Escape::Lexical);
         }
-        let real = fs.canonical(&path)?;
-        let root = fs
-            .canonical(&self.root)
-            .unwrap_or_else(|| self.root.clone());
+        let real = real(&path)?;
+        let root = real_root(&self.root).unwrap_or_else(|| self.root.clone());
         (!real.starts_with(&root)).then_some(Escape::Link(real))
     }
 

@@ -443,10 +443,10 @@ pub struct FactDef {
     pub selectable: bool,
     /// `VISIBLE:` — where PCGen shows the fact.
     pub visibility: FactVisibility,
-    /// `DISPLAYNAME:`, if given.
-    pub display_name: Option<String>,
-    /// `EXPLANATION:`, if given.
-    pub explanation: Option<String>,
+    /// `DISPLAYNAME:`, if given (shared: a load set copies each FACTDEF of its files).
+    pub display_name: Option<std::sync::Arc<str>>,
+    /// `EXPLANATION:`, if given (shared, as `display_name`).
+    pub explanation: Option<std::sync::Arc<str>>,
 }
 
 /// A FACTDEF's `VISIBLE:` value (PCGen's `Visibility`).

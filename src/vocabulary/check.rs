@@ -174,19 +174,27 @@ fn check_files(load: &LoadSet, cache: Option<&FileCache>) -> Vec<Diagnostic> {
         let Some(src) = load.sources.get_shared(f.file) else {
             continue;
         };
-        let lst = |_: FileId| {
+        // Checked over the run's shared split (spans in the cache's placeholder file), then
+        // moved onto the load set's file: placing every line of the file in the load set
+        // first would copy all its tokens for findings that are mostly empty.
+        let lst = |id: FileId| {
             let mut found = Vec::new();
-            check_lines(f.kind, &src.text, &f.lines, &mut found);
+            check_lines(f.kind, &src.text, f.lines.shared(), &mut found);
+            for d in &mut found {
+                d.span.file = id;
+                for l in &mut d.labels {
+                    l.span.file = id;
+                }
+            }
             found
         };
-        out.extend(file_findings(
-            cache,
-            &f.path,
-            src,
-            f.kind.token(),
-            f.file,
-            lst,
-        ));
+        // The load set's own copy of the file is the cached one its text came from.
+        match cache {
+            Some(_) if Arc::ptr_eq(f.cached.source(), src) => {
+                out.extend(f.cached.findings(f.kind.token(), f.file, lst));
+            }
+            _ => out.extend(lst(f.file)),
+        }
     }
     out
 }

@@ -72,8 +72,16 @@ impl<'a> Checker<'a> {
                     self.arity(e.span(), name, "1 argument", n);
                     return None;
                 }
-                let mut xs = self.number_args(name, args)?;
-                let x = xs.pop()?;
+                // The one argument checked as `number_args` would, without its vector.
+                let a = args.first()?;
+                let x = match self.expr(a, Some(&Format::Number))? {
+                    t if t.format == Format::Number => num_node(t.node, a.span()),
+                    t => {
+                        let what = format!("an argument of `{name}`");
+                        let _ = self.want(t, &Format::Number, a, &what);
+                        return None;
+                    }
+                };
                 let f = match lower {
                     "abs" => NumFn::Abs,
                     "ceil" => NumFn::Ceil,

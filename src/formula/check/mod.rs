@@ -71,8 +71,8 @@ pub fn check_with_args(
         env,
         input,
         diags: Vec::new(),
-        // About one variable per two nodes (`a+b+c`): room for them all.
-        deps: Vec::with_capacity((formula.len() / 2 + 1).min(1024)),
+        // Kept from one check to the next (see `DEPS`).
+        deps: DEPS.take(),
         spine: SPINE.take(),
         frames: Vec::new(),
         current: None,
@@ -118,9 +118,17 @@ pub fn check_with_args(
     let mut spine = std::mem::take(&mut c.spine);
     spine.clear();
     SPINE.set(spine);
-    match typed {
-        Some(t) if c.diags.is_empty() => {
-            let deps = first_uses(c.deps);
+    let mut deps = std::mem::take(&mut c.deps);
+    let dependencies = (typed.is_some() && c.diags.is_empty()).then(|| {
+        first_uses(&mut deps);
+        super::compile::Deps::of(&deps)
+    });
+    deps.clear();
+    if deps.capacity() <= KEPT_DEPS {
+        DEPS.set(deps);
+    }
+    match (typed, dependencies) {
+        (Some(t), Some(deps)) => {
             let mut root = t.node;
             super::compile::optimize(&mut root);
             Ok(CompiledFormula {
@@ -132,7 +140,7 @@ pub fn check_with_args(
                 uses_input: c.uses_input,
             })
         }
-        _ => {
+        (_, _) => {
             if c.diags.is_empty() {
                 c.diags.push(Diagnostic::error(
                     RESULT_FORMAT,
@@ -146,7 +154,7 @@ pub fn check_with_args(
 }
 
 /// `deps` without repeats, each where it first appears.
-fn first_uses(mut deps: Vec<VarRef>) -> Vec<VarRef> {
+fn first_uses(deps: &mut Vec<VarRef>) {
     // Most formulas read a handful of variables: a scan of those kept beats hashing.
     if deps.len() <= 32 {
         let mut kept = 0;
@@ -160,12 +168,30 @@ fn first_uses(mut deps: Vec<VarRef>) -> Vec<VarRef> {
             }
         }
         deps.truncate(kept);
+    } else if let Some(max) = deps
+        .iter()
+        .map(|d| d.0 as usize)
+        .max()
+        .filter(|&m| m <= 64 * deps.len() + 4096)
+    {
+        // Handles no larger than a few dozen per variable read (the usual: indexes into the
+        // environment's variables): a bit per handle, a few instructions per read.
+        let mut seen = vec![0u64; max / 64 + 1];
+        deps.retain(|d| {
+            let (word, bit) = (d.0 as usize / 64, 1u64 << (d.0 % 64));
+            match seen.get_mut(word) {
+                Some(w) if *w & bit == 0 => {
+                    *w |= bit;
+                    true
+                }
+                _ => false,
+            }
+        });
     } else {
         let mut seen = crate::fxhash::FxHashSet::default();
         seen.reserve(deps.len());
         deps.retain(|d| seen.insert(*d));
     }
-    deps
 }
 
 /// The help for a formula whose result is `found` where `asserted` is required.
@@ -186,7 +212,14 @@ fn result_help(found: &Format, asserted: &Format, root: Expr<'_>) -> String {
     }
 }
 
+/// Dependency buffers above this many variables are not kept for the next check.
+const KEPT_DEPS: usize = 4096;
+
 thread_local! {
+    /// The variables read by the last check on this thread, reused: the formula keeps its
+    /// own copy (in place when there are a few), so most checks allocate nothing for them.
+    static DEPS: std::cell::Cell<Vec<VarRef>> = const { std::cell::Cell::new(Vec::new()) };
+
     /// The binary-spine stack of the last check on this thread, reused (its allocation
     /// would otherwise be made and freed for every formula).
     static SPINE: std::cell::Cell<Vec<SpineEntry>> = const { std::cell::Cell::new(Vec::new()) };
@@ -297,7 +330,12 @@ impl<'a> Checker<'a> {
             } => self.index(e, name, name_span, index),
             ExprKind::Unary { op, operand } => self.unary(e, op, operand, asserted),
             ExprKind::Paren(x) => self.expr(x, asserted),
-            ExprKind::Binary { .. } => self.binary(e, asserted),
+            ExprKind::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => self.binary(e, (op, op_span, lhs, rhs), asserted),
             ExprKind::Call {
                 name,
                 name_span,

@@ -9,17 +9,22 @@ use crate::formula::format::Format;
 use crate::name::{Name, closest};
 use crate::source::Span;
 
+/// The checked node reading `var` of `format` at `span`.
+pub(super) fn variable_typed(var: VarRef, format: Format, span: Span) -> Typed {
+    let node = match format {
+        Format::Number => Val::Num(Num::Var(var, span)),
+        Format::Boolean => Val::Bool(Bool::Var(var, span)),
+        _ => Val::Var(var, span),
+    };
+    Typed { format, node }
+}
+
 impl<'a> Checker<'a> {
     /// A variable read, added to the dependencies.
     pub(super) fn variable_node(&mut self, name: &str, span: Span) -> Option<Typed> {
         let (var, format) = self.variable(name, span)?;
         self.deps.push(var);
-        let node = match format {
-            Format::Number => Val::Num(Num::Var(var, span)),
-            Format::Boolean => Val::Bool(Bool::Var(var, span)),
-            _ => Val::Var(var, span),
-        };
-        Some(Typed { format, node })
+        Some(variable_typed(var, format, span))
     }
 
     /// An array item, `name[index]`.
@@ -59,7 +64,7 @@ impl<'a> Checker<'a> {
     }
 
     /// The variable called `name`, or an error with a suggestion.
-    fn variable(&mut self, name: &str, span: Span) -> Option<(VarRef, Format)> {
+    pub(super) fn variable(&mut self, name: &str, span: Span) -> Option<(VarRef, Format)> {
         if let Some(v) = self.env.variable(name) {
             return Some(v);
         }

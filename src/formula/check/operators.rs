@@ -1,7 +1,8 @@
 //! Operators: `-` and `!`, arithmetic (also `+` joining STRINGs), comparisons, equality
 //! and logic; long left-nested chains are checked without recursion.
 
-use super::{Checker, OPERAND_FORMAT, Typed, bool_node, num_node};
+use super::names::variable_typed;
+use super::{Checker, MAX_DEPTH, OPERAND_FORMAT, Typed, bool_node, num_node};
 use crate::diagnostic::Diagnostic;
 use crate::formula::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 use crate::formula::compile::{Bool, CmpOp, Num, NumOp, Val, extend_chain};
@@ -72,7 +73,13 @@ impl<'a> Checker<'a> {
     /// Checks a binary node. The left spine of nested binary nodes (`a+b+c+…`, as long as
     /// the data makes it) is walked with a loop, not recursion, so very long formulas
     /// cannot overflow the stack.
-    pub(super) fn binary(&mut self, e: Expr<'a>, asserted: Option<&Format>) -> Option<Typed> {
+    /// `first` is `e`'s operator, its span and its operands (already read by the caller).
+    pub(super) fn binary(
+        &mut self,
+        e: Expr<'a>,
+        first: (BinaryOp, Span, Expr<'a>, Expr<'a>),
+        asserted: Option<&Format>,
+    ) -> Option<Typed> {
         // spine[0] is `e`; spine[i+1] is the left operand of spine[i]. Arithmetic passes the
         // asserted format down; the others clear it (reference), so along the spine it is
         // `asserted` down to the first non-arithmetic operator, then nothing: each entry
@@ -80,8 +87,11 @@ impl<'a> Checker<'a> {
         // The spine is kept on `self.spine` above `mark` (nested calls use the space above).
         // (The stack is kept from one check to the next, so it is not sized up front.)
         let mark = self.spine.len();
-        let mut cur = e;
-        let mut keeps = asserted.is_some();
+        let (op, op_span, lhs, rhs) = first;
+        let mut keeps = asserted.is_some() && is_arithmetic(op);
+        self.spine
+            .push((e.index(), op, op_span, rhs.index(), keeps));
+        let mut cur = lhs;
         while let ExprKind::Binary {
             op,
             op_span,
@@ -103,7 +113,60 @@ impl<'a> Checker<'a> {
                 break;
             };
             let (node, rhs) = (e.sibling(node), e.sibling(rhs));
-            let mut r = self.expr(rhs, asserted.filter(|_| keeps));
+            // A variable operand after a chain is checked here, as `expr` would (it ignores
+            // `asserted`), so that a NUMBER one — the usual step of a long `a+b-c+…` — is
+            // appended to the chain without building its checked node first.
+            // (Only looked at once a chain has begun: short formulas pay nothing for it.)
+            let chained = matches!(
+                acc,
+                Some(Typed {
+                    node: Val::Num(Num::Chain(..)),
+                    ..
+                })
+            );
+            let leaf = match chained && self.depth < MAX_DEPTH {
+                true => match rhs.kind() {
+                    ExprKind::Variable(name) => Some(name),
+                    _ => None,
+                },
+                false => None,
+            };
+            let mut r = match leaf {
+                Some(name) => match self.variable(name, rhs.span()) {
+                    Some((var, Format::Number)) => {
+                        self.deps.push(var);
+                        let b = Num::Var(var, rhs.span());
+                        match (&mut acc, num_op(op)) {
+                            (
+                                Some(Typed {
+                                    format: Format::Number,
+                                    node: Val::Num(chain),
+                                }),
+                                Some(nop),
+                            ) => match extend_chain(chain, nop, b, node.span()) {
+                                Ok(()) => {
+                                    lhs_span = node.span();
+                                    continue;
+                                }
+                                Err(b) => Some(Typed {
+                                    format: Format::Number,
+                                    node: Val::Num(b),
+                                }),
+                            },
+                            _ => Some(Typed {
+                                format: Format::Number,
+                                node: Val::Num(b),
+                            }),
+                        }
+                    }
+                    Some((var, format)) => {
+                        self.deps.push(var);
+                        Some(variable_typed(var, format, rhs.span()))
+                    }
+                    None => None,
+                },
+                None => self.expr(rhs, asserted.filter(|_| keeps)),
+            };
             // The common step of a long `a+b-c+…`: a NUMBER operand appended to the chain
             // built so far, in place (what `combine` would do, without moving the chain).
             // Tested by reference first, so short formulas pay only the test.

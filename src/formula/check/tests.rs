@@ -245,3 +245,34 @@ fn arrays_and_optionals() {
         ],
     );
 }
+
+/// `first_uses` keeps each variable once, where it first appears, on all three of its
+/// paths (a scan for a few, a bit set for handles near the count, a hash set for sparse
+/// ones).
+#[test]
+fn first_uses_keeps_the_first_of_each_on_every_path() {
+    use super::{VarRef, first_uses};
+    fn naive(deps: &[VarRef]) -> Vec<VarRef> {
+        let mut out: Vec<VarRef> = Vec::new();
+        for d in deps {
+            if !out.contains(d) {
+                out.push(*d);
+            }
+        }
+        out
+    }
+    let cases: Vec<Vec<VarRef>> = vec![
+        vec![],
+        (0..20).map(|i| VarRef(i % 7)).collect(),
+        (0..500).map(|i| VarRef((i * 37) % 301)).collect(),
+        (0..500)
+            .map(|i| VarRef(((i * 37) % 301) * 1_000_000))
+            .collect(),
+        (0..40).map(|i| VarRef(u32::MAX - (i % 3))).collect(),
+    ];
+    for deps in cases {
+        let mut got = deps.clone();
+        first_uses(&mut got);
+        assert_eq!(got, naive(&deps));
+    }
+}

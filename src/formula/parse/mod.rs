@@ -64,10 +64,22 @@ pub struct ParseOutput {
 /// assert!(parse_formula("2^-1", FileId(0), 0).formula.is_none());
 /// ```
 pub fn parse_formula(text: &str, file: FileId, offset: u32) -> ParseOutput {
+    // The usual formula: lexed on demand and parsed in one pass, without problems (and
+    // without the thread's grammar).
+    if !text.is_empty() {
+        let whole = Span::new(file, 0..text.len()).shifted(offset);
+        if let Some(formula) = fast::parse_bytes(text, grammar::Place { file, offset }, whole) {
+            return ParseOutput {
+                formula: Some(formula),
+                diagnostics: Vec::new(),
+            };
+        }
+    }
     GRAMMAR.with(|g| parse_with(g, text, file, offset))
 }
 
-/// [`parse_formula`] with `grammar` for the text the fast path refuses.
+/// [`parse_formula`] past its on-demand path: the lexer, the token-fed fast parser, then
+/// `grammar` for the text the fast parser refuses.
 fn parse_with(
     grammar: &grammar::Grammar<grammar::Error>,
     text: &str,
@@ -276,9 +288,22 @@ mod tests {
         fast::parse(&tokens, text, grammar::Place::default(), whole)
     }
 
+    /// The on-demand path's verdict on `text`, when it gives one.
+    fn bytes_only(text: &str) -> Option<Formula> {
+        let whole = Span::new(FileId(0), 0..text.len());
+        fast::parse_bytes(text, grammar::Place::default(), whole)
+    }
+
     const PIECES: &[&str] = &[
         "(", ")", "[", "]", ",", "a", "b c", "1", ".5", " ", "-", "!", "^", "+", "*", "/", "%",
         "<", ">=", "==", "!=", "&&", "||", "\"s\"", "f(", "x[", "=", "@",
+    ];
+
+    /// [`PIECES`] and more of what the on-demand lexer must refuse or take apart exactly.
+    const PIECES_AND_MORE: &[&str] = &[
+        "(", ")", "[", "]", ",", "a", "b c", "1", ".5", " ", "-", "!", "^", "+", "*", "/", "%",
+        "<", ">=", "==", "!=", "&&", "||", "\"s\"", "f(", "x[", "=", "@", "t01", "2.5", "3.",
+        "Ab~", "_", ":", ".", "é", "\t", "<>", "<=", ">", "&", "|", "9", "x1", "~", "e",
     ];
 
     proptest! {
@@ -292,6 +317,23 @@ mod tests {
         ) {
             let text = pieces.concat();
             prop_assert_eq!(fast_only(&text), chumsky_only(&text), "{:?}", text);
+        }
+
+        /// Whenever the on-demand path answers, the lexer reports nothing and the token
+        /// path gives the same tree (spans included).
+        #[test]
+        fn on_demand_lexing_agrees_with_the_lexer(
+            pieces in prop::collection::vec(prop::sample::select(PIECES_AND_MORE), 1..16)
+        ) {
+            let text = pieces.concat();
+            if let Some(tree) = bytes_only(&text) {
+                let mut problems = Vec::new();
+                let tokens = lexer::lex(&text, &mut problems);
+                prop_assert!(problems.is_empty(), "{:?}: {:?}", text, problems);
+                let whole = Span::new(FileId(0), 0..text.len());
+                let by_tokens = fast::parse(&tokens, &text, grammar::Place::default(), whole);
+                prop_assert_eq!(Some(tree), by_tokens, "{:?}", text);
+            }
         }
     }
 
@@ -351,6 +393,25 @@ mod tests {
             "=",
         ] {
             assert_eq!(fast_only(text), chumsky_only(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn plain_formulas_are_lexed_on_demand_and_others_are_left_to_the_lexer() {
+        for text in [
+            "floor((Score-10)/2)",
+            "if(RaceIsLong,20,30)",
+            "max(value()-1,1)",
+            "(Lvl>3&&!RaceIsLong)||Score>=18",
+            "x[1+2*3]!=2.5^y~",
+        ] {
+            assert!(bytes_only(text).is_some(), "{text:?}");
+            assert_eq!(bytes_only(text), fast_only(text), "{text:?}");
+        }
+        for text in [
+            "a + b", "a b", "%a", "\"s\"", ".5", "a_b", "a=b", "1e5", "é", "a<>b",
+        ] {
+            assert!(bytes_only(text).is_none(), "{text:?}");
         }
     }
 

@@ -1,6 +1,9 @@
 //! DATACONTROL lines (defaults, facts, functions) and DATATABLE tables.
 
 use super::*;
+use crate::load::loadset::line_mode;
+use crate::source::{FileId, SourceFile};
+use std::sync::Arc;
 
 /// PCGen's YES/NO reading (REQUIRED, SELECTABLE): `Y`/`YES`/`N`/`NO`, any case.
 fn yes_no(text: &str) -> Option<bool> {
@@ -40,7 +43,15 @@ impl<'a> Builder<'a> {
         }
         match key.text {
             "DEFAULTVARIABLEVALUE" => self.default_value(value),
-            "FACTDEF" | "FACTSETDEF" => self.fact_def(value, key.text == "FACTSETDEF", line),
+            // Read once per file (`data_control_file`); a line given here alone is read
+            // the same way.
+            "FACTDEF" | "FACTSETDEF" => {
+                let src = self.load.sources.get(first.file);
+                if let Some(src) = src {
+                    let fact = read_fact_def(src, value, key.text == "FACTSETDEF", line);
+                    self.cached_fact_def(&fact, first.file);
+                }
+            }
             "FUNCTION" => self.function(value, line),
             "DYNAMICSCOPE" => {}
             _ => self.unexpected(
@@ -111,117 +122,73 @@ impl<'a> Builder<'a> {
         );
     }
 
-    pub(super) fn fact_def(&mut self, value: Slice<'_>, set: bool, line: &crate::load::Line) {
-        let Some((loc, name)) = split_at_byte(value, b'|') else {
-            return self.malformed(
-                value.span,
-                "expected `LOCATION|FactName`",
-                "write e.g. `FACTDEF:TEMPLATE|IsOrc`",
-            );
-        };
-        let loc = loc.trim();
-        if !fact_locations().any(|l| l == loc.text) {
-            let help = match closest(loc.text, fact_locations()) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => "use an object kind such as ABILITY, RACE, TEMPLATE or EQUIPMENT".into(),
-            };
-            self.diags.push(
-                Diagnostic::error(
-                    codes::BAD_FACT_LOCATION,
-                    loc.span,
-                    format!("`{}` is not a fact location", loc.text),
-                )
-                .with_label("invalid data definition location")
-                .with_help(help),
-            );
-            return;
+    /// The lines of one DATACONTROL file. Its FACTDEF and FACTSETDEF lines are read once
+    /// per file and run ([`FactLines`]); a load set only checks their DATAFORMATs against
+    /// its own dynamic scopes and enters them in its tables. The other lines (defaults,
+    /// functions) depend on the load set and are read here.
+    pub(super) fn data_control_file(&mut self, f: &LoadedFile) {
+        let facts = FactLines::of(f);
+        let mut next = facts.lines.iter().peekable();
+        for (i, line) in f.lines.shared().iter().enumerate() {
+            match next.next_if(|(at, _)| *at == i) {
+                Some((_, fact)) => {
+                    self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
+                    self.cached_fact_def(fact, f.file);
+                }
+                None => {
+                    let placed = crate::load::Line {
+                        number: line.number,
+                        span: f.lines.place(line.span),
+                        tokens: line.tokens.iter().map(|t| f.lines.place(*t)).collect(),
+                    };
+                    self.data_control_line(&placed);
+                }
+            }
         }
-        let name = name.trim();
-        let mut def = FactDef {
-            location: Name::new(loc.text),
-            name: Name::new(name.text),
-            set,
-            format: None,
-            span: name.span,
-            required: false,
-            selectable: false,
-            visibility: FactVisibility::default(),
-            display_name: None,
-            explanation: None,
+    }
+
+    /// A FACTDEF line read once per file, entered in this load set (file `id`).
+    fn cached_fact_def(&mut self, fact: &CachedFact, id: FileId) {
+        let placed = |d: &Diagnostic| {
+            let mut d = d.clone();
+            d.span.file = id;
+            for l in &mut d.labels {
+                l.span.file = id;
+            }
+            d
         };
-        let mut has_format = false;
-        for t in line.tokens.iter().skip(1) {
-            let text = self.text(*t);
-            // A token without `:` or with a name FACTDEF does not take is the token
-            // vocabulary's finding (T0117, T0110), reported once there.
-            let Some((k, v)) = token_parts(text, *t) else {
-                continue;
-            };
-            let v = v.trim();
-            match k.text {
-                "DATAFORMAT" => {
-                    has_format = true;
-                    def.format = super::format_from_name(v.text).filter(|f| self.known_format(f));
+        let (def, steps) = match fact {
+            CachedFact::Rejected(d) => return self.diags.push(placed(d)),
+            CachedFact::Def { def, steps } => (def, steps),
+        };
+        let mut def = def.clone();
+        def.span.file = id;
+        for step in steps {
+            match step {
+                FactStep::Report(d) => self.diags.push(placed(d)),
+                FactStep::Format { format, value } => {
+                    def.format = format.clone().filter(|f| self.known_format(f));
                     if def.format.is_none() {
+                        let span = Span {
+                            file: id,
+                            ..value.span
+                        };
                         self.fact_attribute_problem(
-                            v.span,
-                            &format!("unknown DATAFORMAT `{}`", v.text),
+                            span,
+                            &format!("unknown DATAFORMAT `{}`", value.value),
                             "use NUMBER, BOOLEAN, STRING, ORDEREDPAIR, DICE or an object format",
                         );
                     }
                 }
-                "REQUIRED" | "SELECTABLE" => match yes_no(v.text) {
-                    Some(yes) if k.text == "REQUIRED" => def.required = yes,
-                    Some(yes) => def.selectable = yes,
-                    None => self.fact_attribute_problem(
-                        v.span,
-                        &format!("{} must be YES or NO, not `{}`", k.text, v.text),
-                        "write YES or NO",
-                    ),
-                },
-                "VISIBLE" => match v.text {
-                    "YES" => def.visibility = FactVisibility::Yes,
-                    "DISPLAY" => def.visibility = FactVisibility::Display,
-                    "EXPORT" => def.visibility = FactVisibility::Export,
-                    "NO" => def.visibility = FactVisibility::No,
-                    _ => self.fact_attribute_problem(
-                        v.span,
-                        &format!(
-                            "VISIBLE must be YES, DISPLAY, EXPORT or NO, not `{}`",
-                            v.text
-                        ),
-                        "write YES, DISPLAY, EXPORT or NO (upper case, as PCGen reads it)",
-                    ),
-                },
-                "DISPLAYNAME" => def.display_name = Some(v.text.to_owned()),
-                "EXPLANATION" => def.explanation = Some(v.text.to_owned()),
-                _ => {}
             }
         }
-        if !has_format {
-            let def_token = if set { "FACTSETDEF" } else { "FACTDEF" };
-            self.diags.push(
-                Diagnostic::error(
-                    codes::BAD_FACT_ATTRIBUTE,
-                    name.span,
-                    format!("{def_token} `{}` has no DATAFORMAT", name.text),
-                )
-                .with_label("no DATAFORMAT: on this line")
-                .with_help("add a tab and e.g. `DATAFORMAT:STRING` on the same line")
-                .with_note("PCGen reports \"did not have a DATAFORMAT\" and drops the definition"),
-            );
-        }
         self.fact_index
-            .insert_first(set, &def.location, &def.name, self.ds.fact_defs.len());
+            .insert_first(def.set, &def.location, &def.name, self.ds.fact_defs.len());
         self.ds.fact_defs.push(def);
     }
 
     fn fact_attribute_problem(&mut self, span: Span, message: &str, help: &str) {
-        self.diags.push(
-            Diagnostic::error(codes::BAD_FACT_ATTRIBUTE, span, message.to_owned())
-                .with_label("PCGen rejects this FACTDEF attribute")
-                .with_help(help.to_owned()),
-        );
+        self.diags.push(fact_attribute_problem(span, message, help));
     }
 
     /// Every object of a FACTDEF's location that does not give a `REQUIRED:YES` fact:
@@ -622,6 +589,192 @@ fn csv_cells(line: Slice<'_>) -> Vec<At<String>> {
         out.pop();
     }
     out
+}
+
+/// The name under which a DATACONTROL file's FACTDEF lines are kept in the file cache.
+const FACT_LINES: &str = "model::fact_lines";
+
+/// The FACTDEF and FACTSETDEF lines of one DATACONTROL file, read once per file and run
+/// (spans in the cache's file, [`crate::load::cache::CACHE_FILE`]).
+#[derive(Debug)]
+struct FactLines {
+    /// The index of each such line in the file's lines, with what it reads as.
+    lines: Vec<(usize, CachedFact)>,
+}
+
+/// One FACTDEF line as read from its file alone.
+#[derive(Debug)]
+enum CachedFact {
+    /// Not a definition (no `|`, or not a fact location): this one error.
+    Rejected(Diagnostic),
+    /// A definition: the fact as read, and what a load set does with the line in order.
+    Def {
+        /// The fact, its DATAFORMAT left out (it depends on the load set's scopes).
+        def: FactDef,
+        /// Findings and DATAFORMAT checks, in the order of the line's tokens.
+        steps: Vec<FactStep>,
+    },
+}
+
+/// One step of entering a cached FACTDEF in a load set.
+#[derive(Debug)]
+enum FactStep {
+    /// A finding of the line alone.
+    Report(Diagnostic),
+    /// A `DATAFORMAT:` token: the format named (`None`: no format has that name), which is
+    /// the fact's format when the load set knows it (object formats may be dynamic scopes).
+    Format {
+        format: Option<Format>,
+        value: At<String>,
+    },
+}
+
+impl FactLines {
+    /// The FACTDEF lines of `f` (a DATACONTROL file), read by the first load set that asks.
+    fn of(f: &LoadedFile) -> Arc<Self> {
+        f.cached.derived(FACT_LINES, 0, |cached| {
+            let src = cached.source();
+            let lines = cached
+                .shared_lines(line_mode(FileKind::DataControl))
+                .iter()
+                .enumerate()
+                .filter_map(|(i, line)| {
+                    let first = *line.tokens.first()?;
+                    let (key, value) = token_parts(src.slice(first), first)?;
+                    let set = match key.text {
+                        "FACTDEF" => false,
+                        "FACTSETDEF" => true,
+                        _ => return None,
+                    };
+                    if value.text.trim().is_empty() {
+                        return None;
+                    }
+                    Some((i, read_fact_def(src, value, set, line)))
+                })
+                .collect();
+            FactLines { lines }
+        })
+    }
+}
+
+/// A FACTDEF (`set`: FACTSETDEF) line read from its file alone: `value` is what follows
+/// `FACTDEF:`, `line` the whole line, its text in `src`.
+fn read_fact_def(
+    src: &SourceFile,
+    value: Slice<'_>,
+    set: bool,
+    line: &crate::load::Line,
+) -> CachedFact {
+    let Some((loc, name)) = split_at_byte(value, b'|') else {
+        return CachedFact::Rejected(
+            Diagnostic::error(
+                lcodes::MALFORMED,
+                value.span,
+                "expected `LOCATION|FactName`",
+            )
+            .with_help("write e.g. `FACTDEF:TEMPLATE|IsOrc`".to_owned()),
+        );
+    };
+    let loc = loc.trim();
+    if !fact_locations().any(|l| l == loc.text) {
+        let help = match closest(loc.text, fact_locations()) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => "use an object kind such as ABILITY, RACE, TEMPLATE or EQUIPMENT".into(),
+        };
+        return CachedFact::Rejected(
+            Diagnostic::error(
+                codes::BAD_FACT_LOCATION,
+                loc.span,
+                format!("`{}` is not a fact location", loc.text),
+            )
+            .with_label("invalid data definition location")
+            .with_help(help),
+        );
+    }
+    let name = name.trim();
+    let mut def = FactDef {
+        location: Name::new(loc.text),
+        name: Name::new(name.text),
+        set,
+        format: None,
+        span: name.span,
+        required: false,
+        selectable: false,
+        visibility: FactVisibility::default(),
+        display_name: None,
+        explanation: None,
+    };
+    let mut steps = Vec::new();
+    let mut has_format = false;
+    let problem =
+        |span, message: &str, help| FactStep::Report(fact_attribute_problem(span, message, help));
+    for t in line.tokens.iter().skip(1) {
+        let text = src.slice(*t);
+        // A token without `:` or with a name FACTDEF does not take is the token
+        // vocabulary's finding (T0117, T0110), reported once there.
+        let Some((k, v)) = token_parts(text, *t) else {
+            continue;
+        };
+        let v = v.trim();
+        match k.text {
+            "DATAFORMAT" => {
+                has_format = true;
+                steps.push(FactStep::Format {
+                    format: super::format_from_name(v.text),
+                    value: At {
+                        value: v.text.to_owned(),
+                        span: v.span,
+                    },
+                });
+            }
+            "REQUIRED" | "SELECTABLE" => match yes_no(v.text) {
+                Some(yes) if k.text == "REQUIRED" => def.required = yes,
+                Some(yes) => def.selectable = yes,
+                None => steps.push(problem(
+                    v.span,
+                    &format!("{} must be YES or NO, not `{}`", k.text, v.text),
+                    "write YES or NO",
+                )),
+            },
+            "VISIBLE" => match v.text {
+                "YES" => def.visibility = FactVisibility::Yes,
+                "DISPLAY" => def.visibility = FactVisibility::Display,
+                "EXPORT" => def.visibility = FactVisibility::Export,
+                "NO" => def.visibility = FactVisibility::No,
+                _ => steps.push(problem(
+                    v.span,
+                    &format!(
+                        "VISIBLE must be YES, DISPLAY, EXPORT or NO, not `{}`",
+                        v.text
+                    ),
+                    "write YES, DISPLAY, EXPORT or NO (upper case, as PCGen reads it)",
+                )),
+            },
+            "DISPLAYNAME" => def.display_name = Some(v.text.into()),
+            "EXPLANATION" => def.explanation = Some(v.text.into()),
+            _ => {}
+        }
+    }
+    if !has_format {
+        let def_token = if set { "FACTSETDEF" } else { "FACTDEF" };
+        steps.push(FactStep::Report(
+            Diagnostic::error(
+                codes::BAD_FACT_ATTRIBUTE,
+                name.span,
+                format!("{def_token} `{}` has no DATAFORMAT", name.text),
+            )
+            .with_label("no DATAFORMAT: on this line")
+            .with_help("add a tab and e.g. `DATAFORMAT:STRING` on the same line")
+            .with_note("PCGen reports \"did not have a DATAFORMAT\" and drops the definition"),
+        ));
+    }
+    CachedFact::Def { def, steps }
+}
+
+fn fact_attribute_problem(span: Span, message: &str, help: &str) -> Diagnostic {
+    Diagnostic::error(codes::BAD_FACT_ATTRIBUTE, span, message.to_owned())
+        .with_label("PCGen rejects this FACTDEF attribute")
+        .with_help(help.to_owned())
 }
 
 #[cfg(test)]

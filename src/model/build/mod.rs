@@ -258,9 +258,11 @@ impl<'a> Builder<'a> {
 
     pub(super) fn run(&mut self) {
         for f in self.files(FileKind::DataControl) {
-            for line in &f.lines {
-                if let Some(t) = line.tokens.first() {
-                    let text = self.text(*t);
+            // The shared split, each first token placed in the load set's file: placing
+            // every line would copy all their tokens per load set.
+            for line in f.lines.shared() {
+                if let Some(t) = line.tokens.first().map(|t| f.lines.place(*t)) {
+                    let text = self.text(t);
                     if let Some(v) = text.strip_prefix("DYNAMICSCOPE:") {
                         let start = t.start as usize + "DYNAMICSCOPE:".len();
                         let s = Slice::new(v, Span::new(t.file, start..start + v.len()));
@@ -275,9 +277,7 @@ impl<'a> Builder<'a> {
             }
         }
         for f in self.files(FileKind::DataControl) {
-            for line in &f.lines {
-                self.data_control_line(line);
-            }
+            self.data_control_file(f);
         }
         for f in self.files(FileKind::DataTable) {
             self.table_file(f);
