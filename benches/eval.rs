@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, criterion_group};
 use fasteval::{Compiler, Evaler};
-use rulebook::formula::{Format, MapEnv, Number, Value, check, parse_formula};
+use rulebook::formula::{CompiledFormula, Format, MapEnv, Number, Value, check, parse_formula};
 use rulebook::source::FileId;
 use std::hint::black_box;
 
@@ -187,17 +187,7 @@ fn bench(c: &mut Criterion) {
         // The typed entry point (what the solver calls for a NUMBER/BOOLEAN variable) ...
         let boolean = case.format == Format::Boolean;
         group.bench_function("rulebook", |bch| {
-            bch.iter(|| {
-                if boolean {
-                    black_box(&compiled)
-                        .eval_bool(black_box(&env), Some(black_box(&input)))
-                        .is_ok()
-                } else {
-                    black_box(&compiled)
-                        .eval_number(black_box(&env), Some(black_box(&input)))
-                        .is_ok()
-                }
-            })
+            bch.iter(|| eval_typed(&compiled, &env, &input, boolean))
         });
         // ... and the generic one returning a `Value`.
         group.bench_function("rulebook_value", |bch| {
@@ -211,6 +201,20 @@ fn bench(c: &mut Criterion) {
         });
         group.bench_function("closure", |bch| bch.iter(|| (case.closure)(black_box(&v))));
         group.finish();
+    }
+}
+
+/// One evaluation through the typed entry point (what the solver calls for a NUMBER or
+/// BOOLEAN variable): `eval_bool` when `boolean`, else `eval_number`; whether it succeeded.
+fn eval_typed(compiled: &CompiledFormula, env: &MapEnv, input: &Value, boolean: bool) -> bool {
+    if boolean {
+        black_box(compiled)
+            .eval_bool(black_box(env), Some(black_box(input)))
+            .is_ok()
+    } else {
+        black_box(compiled)
+            .eval_number(black_box(env), Some(black_box(input)))
+            .is_ok()
     }
 }
 
@@ -240,15 +244,7 @@ fn count(spec: &str) {
     let boolean = case.format == Format::Boolean;
     let mut ok = 0usize;
     for _ in 0..n {
-        ok += usize::from(if boolean {
-            black_box(&compiled)
-                .eval_bool(black_box(&env), Some(black_box(&input)))
-                .is_ok()
-        } else {
-            black_box(&compiled)
-                .eval_number(black_box(&env), Some(black_box(&input)))
-                .is_ok()
-        });
+        ok += usize::from(eval_typed(&compiled, &env, &input, boolean));
     }
     assert_eq!(ok, n, "{spec}");
 }

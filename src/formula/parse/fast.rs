@@ -16,7 +16,7 @@
 
 use super::MAX_TOKENS;
 use super::grammar::Place;
-use super::lexer::{Spanned, Tok};
+use super::lexer::{NAME_END_ASCII, Spanned, Tok};
 use crate::formula::ast::{BinaryOp, Builder, Formula, NodeId, TextRef, UnaryOp};
 use crate::source::Span;
 use chumsky::span::SimpleSpan;
@@ -113,17 +113,6 @@ struct Bytes<'a> {
     count: usize,
 }
 
-/// ASCII bytes that can end a name (letters, digits, `~`).
-static NAME_END: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0u8;
-    while b < 128 {
-        t[b as usize] = b.is_ascii_alphanumeric() || b == b'~';
-        b += 1;
-    }
-    t
-};
-
 impl Bytes<'_> {
     #[inline]
     fn byte(&self, i: usize) -> u8 {
@@ -141,7 +130,7 @@ impl Bytes<'_> {
         let (tok, end) = match b {
             b'a'..=b'z' | b'A'..=b'Z' => {
                 let mut end = start + 1;
-                while NAME_END[usize::from(self.byte(end))] {
+                while NAME_END_ASCII[usize::from(self.byte(end))] {
                     end += 1;
                 }
                 // What may continue a name (or needs the full lexer) must not follow.
