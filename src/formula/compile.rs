@@ -7,6 +7,7 @@
 //! reports every error. The tree interpreter here handles other formats and is the
 //! reference all of them are tested against. Measurements: `docs/performance.md`.
 
+use super::ast::BinaryOp;
 use super::check::{HostFnRef, VarRef};
 use super::eval::{
     EMPTY_OPTIONAL, EvalError, INDEX_NOT_WHOLE, INDEX_OUT_OF_BOUNDS, MISSING_INPUT, NO_VALUE,
@@ -19,8 +20,10 @@ use crate::source::Span;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+mod plain;
 mod program;
 mod tiny;
+pub(crate) use plain::{Op as PlainOp, Plain, Step as PlainStep};
 use program::Program;
 use tiny::Tiny;
 
@@ -170,10 +173,12 @@ impl Fast {
 ///
 /// The evaluation forms (tiny form, register program, closures) are built from the typed
 /// tree on first evaluation, not at check: a load checks every formula of a dataset, and
-/// `rulebook check` evaluates none of them.
-#[derive(Clone, Debug)]
+/// `rulebook check` evaluates none of them. A plain formula (`check::onepass`) is checked
+/// into its postfix code (`plain`), and its typed tree too is built on first evaluation.
+#[derive(Clone)]
 pub struct CompiledFormula {
-    pub(crate) root: Val,
+    /// The typed tree, or the postfix code it is built from on first use.
+    pub(crate) typed: Typed,
     pub(crate) fast: std::sync::OnceLock<Fast>,
     pub(crate) format: Format,
     pub(crate) dependencies: Deps,
@@ -241,11 +246,46 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// A formula's typed tree as the checker made it, or a plain formula's postfix code with
+/// the tree built from it on first use (boxed: most formulas of a load are never
+/// evaluated, and a compiled formula stays small).
+#[derive(Clone, Debug)]
+pub(crate) enum Typed {
+    Tree(Val),
+    Plain(Box<(Plain, std::sync::OnceLock<Val>)>),
+}
+
+/// Printed with its typed tree (built if it was not yet), whichever way it was checked.
+impl std::fmt::Debug for CompiledFormula {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledFormula")
+            .field("root", self.root())
+            .field("format", &self.format)
+            .field("dependencies", &self.dependencies)
+            .field("span", &self.span)
+            .field("uses_input", &self.uses_input)
+            .finish()
+    }
+}
+
 impl CompiledFormula {
+    /// The typed tree, built from the postfix code on first use.
+    #[inline]
+    pub(crate) fn root(&self) -> &Val {
+        match &self.typed {
+            Typed::Tree(root) => root,
+            Typed::Plain(plain) => plain.1.get_or_init(|| {
+                let mut root = plain.0.tree().unwrap_or(Val::Num(Num::Const(Number::ZERO)));
+                optimize(&mut root);
+                root
+            }),
+        }
+    }
+
     /// The evaluation form, built on first use.
     #[inline]
     pub(crate) fn fast(&self) -> &Fast {
-        self.fast.get_or_init(|| Fast::of(&self.root))
+        self.fast.get_or_init(|| Fast::of(self.root()))
     }
 
     /// The format of the formula's result.
@@ -332,7 +372,7 @@ impl CompiledFormula {
         let r = match self.fast().general() {
             Fast::Num(f, _) => f(&cx).map(Value::Number),
             Fast::Bool(f, _) => f(&cx).map(Value::Boolean),
-            Fast::Tiny(..) | Fast::Tree => cx.val(&self.root),
+            Fast::Tiny(..) | Fast::Tree => cx.val(self.root()),
         };
         r.map_err(|e| self.finish(*e))
     }
@@ -369,7 +409,7 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
         let cx = Ctx::new(env, input);
-        let r = match (self.fast().general(), &self.root) {
+        let r = match (self.fast().general(), self.root()) {
             (Fast::Num(f, _), _) => f(&cx),
             (_, Val::Num(n)) => cx.num(n),
             (_, other) => match cx.val(other) {
@@ -415,7 +455,7 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<bool, EvalError> {
         let cx = Ctx::new(env, input);
-        let r = match (self.fast().general(), &self.root) {
+        let r = match (self.fast().general(), self.root()) {
             (Fast::Bool(f, _), _) => f(&cx),
             (_, Val::Bool(b)) => cx.boolean(b),
             (_, other) => match cx.val(other) {
@@ -440,7 +480,7 @@ impl CompiledFormula {
     ) -> Result<Value, EvalError> {
         let env = DynEnv(env);
         let cx = Ctx::new(&env, input);
-        cx.val(&self.root).map_err(|e| self.finish(*e))
+        cx.val(self.root()).map_err(|e| self.finish(*e))
     }
 
     fn finish(&self, e: EvalError) -> EvalError {
@@ -529,6 +569,49 @@ pub(crate) fn chain(op: NumOp, a: Num, b: Num, span: Span) -> Num {
     }
 }
 
+/// The NUMBER operator of an arithmetic `op`.
+pub(crate) fn num_op(op: BinaryOp) -> Option<NumOp> {
+    Some(match op {
+        BinaryOp::Add => NumOp::Add,
+        BinaryOp::Sub => NumOp::Sub,
+        BinaryOp::Mul => NumOp::Mul,
+        BinaryOp::Div => NumOp::Div,
+        BinaryOp::Rem => NumOp::Rem,
+        BinaryOp::Pow => NumOp::Pow,
+        _ => return None,
+    })
+}
+
+/// The comparison of `<`, `>`, `<=` or `>=`.
+pub(crate) fn cmp_op(op: BinaryOp) -> Option<CmpOp> {
+    Some(match op {
+        BinaryOp::Lt => CmpOp::Lt,
+        BinaryOp::Gt => CmpOp::Gt,
+        BinaryOp::Le => CmpOp::Le,
+        BinaryOp::Ge => CmpOp::Ge,
+        _ => return None,
+    })
+}
+
+/// The comparison `a op b`, specialised as `optimize` would (`var op constant`).
+pub(crate) fn comparison(op: CmpOp, a: Num, b: Num) -> Bool {
+    match (a, b) {
+        (Num::Var(v, vs), Num::Const(c)) => Bool::CmpVC(op, v, vs, c),
+        (a, b) => Bool::Cmp(op, Box::new(a), Box::new(b)),
+    }
+}
+
+/// `-n` (the node of `-x` at `span`): a constant is negated now unless that overflows.
+pub(crate) fn negate(n: Num, span: Span) -> Num {
+    match n {
+        Num::Const(c) => match c.checked_neg() {
+            Ok(r) => Num::Const(r),
+            Err(_) => Num::Neg(Box::new(Num::Const(c)), span),
+        },
+        n => Num::Neg(Box::new(n), span),
+    }
+}
+
 /// What [`chain`] does when `a` is a chain it extends, done in place (without moving `a`,
 /// a long formula's accumulated node): appends `op b` and returns `Ok`; otherwise gives `b`
 /// back.
@@ -591,8 +674,13 @@ fn opt_num(n: &mut Num) {
         }
         Num::Chain(first, rest) => {
             opt_num(first);
-            for (_, x, _) in rest {
+            for (_, x, _) in rest.iter_mut() {
                 opt_num(x);
+            }
+            // Room reserved for operations that did not come (a guess made while reading)
+            // is given back: the compiled formula lives as long as its dataset.
+            if rest.capacity() > rest.len() + 8 {
+                rest.shrink_to_fit();
             }
             None
         }

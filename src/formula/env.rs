@@ -2,7 +2,7 @@
 //! used by `rulebook eval`, the conformance runner, benches and tests. The real loader and
 //! solver implement the traits over their own scoped stores.
 
-use super::check::{CheckEnv, FunctionRef, VarRef};
+use super::check::{CheckEnv, FunctionRef, Scalar, VarRef};
 use super::eval::{EvalError, NO_VALUE, ValueEnv};
 use super::format::Format;
 use super::function::FunctionRegistry;
@@ -19,13 +19,23 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 pub struct MapEnv {
     vars: IndexMap<Key, (Format, Option<Value>), BuildHasherDefault<FxHasher>>,
     /// The checker's name index over `vars`: open addressing with linear probing, a power
-    /// of two slots at most half full, each `0` (empty) or a variable's index + 1. Probed
-    /// with [`fold_hash`] and compared in place: a few dozen instructions per look-up,
-    /// where the general map took two hundred.
-    slots: Vec<u32>,
+    /// of two slots at most half full, each empty (index `0`) or a variable's index + 1 with
+    /// the low half of its name's [`fold_hash`] (so that a probe compares a name only when
+    /// the hashes agree). A few dozen instructions per look-up, where the general map took
+    /// two hundred.
+    slots: Vec<Slot>,
     defaults: HashMap<Format, Value>,
     /// User functions.
     pub functions: FunctionRegistry,
+}
+
+/// One place of [`MapEnv`]'s name index.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    /// The variable's index + 1; `0` for an empty slot.
+    index: u32,
+    /// The low half of the variable name's [`fold_hash`].
+    tag: u32,
 }
 
 impl MapEnv {
@@ -93,7 +103,7 @@ impl MapEnv {
     /// Rebuilds the name index with room for twice the variables.
     fn reindex(&mut self) {
         let size = (self.vars.len() * 4).next_power_of_two().max(16);
-        self.slots = vec![0; size];
+        self.slots = vec![Slot::default(); size];
         for i in 0..self.vars.len() {
             self.slot_in(i);
         }
@@ -105,26 +115,34 @@ impl MapEnv {
             return;
         };
         let mask = self.slots.len().wrapping_sub(1);
-        let mut at = slot_of(key.0.as_str()) & mask;
+        let hash = fold_hash(key.0.as_str().as_bytes());
+        let mut at = slot_of(hash) & mask;
         while let Some(s) = self.slots.get_mut(at) {
-            if *s == 0 {
-                *s = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            if s.index == 0 {
+                *s = Slot {
+                    index: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                    tag: hash as u32,
+                };
                 return;
             }
             at = (at + 1) & mask;
         }
     }
 
-    /// The index of the variable called `name` (any ASCII case).
+    /// The index and format of the variable called `name` (any ASCII case).
     #[inline]
-    fn find(&self, name: &str) -> Option<usize> {
+    fn find(&self, name: &str) -> Option<(usize, &Format)> {
         let mask = self.slots.len().checked_sub(1)?;
-        let mut at = slot_of(name) & mask;
+        let hash = fold_hash(name.as_bytes());
+        let mut at = slot_of(hash) & mask;
         loop {
-            let i = (*self.slots.get(at)? as usize).checked_sub(1)?;
-            if let Some((key, _)) = self.vars.get_index(i) {
-                if same_name(key.0.as_str(), name) {
-                    return Some(i);
+            let slot = *self.slots.get(at)?;
+            let i = (slot.index as usize).checked_sub(1)?;
+            if slot.tag == hash as u32 {
+                if let Some((key, (format, _))) = self.vars.get_index(i) {
+                    if same_name(key.0.as_str(), name) {
+                        return Some((i, format));
+                    }
                 }
             }
             at = (at + 1) & mask;
@@ -197,11 +215,11 @@ fn gather(bytes: &[u8]) -> u64 {
     }
 }
 
-/// Where the name index starts probing for `name`: the high half of its hash (the
-/// multiply of the last round mixes every input bit into it).
+/// Where the name index starts probing for a name of [`fold_hash`] `hash`: its high half
+/// (the multiply of the last round mixes every input bit into it).
 #[inline]
-fn slot_of(name: &str) -> usize {
-    (fold_hash(name.as_bytes()) >> 32) as usize
+fn slot_of(hash: u64) -> usize {
+    (hash >> 32) as usize
 }
 
 /// A hash of `bytes` that names equal without regard to ASCII case share: every byte with
@@ -232,9 +250,19 @@ fn fold_hash(bytes: &[u8]) -> u64 {
 }
 
 impl CheckEnv for MapEnv {
+    #[inline]
+    fn scalar_variable(&self, name: &str) -> Option<(VarRef, Scalar)> {
+        let (i, f) = self.find(name)?;
+        let scalar = match f {
+            Format::Number => Scalar::Number,
+            Format::Boolean => Scalar::Boolean,
+            _ => return None,
+        };
+        Some((VarRef(u32::try_from(i).ok()?), scalar))
+    }
+
     fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
-        let i = self.find(name)?;
-        let (_, (f, _)) = self.vars.get_index(i)?;
+        let (i, f) = self.find(name)?;
         let f = match f {
             Format::Number => Format::Number,
             Format::Boolean => Format::Boolean,

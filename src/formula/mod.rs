@@ -86,8 +86,8 @@ mod testing;
 pub mod value;
 
 pub use check::{
-    CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, VarRef, check,
-    check_with_args,
+    CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, Scalar, VarRef,
+    check, check_with_args, parse_check_plain,
 };
 pub use compile::CompiledFormula;
 pub use dice::Dice;

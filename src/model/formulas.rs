@@ -11,7 +11,8 @@ use crate::diagnostic::Diagnostic;
 use crate::formula::ast::{Expr, ExprKind, Formula};
 use crate::formula::check::WRONG_ARITY;
 use crate::formula::{
-    CheckEnv, Format, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, VarRef, check,
+    CheckEnv, CompiledFormula, Format, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature,
+    Scalar, VarRef, check, parse_check_plain,
 };
 use crate::name::{Name, closest};
 use crate::source::Span;
@@ -236,6 +237,19 @@ impl<'a> ScopeEnv<'a> {
 }
 
 impl CheckEnv for ScopeEnv<'_> {
+    fn scalar_variable(&self, name: &str) -> Option<(VarRef, Scalar)> {
+        let (id, depth) = self.ds.resolve_in(self.scope, name, false)?;
+        if depth >= 2 {
+            self.far.borrow_mut().push(Name::new(name));
+        }
+        let scalar = match self.ds.variable(id)?.format {
+            Format::Number => Scalar::Number,
+            Format::Boolean => Scalar::Boolean,
+            _ => return None,
+        };
+        Some((VarRef(id.0), scalar))
+    }
+
     fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
         let (id, depth) = self.ds.resolve_in(self.scope, name, false)?;
         if depth >= 2 {
@@ -330,30 +344,7 @@ pub(crate) fn check_all(b: &mut Builder<'_>) {
     let pending = std::mem::take(&mut b.formulas);
     let mut reads: Vec<VarId> = Vec::new();
     for p in pending {
-        let (formula, diags) = parse(&p.text, p.span);
-        b.diags.extend(diags);
-        let Some(formula) = formula else { continue };
-        let env = ScopeEnv::new(&b.ds, p.scope);
-        let result = check(&formula, &env, &p.format, Some(&p.format));
-        let far = env.far.take();
-        for name in far {
-            let mut spans = Vec::new();
-            if let Some(root) = formula.root() {
-                variable_spans(root, &name, &mut spans);
-            }
-            for span in spans {
-                b.diags.push(
-                    Diagnostic::warning(
-                        codes::PCGEN_DIVERGENCE,
-                        span,
-                        format!("PCGen cannot read `{name}` from {}", b.ds.scopes.name(p.scope)),
-                    )
-                    .with_label("visible by the spec, not by PCGen")
-                    .with_help("PCGen sees only the scope and its direct parent; pass the value down through a local variable")
-                    .with_note("the spec lets EQUIPMENT.PART formulas read globals; PCGen does not"),
-                );
-            }
-        }
+        let result = check_one(b, &p.text, p.span, p.scope, &p.format);
         match result {
             Ok(compiled) => {
                 reads.extend(compiled.dependencies().iter().map(|r| VarId(r.0)));
@@ -372,6 +363,66 @@ pub(crate) fn check_all(b: &mut Builder<'_>) {
     for r in reads {
         if let Some(u) = b.used.get_mut(r.0 as usize) {
             *u = true;
+        }
+    }
+}
+
+/// Parses and checks one formula (`text` at `span`) in `scope` for a result of `format`:
+/// in one pass when it is plain (`formula::parse_check_plain`), else as a tree. Syntax
+/// problems go to `b`; problems of the check come back.
+fn check_one(
+    b: &mut Builder<'_>,
+    text: &str,
+    span: Span,
+    scope: ScopeId,
+    format: &Format,
+) -> Result<CompiledFormula, Vec<Diagnostic>> {
+    let env = ScopeEnv::new(&b.ds, scope);
+    if let Some(compiled) =
+        parse_check_plain(text, span.file, span.start, &env, format, Some(format))
+    {
+        let far = env.far.take();
+        if !far.is_empty() {
+            // The spans of the names PCGen cannot see are in the tree (rarely needed).
+            if let (Some(formula), _) = parse(text, span) {
+                far_warnings(b, &formula, far, scope);
+            }
+        }
+        return Ok(compiled);
+    }
+    // The usual way, with an environment of its own (the one-pass check may have asked
+    // about some of the names already).
+    let (formula, diags) = parse(text, span);
+    b.diags.extend(diags);
+    let Some(formula) = formula else {
+        return Err(Vec::new());
+    };
+    let env = ScopeEnv::new(&b.ds, scope);
+    let result = check(&formula, &env, format, Some(format));
+    let far = env.far.take();
+    far_warnings(b, &formula, far, scope);
+    result
+}
+
+/// A warning on each read of a variable of `far` (found more than one scope up from
+/// `scope`: PCGen cannot see it) in `formula`.
+fn far_warnings(b: &mut Builder<'_>, formula: &Formula, far: Vec<Name>, scope: ScopeId) {
+    for name in far {
+        let mut spans = Vec::new();
+        if let Some(root) = formula.root() {
+            variable_spans(root, &name, &mut spans);
+        }
+        for span in spans {
+            b.diags.push(
+                Diagnostic::warning(
+                    codes::PCGEN_DIVERGENCE,
+                    span,
+                    format!("PCGen cannot read `{name}` from {}", b.ds.scopes.name(scope)),
+                )
+                .with_label("visible by the spec, not by PCGen")
+                .with_help("PCGen sees only the scope and its direct parent; pass the value down through a local variable")
+                .with_note("the spec lets EQUIPMENT.PART formulas read globals; PCGen does not"),
+            );
         }
     }
 }

@@ -305,7 +305,7 @@ impl<'a> Checker<'a> {
 }
 
 /// `name` lower-cased into `buf`, or `""` when it is longer than `buf` or not ASCII.
-fn lower_short<'b>(name: &str, buf: &'b mut [u8; 16]) -> &'b str {
+pub(super) fn lower_short<'b>(name: &str, buf: &'b mut [u8; 16]) -> &'b str {
     let Some(dst) = buf.get_mut(..name.len()) else {
         return "";
     };

@@ -80,11 +80,33 @@ pub(super) fn literal_name<'a>(a: Expr<'a>) -> Option<&'a str> {
     }
 }
 
+/// The formats of [`CheckEnv::scalar_variable`]'s answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    /// NUMBER.
+    Number,
+    /// BOOLEAN.
+    Boolean,
+}
+
 /// The names a formula may use, implemented by the caller (the loader resolves names by
 /// scope). Built-in functions are not part of it.
 pub trait CheckEnv {
     /// The variable called `name` (any case) and its format.
     fn variable(&self, name: &str) -> Option<(VarRef, Format)>;
+
+    /// The variable called `name` when it is a NUMBER or a BOOLEAN: its handle and its
+    /// [`Scalar`] format; `None` for another format or an unknown name. What the one-pass
+    /// check of plain formulas asks (a small answer, returned in registers); the default
+    /// asks [`CheckEnv::variable`], which an environment may override with a quicker
+    /// look-up of the same answer.
+    fn scalar_variable(&self, name: &str) -> Option<(VarRef, Scalar)> {
+        match self.variable(name)? {
+            (var, Format::Number) => Some((var, Scalar::Number)),
+            (var, Format::Boolean) => Some((var, Scalar::Boolean)),
+            _ => None,
+        }
+    }
 
     /// The user or host function called `name` (any case).
     fn function(&self, name: &str) -> Option<FunctionRef<'_>> {

@@ -19,6 +19,7 @@ mod env;
 mod functions;
 mod literals;
 mod names;
+mod onepass;
 mod operators;
 #[cfg(test)]
 mod tests;
@@ -29,8 +30,9 @@ pub use codes::{
     RECURSIVE_FUNCTION, RESULT_FORMAT, UNKNOWN_FUNCTION, UNKNOWN_VARIABLE, WRONG_ARITY,
 };
 pub use env::{
-    CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, VarRef,
+    CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, Scalar, VarRef,
 };
+pub use onepass::parse_check_plain;
 
 use super::ast::{Args, BinaryOp, Expr, ExprKind, Formula};
 use super::compile::{Bool, CompiledFormula, Num, Val};
@@ -119,28 +121,23 @@ pub fn check_with_args(
     spine.clear();
     SPINE.set(spine);
     let mut deps = std::mem::take(&mut c.deps);
-    let dependencies = (typed.is_some() && c.diags.is_empty()).then(|| {
-        first_uses(&mut deps);
-        super::compile::Deps::of(&deps)
-    });
+    let result = match typed {
+        Some(t) if c.diags.is_empty() => Some(compiled(
+            t.node,
+            t.format,
+            &mut deps,
+            formula.span,
+            c.uses_input,
+        )),
+        _ => None,
+    };
     deps.clear();
     if deps.capacity() <= KEPT_DEPS {
         DEPS.set(deps);
     }
-    match (typed, dependencies) {
-        (Some(t), Some(deps)) => {
-            let mut root = t.node;
-            super::compile::optimize(&mut root);
-            Ok(CompiledFormula {
-                fast: std::sync::OnceLock::new(),
-                root,
-                format: t.format,
-                dependencies: deps,
-                span: formula.span,
-                uses_input: c.uses_input,
-            })
-        }
-        (_, _) => {
+    match result {
+        Some(compiled) => Ok(compiled),
+        None => {
             if c.diags.is_empty() {
                 c.diags.push(Diagnostic::error(
                     RESULT_FORMAT,
@@ -153,27 +150,85 @@ pub fn check_with_args(
     }
 }
 
+/// The compiled formula of a checked `root` of `format` that reads `deps` (in text order,
+/// with repeats: they are removed here) and spans `span`.
+fn compiled(
+    mut root: Val,
+    format: Format,
+    deps: &mut Vec<VarRef>,
+    span: Span,
+    uses_input: bool,
+) -> CompiledFormula {
+    first_uses(deps);
+    let dependencies = super::compile::Deps::of(deps);
+    super::compile::optimize(&mut root);
+    CompiledFormula {
+        typed: super::compile::Typed::Tree(root),
+        fast: std::sync::OnceLock::new(),
+        format,
+        dependencies,
+        span,
+        uses_input,
+    }
+}
+
+/// The compiled formula of a plain formula's postfix code `plain` (see [`compiled`]).
+fn compiled_plain(
+    plain: super::compile::Plain,
+    format: Format,
+    deps: &mut Vec<VarRef>,
+    span: Span,
+    uses_input: bool,
+) -> CompiledFormula {
+    first_uses(deps);
+    CompiledFormula {
+        typed: super::compile::Typed::Plain(Box::new((plain, std::sync::OnceLock::new()))),
+        fast: std::sync::OnceLock::new(),
+        format,
+        dependencies: super::compile::Deps::of(deps),
+        span,
+        uses_input,
+    }
+}
+
 /// `deps` without repeats, each where it first appears.
 fn first_uses(deps: &mut Vec<VarRef>) {
-    // Most formulas read a handful of variables: a scan of those kept beats hashing.
-    if deps.len() <= 32 {
-        let mut kept = 0;
-        for i in 0..deps.len() {
-            let Some(d) = deps.get(i).copied() else { break };
-            if !deps.get(..kept).is_some_and(|k| k.contains(&d)) {
-                if let Some(slot) = deps.get_mut(kept) {
-                    *slot = d;
+    // Most formulas read a handful of variables: a scan of those kept beats anything else.
+    if deps.len() > 4 {
+        let max = deps.iter().map(|d| d.0 as usize).max().unwrap_or(0);
+        // Handles below 512 (a small environment, or the first variables of a large one):
+        // a bit per handle, on the stack.
+        if max < 512 {
+            let mut seen = [0u64; 8];
+            deps.retain(|d| match seen.get_mut(d.0 as usize / 64) {
+                Some(w) if *w & (1 << (d.0 % 64)) == 0 => {
+                    *w |= 1 << (d.0 % 64);
+                    true
                 }
-                kept += 1;
-            }
+                _ => false,
+            });
+            return;
         }
-        deps.truncate(kept);
-    } else if let Some(max) = deps
-        .iter()
-        .map(|d| d.0 as usize)
-        .max()
-        .filter(|&m| m <= 64 * deps.len() + 4096)
-    {
+        if deps.len() > 32 {
+            return first_uses_many(deps, max);
+        }
+    }
+    let mut kept = 0;
+    for i in 0..deps.len() {
+        let Some(d) = deps.get(i).copied() else { break };
+        if !deps.get(..kept).is_some_and(|k| k.contains(&d)) {
+            if let Some(slot) = deps.get_mut(kept) {
+                *slot = d;
+            }
+            kept += 1;
+        }
+    }
+    deps.truncate(kept);
+}
+
+/// [`first_uses`] of many variables whose largest handle is `max`.
+fn first_uses_many(deps: &mut Vec<VarRef>, max: usize) {
+    if max <= 64 * deps.len() + 4096 {
         // Handles no larger than a few dozen per variable read (the usual: indexes into the
         // environment's variables): a bit per handle, a few instructions per read.
         let mut seen = vec![0u64; max / 64 + 1];

@@ -5,7 +5,9 @@ use super::names::variable_typed;
 use super::{Checker, MAX_DEPTH, OPERAND_FORMAT, Typed, bool_node, num_node};
 use crate::diagnostic::Diagnostic;
 use crate::formula::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
-use crate::formula::compile::{Bool, CmpOp, Num, NumOp, Val, extend_chain};
+use crate::formula::compile::{
+    Bool, CmpOp, Num, NumOp, Val, cmp_op, comparison, extend_chain, negate, num_op,
+};
 use crate::formula::format::Format;
 use crate::source::Span;
 
@@ -25,20 +27,10 @@ impl<'a> Checker<'a> {
         };
         let t = self.operand(t, &want, operand, op.symbol(), what)?;
         Some(match op {
-            UnaryOp::Neg => {
-                let n = num_node(t.node, operand.span());
-                let node = match n {
-                    Num::Const(c) => match c.checked_neg() {
-                        Ok(r) => Num::Const(r),
-                        Err(_) => Num::Neg(Box::new(Num::Const(c)), e.span()),
-                    },
-                    n => Num::Neg(Box::new(n), e.span()),
-                };
-                Typed {
-                    format: Format::Number,
-                    node: Val::Num(node),
-                }
-            }
+            UnaryOp::Neg => Typed {
+                format: Format::Number,
+                node: Val::Num(negate(num_node(t.node, operand.span()), e.span())),
+            },
             UnaryOp::Not => Typed {
                 format: Format::Boolean,
                 node: Val::Bool(Bool::Not(Box::new(bool_node(t.node, operand.span())))),
@@ -267,17 +259,9 @@ impl<'a> Checker<'a> {
                 if l.format != Format::Number || r.format != Format::Number {
                     return mismatch(self, "`<`, `>`, `<=` and `>=` compare two NUMBERs");
                 }
-                let cop = match op {
-                    BinaryOp::Lt => CmpOp::Lt,
-                    BinaryOp::Gt => CmpOp::Gt,
-                    BinaryOp::Le => CmpOp::Le,
-                    _ => CmpOp::Ge,
-                };
-                let node = match (num_node(l.node, lhs_span), num_node(r.node, rhs_span)) {
-                    // What `optimize` would make of it, made now.
-                    (Num::Var(v, vs), Num::Const(c)) => Bool::CmpVC(cop, v, vs, c),
-                    (a, b) => Bool::Cmp(cop, Box::new(a), Box::new(b)),
-                };
+                let cop = cmp_op(op).unwrap_or(CmpOp::Ge);
+                // What `optimize` would make of it, made now.
+                let node = comparison(cop, num_node(l.node, lhs_span), num_node(r.node, rhs_span));
                 Some(Typed {
                     format: Format::Boolean,
                     node: Val::Bool(node),
@@ -355,19 +339,6 @@ fn extend_acc(
         },
         other => Some(other),
     }
-}
-
-/// The NUMBER operator of an arithmetic `op`.
-fn num_op(op: BinaryOp) -> Option<NumOp> {
-    Some(match op {
-        BinaryOp::Add => NumOp::Add,
-        BinaryOp::Sub => NumOp::Sub,
-        BinaryOp::Mul => NumOp::Mul,
-        BinaryOp::Div => NumOp::Div,
-        BinaryOp::Rem => NumOp::Rem,
-        BinaryOp::Pow => NumOp::Pow,
-        _ => return None,
-    })
 }
 
 fn is_arithmetic(op: BinaryOp) -> bool {

@@ -14,6 +14,8 @@ mod lexer;
 
 pub mod codes;
 
+pub(crate) use lexer::NAME_END_ASCII;
+
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::formula::ast::Formula;
 use crate::source::{FileId, Span};

@@ -1,0 +1,789 @@
+//! The one-pass parse and check of a plain formula: an operator-precedence reader goes over
+//! the text once and, as each operand and operator is complete, checks it (formats on a
+//! small stack) and appends it to the formula's postfix code (`compile::Plain`), so no
+//! syntax tree is made and no node is visited twice. The typed tree is built from that code
+//! on first evaluation.
+//!
+//! It answers only for formulas that check without a problem and are written in the plain
+//! part of the language: NUMBER and BOOLEAN variables whose names are ASCII letters and
+//! digits, number literals, the operators written without spaces, parentheses and the
+//! built-ins `abs ceil floor round max min if value`. On anything else (a space, a quoted
+//! literal, another function, an array, a name the environment does not know, a format
+//! mismatch, deep nesting) it says no, and the caller parses and checks the formula the
+//! usual way, which reports every problem. It reads the text by the on-demand lexer's rules
+//! and the grammar's precedence (`parse::fast`); when it answers, its compiled formula is
+//! the one [`check`](super::check) makes of the tree `parse_formula` gives (the
+//! `onepass_matches_parse_then_check` proptest below compares the typed trees).
+
+use super::builtins::lower_short;
+use super::{CheckEnv, Scalar, VarRef};
+use crate::formula::ast::{BinaryOp, UnaryOp};
+use crate::formula::compile::{CompiledFormula, NumFn, Plain, PlainOp, PlainStep};
+use crate::formula::format::Format;
+use crate::formula::number::Number;
+use crate::formula::parse::{MAX_TOKENS, NAME_END_ASCII};
+use crate::source::{FileId, Span};
+
+/// Parentheses and calls nested deeper than this are left to the usual way. The checker's
+/// own limit (`MAX_DEPTH`, 100) counts the nodes on a path: at most ten per level of
+/// parentheses (five binary precedence levels, `^`, two prefix operators, the parenthesis),
+/// so every formula answered here is well inside it.
+const MAX_NESTING: usize = 8;
+
+/// `text` (at `offset` in `file`) parsed and checked in one pass when it is a plain formula
+/// (see the module documentation): the compiled formula [`check`](super::check) would make
+/// of `parse_formula`'s tree, with the same `asserted` format and `input`. `None` when the
+/// formula is not plain or has a problem: then parse and check it the usual way, which
+/// reports the problems.
+///
+/// `env` is asked about the names in text order, as the checker asks; after a `None` it may
+/// have been asked about some of them already.
+pub fn parse_check_plain(
+    text: &str,
+    file: FileId,
+    offset: u32,
+    env: &dyn CheckEnv,
+    asserted: &Format,
+    input: Option<&Format>,
+) -> Option<CompiledFormula> {
+    let mut deps = super::DEPS.take();
+    let mut buffers = BUFFERS.take();
+    if text.len() > 1024 {
+        // A long formula: room for about as many steps as it can have (an operand and an
+        // operator take two bytes at least), so the code is not copied as it grows.
+        buffers.steps.reserve(text.len() / 2 + 1);
+        deps.reserve(text.len() / 2 + 1);
+    }
+    let mut pass = OnePass {
+        env,
+        input,
+        deps: &mut deps,
+        formats: &mut buffers.formats,
+        steps: &mut buffers.steps,
+        numbers: Vec::new(),
+        uses_input: false,
+    };
+    let read = Reader {
+        src: text,
+        text: text.as_bytes(),
+        file,
+        offset,
+        spans: &mut buffers.spans,
+        ops: &mut buffers.ops,
+    }
+    .read(&mut pass);
+    let (uses_input, numbers) = (pass.uses_input, pass.numbers);
+    let format = match (read, buffers.formats.as_slice()) {
+        (Some(()), [false]) => Some(Format::Number),
+        (Some(()), [true]) => Some(Format::Boolean),
+        _ => None,
+    };
+    let compiled = match format {
+        Some(format) if &format == asserted => {
+            // A long formula's code is handed over (and given up by the buffers) rather
+            // than copied.
+            let steps = if buffers.steps.len() > KEPT_STEPS {
+                std::mem::take(&mut buffers.steps).into_boxed_slice()
+            } else {
+                buffers.steps.as_slice().into()
+            };
+            let plain = Plain {
+                file,
+                steps,
+                numbers: numbers.into(),
+            };
+            let whole = Span::new(file, 0..text.len()).shifted(offset);
+            Some(super::compiled_plain(
+                plain, format, &mut deps, whole, uses_input,
+            ))
+        }
+        _ => None,
+    };
+    deps.clear();
+    if deps.capacity() <= super::KEPT_DEPS {
+        super::DEPS.set(deps);
+    }
+    buffers.clear();
+    if buffers.steps.capacity() <= KEPT_STEPS {
+        BUFFERS.set(buffers);
+    }
+    compiled
+}
+
+/// Buffers above this many steps are not kept for the next formula (and a formula with more
+/// takes its buffer as its code).
+const KEPT_STEPS: usize = 4096;
+
+/// The stacks of one pass, kept from one formula to the next.
+#[derive(Default)]
+struct Buffers {
+    /// The formats of the operands not yet taken (`true`: BOOLEAN, else NUMBER).
+    formats: Vec<bool>,
+    steps: Vec<PlainStep>,
+    spans: Vec<Span>,
+    ops: Vec<Pending>,
+}
+
+impl Buffers {
+    fn clear(&mut self) {
+        self.formats.clear();
+        self.steps.clear();
+        self.spans.clear();
+        self.ops.clear();
+    }
+}
+
+thread_local! {
+    /// The buffers of the last one-pass check on this thread, reused.
+    static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::new(Buffers::default());
+}
+
+/// An operator (or an open parenthesis or call) waiting for its right-hand side.
+#[derive(Clone, Copy)]
+enum Pending {
+    /// A binary operator of precedence `level` (1 `||` `&&`, 2 `==` `!=`, 3 comparisons,
+    /// 4 `+` `-`, 5 `*` `/`, 6 `^`).
+    Binary { op: BinaryOp, level: u8 },
+    /// A prefix operator at `at` (its one-byte token).
+    Prefix { op: UnaryOp, at: u32 },
+    /// `(` at `at`.
+    Paren { at: u32 },
+    /// A call of the name at `name` (start, end), whose arguments start at operand `mark`.
+    Call { name: (u32, u32), mark: usize },
+}
+
+/// Reads the text, driving a [`OnePass`]: the operands' spans are kept here (beside the
+/// pass's operand stack), and the operators waiting for an operand on `ops`.
+struct Reader<'t, 'b> {
+    src: &'t str,
+    /// `src`'s bytes.
+    text: &'t [u8],
+    file: FileId,
+    offset: u32,
+    spans: &'b mut Vec<Span>,
+    ops: &'b mut Vec<Pending>,
+}
+
+impl<'t> Reader<'t, '_> {
+    #[inline]
+    fn byte(&self, i: usize) -> u8 {
+        self.text.get(i).copied().unwrap_or(0)
+    }
+
+    /// The span of `start..end` of the formula text.
+    #[inline]
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.file, start..end).shifted(self.offset)
+    }
+
+    /// The whole text, or `None` where it is not a plain formula that checks.
+    fn read(mut self, pass: &mut OnePass<'t, '_>) -> Option<()> {
+        let mut pos = 0usize;
+        let mut tokens = 0usize;
+        // After `^` the operand is a primary: no prefix operator.
+        let mut after_pow = false;
+        let mut nesting = 0usize;
+        loop {
+            tokens += 1;
+            if tokens > MAX_TOKENS {
+                return None;
+            }
+            // An operand: prefix operators, then a name, a call, a number or `(`.
+            let b = self.byte(pos);
+            match b {
+                b'a'..=b'z' | b'A'..=b'Z' => {
+                    let start = pos;
+                    pos += 1;
+                    while NAME_END_ASCII[usize::from(self.byte(pos))] {
+                        pos += 1;
+                    }
+                    match self.byte(pos) {
+                        b'(' => {
+                            nesting += 1;
+                            if nesting > MAX_NESTING {
+                                return None;
+                            }
+                            self.ops.push(Pending::Call {
+                                name: (start as u32, pos as u32),
+                                mark: pass.formats.len(),
+                            });
+                            pos += 1;
+                            tokens += 1;
+                            after_pow = false;
+                            if self.byte(pos) != b')' {
+                                continue;
+                            }
+                            // `f()`: closed at once.
+                            tokens += 1;
+                            pos += 1;
+                            let Some(Pending::Call { name, mark }) = self.ops.pop() else {
+                                return None;
+                            };
+                            self.close_call(pass, name, mark, pos)?;
+                            nesting -= 1;
+                        }
+                        // What may continue a name (or needs the full lexer).
+                        b'_' | b' ' | b':' | b'.' | b'=' | b'[' | 0x80.. => return None,
+                        _ => {
+                            let span = self.span(start, pos);
+                            pass.variable(self.src.get(start..pos)?, span)?;
+                            self.spans.push(span);
+                        }
+                    }
+                }
+                b'0'..=b'9' => {
+                    let start = pos;
+                    pos += 1;
+                    while self.byte(pos).is_ascii_digit() {
+                        pos += 1;
+                    }
+                    if self.byte(pos) == b'.' && self.byte(pos + 1).is_ascii_digit() {
+                        pos += 2;
+                        while self.byte(pos).is_ascii_digit() {
+                            pos += 1;
+                        }
+                    }
+                    if matches!(self.byte(pos), b'.' | b'_' | b'a'..=b'z' | b'A'..=b'Z' | 0x80..) {
+                        return None;
+                    }
+                    let span = self.span(start, pos);
+                    pass.number(self.src.get(start..pos)?, span)?;
+                    self.spans.push(span);
+                }
+                b'(' => {
+                    nesting += 1;
+                    if nesting > MAX_NESTING {
+                        return None;
+                    }
+                    self.ops.push(Pending::Paren { at: pos as u32 });
+                    pos += 1;
+                    after_pow = false;
+                    continue;
+                }
+                b'-' | b'!' if !after_pow => {
+                    // `-`, then `!`, then the operand (as the grammar's prefix rule).
+                    let ahead = self.byte(pos + 1);
+                    if ahead == b' ' || ahead == b'=' {
+                        return None;
+                    }
+                    let op = if b == b'-' {
+                        UnaryOp::Neg
+                    } else {
+                        UnaryOp::Not
+                    };
+                    let top_is_neg = matches!(
+                        self.ops.last(),
+                        Some(Pending::Prefix {
+                            op: UnaryOp::Neg,
+                            at
+                        }) if *at as usize + 1 == pos
+                    );
+                    let top_is_prefix = matches!(
+                        self.ops.last(),
+                        Some(Pending::Prefix { at, .. }) if *at as usize + 1 == pos
+                    );
+                    // `--x`, `!!x` and `!-x` are not formulas; `-!x` is.
+                    if top_is_prefix && !(top_is_neg && op == UnaryOp::Not) {
+                        return None;
+                    }
+                    self.ops.push(Pending::Prefix { op, at: pos as u32 });
+                    pos += 1;
+                    continue;
+                }
+                _ => return None,
+            }
+            // An operand is complete: what follows it.
+            after_pow = false;
+            loop {
+                let b = self.byte(pos);
+                let (op, level, len) = match (b, self.byte(pos + 1)) {
+                    (0, _) if pos >= self.text.len() => {
+                        self.reduce(pass, 0)?;
+                        // Every parenthesis and call closed.
+                        return self.ops.is_empty().then_some(());
+                    }
+                    (b')', _) => {
+                        tokens += 1;
+                        self.reduce(pass, 0)?;
+                        pos += 1;
+                        match self.ops.pop()? {
+                            Pending::Paren { at } => {
+                                // The parenthesised operand's span takes in the parentheses.
+                                let span = self.span(at as usize, pos);
+                                *self.spans.last_mut()? = span;
+                            }
+                            Pending::Call { name, mark } => {
+                                self.close_call(pass, name, mark, pos)?
+                            }
+                            _ => return None,
+                        }
+                        nesting -= 1;
+                        continue;
+                    }
+                    (b',', _) => {
+                        tokens += 1;
+                        self.reduce(pass, 0)?;
+                        if !matches!(self.ops.last(), Some(Pending::Call { .. })) {
+                            return None;
+                        }
+                        pos += 1;
+                        break;
+                    }
+                    (b'^', _) => (BinaryOp::Pow, 6, 1),
+                    (b'|', b'|') => (BinaryOp::Or, 1, 2),
+                    (b'&', b'&') => (BinaryOp::And, 1, 2),
+                    (b'=', b'=') => (BinaryOp::Eq, 2, 2),
+                    (b'!', b'=') => (BinaryOp::Ne, 2, 2),
+                    (b'<', b'=') => (BinaryOp::Le, 3, 2),
+                    (b'>', b'=') => (BinaryOp::Ge, 3, 2),
+                    (b'<', b'>') => return None,
+                    (b'<', _) => (BinaryOp::Lt, 3, 1),
+                    (b'>', _) => (BinaryOp::Gt, 3, 1),
+                    (b'+', _) => (BinaryOp::Add, 4, 1),
+                    (b'-', _) => (BinaryOp::Sub, 4, 1),
+                    (b'*', _) => (BinaryOp::Mul, 5, 1),
+                    (b'/', _) => (BinaryOp::Div, 5, 1),
+                    _ => return None,
+                };
+                // Spaces after an operator are absorbed by it: left to the full lexer.
+                if self.byte(pos + len) == b' ' {
+                    return None;
+                }
+                // Operators of this level and tighter (and prefix operators, tighter than
+                // every binary operator but `^`) are complete.
+                if level == 6 {
+                    self.reduce_pow(pass)?;
+                    after_pow = true;
+                } else {
+                    self.reduce(pass, level)?;
+                }
+                self.ops.push(Pending::Binary { op, level });
+                pos += len;
+                tokens += 1;
+                break;
+            }
+        }
+    }
+
+    /// Completes the waiting operators of precedence `level` and tighter, and the prefix
+    /// operators, down to the innermost open parenthesis or call.
+    #[inline]
+    fn reduce(&mut self, pass: &mut OnePass<'t, '_>, level: u8) -> Option<()> {
+        while let Some(&top) = self.ops.last() {
+            match top {
+                Pending::Binary { op, level: l } if l >= level => {
+                    self.ops.pop();
+                    self.binary(pass, op)?;
+                }
+                Pending::Prefix { op, at } => {
+                    self.ops.pop();
+                    let operand = self.spans.pop()?;
+                    let span = self.span(at as usize, at as usize + 1).join(operand);
+                    pass.unary(op, span)?;
+                    self.spans.push(span);
+                }
+                _ => break,
+            }
+        }
+        Some(())
+    }
+
+    /// Completes a waiting `^` (left-associative), before another `^`.
+    #[inline]
+    fn reduce_pow(&mut self, pass: &mut OnePass<'t, '_>) -> Option<()> {
+        if let Some(&Pending::Binary {
+            op: BinaryOp::Pow, ..
+        }) = self.ops.last()
+        {
+            self.ops.pop();
+            self.binary(pass, BinaryOp::Pow)?;
+        }
+        Some(())
+    }
+
+    /// The binary operator `op` on the two operands on top.
+    #[inline]
+    fn binary(&mut self, pass: &mut OnePass<'t, '_>, op: BinaryOp) -> Option<()> {
+        let rhs = self.spans.pop()?;
+        let lhs = self.spans.last_mut()?;
+        let span = lhs.join(rhs);
+        *lhs = span;
+        pass.binary(op, span)
+    }
+
+    /// The call of the name at `name` whose arguments are the operands from `mark` on,
+    /// closed by the `)` before `end`.
+    fn close_call(
+        &mut self,
+        pass: &mut OnePass<'t, '_>,
+        name: (u32, u32),
+        mark: usize,
+        end: usize,
+    ) -> Option<()> {
+        let span = self.span(name.0 as usize, end);
+        let written = self.src.get(name.0 as usize..name.1 as usize)?;
+        pass.call(written, mark, span)?;
+        // The arguments' spans give way to the call's.
+        self.spans.truncate(mark);
+        self.spans.push(span);
+        Some(())
+    }
+}
+
+/// The checking half: the formats of the operands not yet taken, on a stack; each operand
+/// and operator checked against them and appended to the postfix code.
+struct OnePass<'a, 'b> {
+    env: &'a dyn CheckEnv,
+    input: Option<&'a Format>,
+    /// Every variable read, in text order (repeats removed at the end).
+    deps: &'b mut Vec<VarRef>,
+    /// The operands made and not yet taken by an operator, a call or the end: `true` for
+    /// a BOOLEAN, `false` for a NUMBER.
+    formats: &'b mut Vec<bool>,
+    steps: &'b mut Vec<PlainStep>,
+    /// Number literals other than small integers.
+    numbers: Vec<Number>,
+    uses_input: bool,
+}
+
+impl OnePass<'_, '_> {
+    /// Appends `op` (at `span`), whose result is a BOOLEAN if `boolean`.
+    #[inline]
+    fn emit(&mut self, op: PlainOp, span: Span, boolean: bool) -> Option<()> {
+        self.steps.push(PlainStep {
+            op,
+            start: span.start,
+            end: span.end,
+        });
+        self.formats.push(boolean);
+        Some(())
+    }
+
+    /// Takes the operand on top, which must be a NUMBER (`boolean` false) or a BOOLEAN.
+    #[inline]
+    fn take(&mut self, boolean: bool) -> Option<()> {
+        (self.formats.pop()? == boolean).then_some(())
+    }
+
+    /// A number literal, as written.
+    #[inline]
+    fn number(&mut self, written: &str, span: Span) -> Option<()> {
+        let op = match Number::parse_literal(written) {
+            Some(Ok(Number::Int(n))) => match u32::try_from(n) {
+                Ok(n) => PlainOp::Int(n),
+                Err(_) => self.big(Number::Int(n))?,
+            },
+            Some(Ok(n)) => self.big(n)?,
+            _ => return None,
+        };
+        self.emit(op, span, false)
+    }
+
+    /// A literal kept beside the code.
+    fn big(&mut self, n: Number) -> Option<PlainOp> {
+        let at = u32::try_from(self.numbers.len()).ok()?;
+        self.numbers.push(n);
+        Some(PlainOp::Number(at))
+    }
+
+    /// The variable `name`, read at `span`.
+    #[inline]
+    fn variable(&mut self, name: &str, span: Span) -> Option<()> {
+        let (var, scalar) = self.env.scalar_variable(name)?;
+        self.deps.push(var);
+        match scalar {
+            Scalar::Number => self.emit(PlainOp::NumVar(var), span, false),
+            Scalar::Boolean => self.emit(PlainOp::BoolVar(var), span, true),
+        }
+    }
+
+    /// The call of `name` (at `span`) on the operands from `mark` on.
+    fn call(&mut self, name: &str, mark: usize, span: Span) -> Option<()> {
+        let n = self.formats.len().checked_sub(mark)?;
+        let mut buf = [0u8; 16];
+        let lower = lower_short(name, &mut buf);
+        let (op, boolean) = match (lower, n) {
+            ("abs" | "ceil" | "floor" | "round", 1) => {
+                self.take(false)?;
+                let f = match lower {
+                    "abs" => NumFn::Abs,
+                    "ceil" => NumFn::Ceil,
+                    "floor" => NumFn::Floor,
+                    _ => NumFn::Round,
+                };
+                (PlainOp::Fn1(f), false)
+            }
+            ("max" | "min", 2..) => {
+                if self.formats.get(mark..)?.iter().any(|b| *b) {
+                    return None;
+                }
+                self.formats.truncate(mark);
+                let n = u32::try_from(n).ok()?;
+                let op = if lower == "max" {
+                    PlainOp::Max(n)
+                } else {
+                    PlainOp::Min(n)
+                };
+                (op, false)
+            }
+            ("if", 3) => {
+                let f = self.formats.pop()?;
+                let t = self.formats.pop()?;
+                self.take(true)?;
+                if t != f {
+                    return None;
+                }
+                (PlainOp::If, t)
+            }
+            ("value", 0) if self.input == Some(&Format::Number) => {
+                self.uses_input = true;
+                (PlainOp::Input, false)
+            }
+            _ => return None,
+        };
+        self.emit(op, span, boolean)
+    }
+
+    /// The prefix operator `op` (the node at `span`) on the operand on top.
+    fn unary(&mut self, op: UnaryOp, span: Span) -> Option<()> {
+        let boolean = op == UnaryOp::Not;
+        self.take(boolean)?;
+        self.emit(PlainOp::Unary(op), span, boolean)
+    }
+
+    /// The binary operator `op` (the node at `span`) on the two operands on top.
+    #[inline]
+    fn binary(&mut self, op: BinaryOp, span: Span) -> Option<()> {
+        let b = self.formats.pop()?;
+        let a = self.formats.pop()?;
+        let boolean = match op {
+            BinaryOp::Add
+            | BinaryOp::Sub
+            | BinaryOp::Mul
+            | BinaryOp::Div
+            | BinaryOp::Rem
+            | BinaryOp::Pow
+                if !a && !b =>
+            {
+                false
+            }
+            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge if !a && !b => true,
+            BinaryOp::Eq | BinaryOp::Ne if a == b => true,
+            BinaryOp::And | BinaryOp::Or if a && b => true,
+            _ => return None,
+        };
+        self.emit(PlainOp::Binary(op), span, boolean)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formula::{MapEnv, Value, check, parse_formula};
+    use proptest::prelude::*;
+
+    /// Variables of several formats (and names it does not know: `zz`).
+    fn env() -> MapEnv {
+        let mut env = MapEnv::with_pcgen_defaults();
+        let n = |i: i64| Some(Value::Number(Number::Int(i)));
+        for (name, i) in [("a", 1), ("B", 2), ("c3", 3), ("Score", 15), ("t01", 4)] {
+            env.define(name, Format::Number, n(i));
+        }
+        for name in ["flag", "Long"] {
+            env.define(name, Format::Boolean, Some(Value::Boolean(true)));
+        }
+        env.define("s", Format::String, Some(Value::string("x")));
+        env
+    }
+
+    /// What parse then check make of `text` (its Debug form), or `None` on any problem.
+    fn the_usual_way(
+        text: &str,
+        offset: u32,
+        env: &MapEnv,
+        asserted: &Format,
+        input: Option<&Format>,
+    ) -> Option<String> {
+        let parsed = parse_formula(text, FileId(3), offset);
+        if !parsed.diagnostics.is_empty() {
+            return None;
+        }
+        let c = check(&parsed.formula?, env, asserted, input).ok()?;
+        Some(format!("{c:?}"))
+    }
+
+    fn one_pass(
+        text: &str,
+        offset: u32,
+        env: &MapEnv,
+        asserted: &Format,
+        input: Option<&Format>,
+    ) -> Option<String> {
+        let c = parse_check_plain(text, FileId(3), offset, env, asserted, input)?;
+        Some(format!("{c:?}"))
+    }
+
+    #[test]
+    fn plain_formulas_are_read_in_one_pass_as_parse_then_check_reads_them() {
+        let env = env();
+        let number = Format::Number;
+        for text in [
+            "floor((Score-10)/2)",
+            "if(Long,20,30)",
+            "max(value()-1,1)",
+            "t01+a*2-B+c3/2+a*B-t01+a+B*3",
+            "if(a>=5,max(floor((Score-10)/2),0)+a/2,min(a,3))",
+            "-(2*3)+-a^2",
+            "ABS(-a)+Ceil(B/3)+round(2.5)+MIN(a,B,c3)",
+            "if(Long!=flag,1,0)+if(a!=B,1,0)+if((a)==B,1,0)",
+            "if(!flag||a<3&&B>2,a/2,a)",
+            "007+1.50+0.5*0",
+        ] {
+            let slow = the_usual_way(text, 7, &env, &number, Some(&number));
+            assert!(slow.is_some(), "{text} checks");
+            let fast = one_pass(text, 7, &env, &number, Some(&number));
+            assert!(fast.is_some(), "{text} is plain");
+            assert_eq!(fast, slow, "{text}");
+        }
+        let boolean = Format::Boolean;
+        let text = "(a>3&&!Long)||Score>=18";
+        assert_eq!(
+            one_pass(text, 0, &env, &boolean, None),
+            the_usual_way(text, 0, &env, &boolean, None)
+        );
+        assert!(one_pass(text, 0, &env, &boolean, None).is_some());
+    }
+
+    #[test]
+    fn anything_else_is_left_to_the_usual_way() {
+        let env = env();
+        let number = Format::Number;
+        for text in [
+            "",
+            "zz+1",
+            "s",
+            "a + 1",
+            "\"1\"",
+            "length(s)",
+            "foo(1)",
+            "value()",
+            "a>1",
+            "flag+1",
+            "if(a,1,2)",
+            "99999999999999999999999999999999999",
+            "((((((((((((((((((a))))))))))))))))))",
+            "floor(1,2)",
+            "a[1]",
+        ] {
+            assert_eq!(one_pass(text, 0, &env, &number, None), None, "{text}");
+        }
+    }
+
+    /// A formula of the plain language (or near it), from random pieces.
+    fn formula() -> impl Strategy<Value = String> {
+        let leaf = prop::sample::select(vec![
+            "a",
+            "B",
+            "c3",
+            "Score",
+            "t01",
+            "flag",
+            "Long",
+            "s",
+            "zz",
+            "0",
+            "7",
+            "2.5",
+            "007",
+            ".5",
+            "1e3",
+            "99999999999999999999999999999",
+            "value()",
+            "\"3\"",
+            "a_b",
+            "a[1]",
+            "%a",
+            "1.",
+            "c3~",
+            "a:b",
+            "x.y",
+            "Ab",
+        ])
+        .prop_map(str::to_owned);
+        leaf.prop_recursive(6, 48, 4, |inner| {
+            let ops = prop::sample::select(vec![
+                "+", "-", "*", "/", "^", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", " + ",
+            ]);
+            prop_oneof![
+                (inner.clone(), ops, inner.clone()).prop_map(|(a, o, b)| format!("{a}{o}{b}")),
+                inner.clone().prop_map(|a| format!("({a})")),
+                inner.clone().prop_map(|a| format!("-{a}")),
+                inner.clone().prop_map(|a| format!("!{a}")),
+                (
+                    prop::sample::select(vec!["floor", "ABS", "ceil", "round", "foo", "length"]),
+                    inner.clone()
+                )
+                    .prop_map(|(f, a)| format!("{f}({a})")),
+                (
+                    prop::sample::select(vec!["max", "min", "if", "Max", "value"]),
+                    prop::collection::vec(inner, 0..4)
+                )
+                    .prop_map(|(f, a)| format!("{f}({})", a.join(","))),
+            ]
+        })
+    }
+
+    /// The property below is not vacuous: on its formulas, the one-pass check answers often
+    /// (and then as parse then check does).
+    #[test]
+    fn onepass_answers_for_many_random_formulas() {
+        use proptest::strategy::ValueTree;
+        let env = env();
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let (mut answered, mut checked) = (0, 0);
+        for _ in 0..3000 {
+            let Ok(tree) = formula().new_tree(&mut runner) else {
+                continue;
+            };
+            let text = tree.current();
+            let n = Format::Number;
+            let slow = the_usual_way(&text, 0, &env, &n, Some(&n));
+            checked += usize::from(slow.is_some());
+            if let Some(fast) = one_pass(&text, 0, &env, &n, Some(&n)) {
+                answered += 1;
+                assert_eq!(Some(fast), slow, "{text:?}");
+            }
+        }
+        assert!(
+            answered * 2 > checked,
+            "{answered} answered of {checked} checked"
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(6000))]
+
+        /// Whenever the one-pass check answers, its compiled formula is the one parse then
+        /// check make (spans, dependencies and input use included), for either asserted
+        /// format and any input.
+        #[test]
+        fn onepass_matches_parse_then_check(
+            text in formula(),
+            offset in 0u32..40,
+            boolean in any::<bool>(),
+            input in 0u8..3,
+        ) {
+            let env = env();
+            let asserted = if boolean { Format::Boolean } else { Format::Number };
+            let input = match input {
+                0 => None,
+                1 => Some(Format::Number),
+                _ => Some(Format::Boolean),
+            };
+            if let Some(fast) = one_pass(&text, offset, &env, &asserted, input.as_ref()) {
+                let slow = the_usual_way(&text, offset, &env, &asserted, input.as_ref());
+                prop_assert_eq!(Some(fast), slow, "{:?}", text);
+            }
+        }
+    }
+}
