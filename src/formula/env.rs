@@ -24,6 +24,9 @@ pub struct MapEnv {
     /// the hashes agree). A few dozen instructions per look-up, where the general map took
     /// two hundred.
     slots: Vec<Slot>,
+    /// Per variable (as `vars`), what a look-up compares and answers without reading
+    /// `vars`: the name as one word and the format's [`Scalar`] kind.
+    keys: Vec<ShortKey>,
     defaults: HashMap<Format, Value>,
     /// User functions.
     pub functions: FunctionRegistry,
@@ -36,6 +39,40 @@ struct Slot {
     index: u32,
     /// The low half of the variable name's [`fold_hash`].
     tag: u32,
+}
+
+/// A variable's name, when of at most eight bytes, as one word ([`gather`]), with its
+/// length and the scalar kind of its format: a look-up that finds the name spelt as it was
+/// defined reads this alone.
+#[derive(Clone, Copy, Debug, Default)]
+struct ShortKey {
+    /// `gather` of the name (names of more than eight bytes: 0, never compared).
+    word: u64,
+    len: u32,
+    scalar: Option<Scalar>,
+}
+
+impl ShortKey {
+    fn of(name: &str, format: &Format) -> Self {
+        ShortKey {
+            word: if name.len() <= 8 {
+                gather(name.as_bytes())
+            } else {
+                0
+            },
+            len: u32::try_from(name.len()).unwrap_or(u32::MAX),
+            scalar: scalar(format),
+        }
+    }
+}
+
+/// The [`Scalar`] kind of `format`, if it has one.
+fn scalar(format: &Format) -> Option<Scalar> {
+    match format {
+        Format::Number => Some(Scalar::Number),
+        Format::Boolean => Some(Scalar::Boolean),
+        _ => None,
+    }
 }
 
 impl MapEnv {
@@ -89,7 +126,13 @@ impl MapEnv {
 
     /// Defines (or redefines) a variable; `value: None` = never set (reads the default).
     pub fn define(&mut self, name: &str, format: Format, value: Option<Value>) -> VarRef {
+        let key = ShortKey::of(name, &format);
         let (i, old) = self.vars.insert_full(Key(Name::new(name)), (format, value));
+        match self.keys.get_mut(i) {
+            // A redefinition keeps the first spelling and takes the new format.
+            Some(k) => k.scalar = key.scalar,
+            None => self.keys.push(key),
+        }
         if old.is_none() {
             if self.vars.len() * 2 > self.slots.len() {
                 self.reindex();
@@ -132,16 +175,38 @@ impl MapEnv {
     /// The index and format of the variable called `name` (any ASCII case).
     #[inline]
     fn find(&self, name: &str) -> Option<(usize, &Format)> {
+        let i = self.find_index(name, false)?;
+        let (_, (format, _)) = self.vars.get_index(i)?;
+        Some((i, format))
+    }
+
+    /// The index of the variable called `name` (any ASCII case). With `short`, a name of
+    /// at most eight bytes spelt as defined is found by its [`ShortKey`] alone (other
+    /// spellings and longer names are compared in full).
+    #[inline]
+    fn find_index(&self, name: &str, short: bool) -> Option<usize> {
         let mask = self.slots.len().checked_sub(1)?;
         let hash = fold_hash(name.as_bytes());
+        let word = if short && name.len() <= 8 {
+            gather(name.as_bytes())
+        } else {
+            0
+        };
         let mut at = slot_of(hash) & mask;
         loop {
             let slot = *self.slots.get(at)?;
             let i = (slot.index as usize).checked_sub(1)?;
             if slot.tag == hash as u32 {
-                if let Some((key, (format, _))) = self.vars.get_index(i) {
+                if word != 0 {
+                    if let Some(k) = self.keys.get(i) {
+                        if k.word == word && k.len as usize == name.len() {
+                            return Some(i);
+                        }
+                    }
+                }
+                if let Some((key, _)) = self.vars.get_index(i) {
                     if same_name(key.0.as_str(), name) {
-                        return Some((i, format));
+                        return Some(i);
                     }
                 }
             }
@@ -252,12 +317,8 @@ fn fold_hash(bytes: &[u8]) -> u64 {
 impl CheckEnv for MapEnv {
     #[inline]
     fn scalar_variable(&self, name: &str) -> Option<(VarRef, Scalar)> {
-        let (i, f) = self.find(name)?;
-        let scalar = match f {
-            Format::Number => Scalar::Number,
-            Format::Boolean => Scalar::Boolean,
-            _ => return None,
-        };
+        let i = self.find_index(name, true)?;
+        let scalar = self.keys.get(i)?.scalar?;
         Some((VarRef(u32::try_from(i).ok()?), scalar))
     }
 
@@ -364,6 +425,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn scalar_look_ups_follow_redefinitions() {
+        let mut env = MapEnv::new();
+        let v = env.define("Flag", Format::Number, None);
+        env.define("Text", Format::String, None);
+        assert_eq!(env.scalar_variable("flag"), Some((v, Scalar::Number)));
+        env.define("FLAG", Format::Boolean, None);
+        assert_eq!(env.scalar_variable("Flag"), Some((v, Scalar::Boolean)));
+        assert_eq!(env.scalar_variable("Text"), None);
+        assert_eq!(env.scalar_variable("Nope"), None);
+    }
+
+    #[test]
     fn names_are_found_in_any_case_and_only_their_own() {
         let mut env = MapEnv::new();
         let names = [
@@ -380,6 +453,14 @@ mod tests {
         }
         for (i, n) in names.iter().enumerate() {
             let want = Some((VarRef(i as u32), Format::Number));
+            let scalar = Some((VarRef(i as u32), Scalar::Number));
+            for spelling in [
+                n.to_string(),
+                n.to_ascii_uppercase(),
+                n.to_ascii_lowercase(),
+            ] {
+                assert_eq!(env.scalar_variable(&spelling), scalar, "{spelling}");
+            }
             assert_eq!(env.variable(n), want, "{n}");
             assert_eq!(env.variable(&n.to_ascii_uppercase()), want, "{n}");
             assert_eq!(env.variable(&n.to_ascii_lowercase()), want, "{n}");

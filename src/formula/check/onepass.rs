@@ -54,28 +54,24 @@ pub fn parse_check_plain(
         buffers.steps.reserve(text.len() / 2 + 1);
         deps.reserve(text.len() / 2 + 1);
     }
-    let mut pass = OnePass {
+    let mut reader = Reader {
+        src: text,
+        text: text.as_bytes(),
+        offset,
         env,
         input,
         deps: &mut deps,
-        formats: &mut buffers.formats,
+        operands: &mut buffers.operands,
+        ops: &mut buffers.ops,
         steps: &mut buffers.steps,
         numbers: Vec::new(),
         uses_input: false,
     };
-    let read = Reader {
-        src: text,
-        text: text.as_bytes(),
-        file,
-        offset,
-        spans: &mut buffers.spans,
-        ops: &mut buffers.ops,
-    }
-    .read(&mut pass);
-    let (uses_input, numbers) = (pass.uses_input, pass.numbers);
-    let format = match (read, buffers.formats.as_slice()) {
-        (Some(()), [false]) => Some(Format::Number),
-        (Some(()), [true]) => Some(Format::Boolean),
+    let read = reader.read();
+    let (uses_input, numbers) = (reader.uses_input, reader.numbers);
+    let format = match (read, buffers.operands.as_slice()) {
+        (Some(()), [only]) if !only.boolean => Some(Format::Number),
+        (Some(()), [_]) => Some(Format::Boolean),
         _ => None,
     };
     let compiled = match format {
@@ -117,25 +113,32 @@ const KEPT_STEPS: usize = 4096;
 /// The stacks of one pass, kept from one formula to the next.
 #[derive(Default)]
 struct Buffers {
-    /// The formats of the operands not yet taken (`true`: BOOLEAN, else NUMBER).
-    formats: Vec<bool>,
-    steps: Vec<PlainStep>,
-    spans: Vec<Span>,
+    operands: Vec<Operand>,
     ops: Vec<Pending>,
+    steps: Vec<PlainStep>,
 }
 
 impl Buffers {
     fn clear(&mut self) {
-        self.formats.clear();
-        self.steps.clear();
-        self.spans.clear();
+        self.operands.clear();
         self.ops.clear();
+        self.steps.clear();
     }
 }
 
 thread_local! {
     /// The buffers of the last one-pass check on this thread, reused.
     static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::new(Buffers::default());
+}
+
+/// An operand read and not yet taken by an operator, a call or the end: where its text is
+/// in the file (parentheses included) and its format.
+#[derive(Clone, Copy)]
+struct Operand {
+    start: u32,
+    end: u32,
+    /// BOOLEAN; else NUMBER.
+    boolean: bool,
 }
 
 /// An operator (or an open parenthesis or call) waiting for its right-hand side.
@@ -152,32 +155,56 @@ enum Pending {
     Call { name: (u32, u32), mark: usize },
 }
 
-/// Reads the text, driving a [`OnePass`]: the operands' spans are kept here (beside the
-/// pass's operand stack), and the operators waiting for an operand on `ops`.
+/// The reader and checker: operands (their spans and formats) on one stack, the operators
+/// waiting for an operand on another; each operand and operator checked as it completes
+/// and appended to the postfix code.
 struct Reader<'t, 'b> {
     src: &'t str,
     /// `src`'s bytes.
     text: &'t [u8],
-    file: FileId,
+    /// Where the text starts in its file.
     offset: u32,
-    spans: &'b mut Vec<Span>,
+    env: &'t dyn CheckEnv,
+    input: Option<&'t Format>,
+    /// Every variable read, in text order (repeats removed at the end).
+    deps: &'b mut Vec<VarRef>,
+    operands: &'b mut Vec<Operand>,
     ops: &'b mut Vec<Pending>,
+    steps: &'b mut Vec<PlainStep>,
+    /// Number literals other than small integers.
+    numbers: Vec<Number>,
+    uses_input: bool,
 }
 
-impl<'t> Reader<'t, '_> {
+impl Reader<'_, '_> {
     #[inline]
     fn byte(&self, i: usize) -> u8 {
         self.text.get(i).copied().unwrap_or(0)
     }
 
-    /// The span of `start..end` of the formula text.
+    /// The file position of byte `i` of the text.
     #[inline]
-    fn span(&self, start: usize, end: usize) -> Span {
-        Span::new(self.file, start..end).shifted(self.offset)
+    fn at(&self, i: usize) -> u32 {
+        u32::try_from(i)
+            .unwrap_or(u32::MAX)
+            .saturating_add(self.offset)
+    }
+
+    /// Appends `op`, the node of the text `start..end` (file positions), whose result is a
+    /// BOOLEAN if `boolean`, and pushes it as an operand.
+    #[inline]
+    fn emit(&mut self, op: PlainOp, start: u32, end: u32, boolean: bool) -> Option<()> {
+        self.steps.push(PlainStep { op, start, end });
+        self.operands.push(Operand {
+            start,
+            end,
+            boolean,
+        });
+        Some(())
     }
 
     /// The whole text, or `None` where it is not a plain formula that checks.
-    fn read(mut self, pass: &mut OnePass<'t, '_>) -> Option<()> {
+    fn read(&mut self) -> Option<()> {
         let mut pos = 0usize;
         let mut tokens = 0usize;
         // After `^` the operand is a primary: no prefix operator.
@@ -205,7 +232,7 @@ impl<'t> Reader<'t, '_> {
                             }
                             self.ops.push(Pending::Call {
                                 name: (start as u32, pos as u32),
-                                mark: pass.formats.len(),
+                                mark: self.operands.len(),
                             });
                             pos += 1;
                             tokens += 1;
@@ -219,16 +246,12 @@ impl<'t> Reader<'t, '_> {
                             let Some(Pending::Call { name, mark }) = self.ops.pop() else {
                                 return None;
                             };
-                            self.close_call(pass, name, mark, pos)?;
+                            self.call(name, mark, pos)?;
                             nesting -= 1;
                         }
                         // What may continue a name (or needs the full lexer).
                         b'_' | b' ' | b':' | b'.' | b'=' | b'[' | 0x80.. => return None,
-                        _ => {
-                            let span = self.span(start, pos);
-                            pass.variable(self.src.get(start..pos)?, span)?;
-                            self.spans.push(span);
-                        }
+                        _ => self.variable(start, pos)?,
                     }
                 }
                 b'0'..=b'9' => {
@@ -246,9 +269,7 @@ impl<'t> Reader<'t, '_> {
                     if matches!(self.byte(pos), b'.' | b'_' | b'a'..=b'z' | b'A'..=b'Z' | 0x80..) {
                         return None;
                     }
-                    let span = self.span(start, pos);
-                    pass.number(self.src.get(start..pos)?, span)?;
-                    self.spans.push(span);
+                    self.number(start, pos)?;
                 }
                 b'(' => {
                     nesting += 1;
@@ -271,20 +292,12 @@ impl<'t> Reader<'t, '_> {
                     } else {
                         UnaryOp::Not
                     };
-                    let top_is_neg = matches!(
-                        self.ops.last(),
-                        Some(Pending::Prefix {
-                            op: UnaryOp::Neg,
-                            at
-                        }) if *at as usize + 1 == pos
-                    );
-                    let top_is_prefix = matches!(
-                        self.ops.last(),
-                        Some(Pending::Prefix { at, .. }) if *at as usize + 1 == pos
-                    );
                     // `--x`, `!!x` and `!-x` are not formulas; `-!x` is.
-                    if top_is_prefix && !(top_is_neg && op == UnaryOp::Not) {
-                        return None;
+                    if let Some(&Pending::Prefix { op: before, at }) = self.ops.last() {
+                        if at as usize + 1 == pos && !(before == UnaryOp::Neg && op == UnaryOp::Not)
+                        {
+                            return None;
+                        }
                     }
                     self.ops.push(Pending::Prefix { op, at: pos as u32 });
                     pos += 1;
@@ -298,23 +311,23 @@ impl<'t> Reader<'t, '_> {
                 let b = self.byte(pos);
                 let (op, level, len) = match (b, self.byte(pos + 1)) {
                     (0, _) if pos >= self.text.len() => {
-                        self.reduce(pass, 0)?;
+                        self.reduce(0)?;
                         // Every parenthesis and call closed.
                         return self.ops.is_empty().then_some(());
                     }
                     (b')', _) => {
                         tokens += 1;
-                        self.reduce(pass, 0)?;
+                        self.reduce(0)?;
                         pos += 1;
                         match self.ops.pop()? {
                             Pending::Paren { at } => {
                                 // The parenthesised operand's span takes in the parentheses.
-                                let span = self.span(at as usize, pos);
-                                *self.spans.last_mut()? = span;
+                                let (start, end) = (self.at(at as usize), self.at(pos));
+                                let top = self.operands.last_mut()?;
+                                top.start = start;
+                                top.end = end;
                             }
-                            Pending::Call { name, mark } => {
-                                self.close_call(pass, name, mark, pos)?
-                            }
+                            Pending::Call { name, mark } => self.call(name, mark, pos)?,
                             _ => return None,
                         }
                         nesting -= 1;
@@ -322,7 +335,7 @@ impl<'t> Reader<'t, '_> {
                     }
                     (b',', _) => {
                         tokens += 1;
-                        self.reduce(pass, 0)?;
+                        self.reduce(0)?;
                         if !matches!(self.ops.last(), Some(Pending::Call { .. })) {
                             return None;
                         }
@@ -352,10 +365,16 @@ impl<'t> Reader<'t, '_> {
                 // Operators of this level and tighter (and prefix operators, tighter than
                 // every binary operator but `^`) are complete.
                 if level == 6 {
-                    self.reduce_pow(pass)?;
+                    if let Some(&Pending::Binary {
+                        op: BinaryOp::Pow, ..
+                    }) = self.ops.last()
+                    {
+                        self.ops.pop();
+                        self.binary(BinaryOp::Pow)?;
+                    }
                     after_pow = true;
                 } else {
-                    self.reduce(pass, level)?;
+                    self.reduce(level)?;
                 }
                 self.ops.push(Pending::Binary { op, level });
                 pos += len;
@@ -368,19 +387,16 @@ impl<'t> Reader<'t, '_> {
     /// Completes the waiting operators of precedence `level` and tighter, and the prefix
     /// operators, down to the innermost open parenthesis or call.
     #[inline]
-    fn reduce(&mut self, pass: &mut OnePass<'t, '_>, level: u8) -> Option<()> {
+    fn reduce(&mut self, level: u8) -> Option<()> {
         while let Some(&top) = self.ops.last() {
             match top {
                 Pending::Binary { op, level: l } if l >= level => {
                     self.ops.pop();
-                    self.binary(pass, op)?;
+                    self.binary(op)?;
                 }
                 Pending::Prefix { op, at } => {
                     self.ops.pop();
-                    let operand = self.spans.pop()?;
-                    let span = self.span(at as usize, at as usize + 1).join(operand);
-                    pass.unary(op, span)?;
-                    self.spans.push(span);
+                    self.unary(op, self.at(at as usize))?;
                 }
                 _ => break,
             }
@@ -388,87 +404,10 @@ impl<'t> Reader<'t, '_> {
         Some(())
     }
 
-    /// Completes a waiting `^` (left-associative), before another `^`.
+    /// A number literal, `start..end` of the text.
     #[inline]
-    fn reduce_pow(&mut self, pass: &mut OnePass<'t, '_>) -> Option<()> {
-        if let Some(&Pending::Binary {
-            op: BinaryOp::Pow, ..
-        }) = self.ops.last()
-        {
-            self.ops.pop();
-            self.binary(pass, BinaryOp::Pow)?;
-        }
-        Some(())
-    }
-
-    /// The binary operator `op` on the two operands on top.
-    #[inline]
-    fn binary(&mut self, pass: &mut OnePass<'t, '_>, op: BinaryOp) -> Option<()> {
-        let rhs = self.spans.pop()?;
-        let lhs = self.spans.last_mut()?;
-        let span = lhs.join(rhs);
-        *lhs = span;
-        pass.binary(op, span)
-    }
-
-    /// The call of the name at `name` whose arguments are the operands from `mark` on,
-    /// closed by the `)` before `end`.
-    fn close_call(
-        &mut self,
-        pass: &mut OnePass<'t, '_>,
-        name: (u32, u32),
-        mark: usize,
-        end: usize,
-    ) -> Option<()> {
-        let span = self.span(name.0 as usize, end);
-        let written = self.src.get(name.0 as usize..name.1 as usize)?;
-        pass.call(written, mark, span)?;
-        // The arguments' spans give way to the call's.
-        self.spans.truncate(mark);
-        self.spans.push(span);
-        Some(())
-    }
-}
-
-/// The checking half: the formats of the operands not yet taken, on a stack; each operand
-/// and operator checked against them and appended to the postfix code.
-struct OnePass<'a, 'b> {
-    env: &'a dyn CheckEnv,
-    input: Option<&'a Format>,
-    /// Every variable read, in text order (repeats removed at the end).
-    deps: &'b mut Vec<VarRef>,
-    /// The operands made and not yet taken by an operator, a call or the end: `true` for
-    /// a BOOLEAN, `false` for a NUMBER.
-    formats: &'b mut Vec<bool>,
-    steps: &'b mut Vec<PlainStep>,
-    /// Number literals other than small integers.
-    numbers: Vec<Number>,
-    uses_input: bool,
-}
-
-impl OnePass<'_, '_> {
-    /// Appends `op` (at `span`), whose result is a BOOLEAN if `boolean`.
-    #[inline]
-    fn emit(&mut self, op: PlainOp, span: Span, boolean: bool) -> Option<()> {
-        self.steps.push(PlainStep {
-            op,
-            start: span.start,
-            end: span.end,
-        });
-        self.formats.push(boolean);
-        Some(())
-    }
-
-    /// Takes the operand on top, which must be a NUMBER (`boolean` false) or a BOOLEAN.
-    #[inline]
-    fn take(&mut self, boolean: bool) -> Option<()> {
-        (self.formats.pop()? == boolean).then_some(())
-    }
-
-    /// A number literal, as written.
-    #[inline]
-    fn number(&mut self, written: &str, span: Span) -> Option<()> {
-        let op = match Number::parse_literal(written) {
+    fn number(&mut self, start: usize, end: usize) -> Option<()> {
+        let op = match Number::parse_literal(self.src.get(start..end)?) {
             Some(Ok(Number::Int(n))) => match u32::try_from(n) {
                 Ok(n) => PlainOp::Int(n),
                 Err(_) => self.big(Number::Int(n))?,
@@ -476,7 +415,7 @@ impl OnePass<'_, '_> {
             Some(Ok(n)) => self.big(n)?,
             _ => return None,
         };
-        self.emit(op, span, false)
+        self.emit(op, self.at(start), self.at(end), false)
     }
 
     /// A literal kept beside the code.
@@ -486,22 +425,30 @@ impl OnePass<'_, '_> {
         Some(PlainOp::Number(at))
     }
 
-    /// The variable `name`, read at `span`.
+    /// The variable named `start..end` of the text.
     #[inline]
-    fn variable(&mut self, name: &str, span: Span) -> Option<()> {
-        let (var, scalar) = self.env.scalar_variable(name)?;
+    fn variable(&mut self, start: usize, end: usize) -> Option<()> {
+        let (var, scalar) = self.env.scalar_variable(self.src.get(start..end)?)?;
         self.deps.push(var);
+        let (start, end) = (self.at(start), self.at(end));
         match scalar {
-            Scalar::Number => self.emit(PlainOp::NumVar(var), span, false),
-            Scalar::Boolean => self.emit(PlainOp::BoolVar(var), span, true),
+            Scalar::Number => self.emit(PlainOp::NumVar(var), start, end, false),
+            Scalar::Boolean => self.emit(PlainOp::BoolVar(var), start, end, true),
         }
     }
 
-    /// The call of `name` (at `span`) on the operands from `mark` on.
-    fn call(&mut self, name: &str, mark: usize, span: Span) -> Option<()> {
-        let n = self.formats.len().checked_sub(mark)?;
+    /// Takes the operand on top, which must be a BOOLEAN if `boolean`, else a NUMBER.
+    #[inline]
+    fn take(&mut self, boolean: bool) -> Option<Operand> {
+        self.operands.pop().filter(|o| o.boolean == boolean)
+    }
+
+    /// The call of the name at `name` whose arguments are the operands from `mark` on,
+    /// closed by the `)` before `end`.
+    fn call(&mut self, name: (u32, u32), mark: usize, end: usize) -> Option<()> {
+        let n = self.operands.len().checked_sub(mark)?;
         let mut buf = [0u8; 16];
-        let lower = lower_short(name, &mut buf);
+        let lower = lower_short(self.src.get(name.0 as usize..name.1 as usize)?, &mut buf);
         let (op, boolean) = match (lower, n) {
             ("abs" | "ceil" | "floor" | "round", 1) => {
                 self.take(false)?;
@@ -514,10 +461,10 @@ impl OnePass<'_, '_> {
                 (PlainOp::Fn1(f), false)
             }
             ("max" | "min", 2..) => {
-                if self.formats.get(mark..)?.iter().any(|b| *b) {
+                if self.operands.get(mark..)?.iter().any(|o| o.boolean) {
                     return None;
                 }
-                self.formats.truncate(mark);
+                self.operands.truncate(mark);
                 let n = u32::try_from(n).ok()?;
                 let op = if lower == "max" {
                     PlainOp::Max(n)
@@ -527,13 +474,13 @@ impl OnePass<'_, '_> {
                 (op, false)
             }
             ("if", 3) => {
-                let f = self.formats.pop()?;
-                let t = self.formats.pop()?;
+                let f = self.operands.pop()?;
+                let t = self.operands.pop()?;
                 self.take(true)?;
-                if t != f {
+                if t.boolean != f.boolean {
                     return None;
                 }
-                (PlainOp::If, t)
+                (PlainOp::If, t.boolean)
             }
             ("value", 0) if self.input == Some(&Format::Number) => {
                 self.uses_input = true;
@@ -541,21 +488,22 @@ impl OnePass<'_, '_> {
             }
             _ => return None,
         };
-        self.emit(op, span, boolean)
+        self.emit(op, self.at(name.0 as usize), self.at(end), boolean)
     }
 
-    /// The prefix operator `op` (the node at `span`) on the operand on top.
-    fn unary(&mut self, op: UnaryOp, span: Span) -> Option<()> {
+    /// The prefix operator `op` at file position `at` on the operand on top.
+    fn unary(&mut self, op: UnaryOp, at: u32) -> Option<()> {
         let boolean = op == UnaryOp::Not;
-        self.take(boolean)?;
-        self.emit(PlainOp::Unary(op), span, boolean)
+        let operand = self.take(boolean)?;
+        let end = operand.end.max(at.saturating_add(1));
+        self.emit(PlainOp::Unary(op), at.min(operand.start), end, boolean)
     }
 
-    /// The binary operator `op` (the node at `span`) on the two operands on top.
+    /// The binary operator `op` on the two operands on top.
     #[inline]
-    fn binary(&mut self, op: BinaryOp, span: Span) -> Option<()> {
-        let b = self.formats.pop()?;
-        let a = self.formats.pop()?;
+    fn binary(&mut self, op: BinaryOp) -> Option<()> {
+        let b = self.operands.pop()?;
+        let a = self.operands.last_mut()?;
         let boolean = match op {
             BinaryOp::Add
             | BinaryOp::Sub
@@ -563,16 +511,32 @@ impl OnePass<'_, '_> {
             | BinaryOp::Div
             | BinaryOp::Rem
             | BinaryOp::Pow
-                if !a && !b =>
+                if !a.boolean && !b.boolean =>
             {
                 false
             }
-            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge if !a && !b => true,
-            BinaryOp::Eq | BinaryOp::Ne if a == b => true,
-            BinaryOp::And | BinaryOp::Or if a && b => true,
+            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge
+                if !a.boolean && !b.boolean =>
+            {
+                true
+            }
+            BinaryOp::Eq | BinaryOp::Ne if a.boolean == b.boolean => true,
+            BinaryOp::And | BinaryOp::Or if a.boolean && b.boolean => true,
             _ => return None,
         };
-        self.emit(PlainOp::Binary(op), span, boolean)
+        // The node replaces its operands: its span joins theirs.
+        let (start, end) = (a.start.min(b.start), a.end.max(b.end));
+        *a = Operand {
+            start,
+            end,
+            boolean,
+        };
+        self.steps.push(PlainStep {
+            op: PlainOp::Binary(op),
+            start,
+            end,
+        });
+        Some(())
     }
 }
 
