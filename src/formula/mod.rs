@@ -5,6 +5,12 @@
 //! 1. **parse** — `parse_formula(text, file, offset)` → [`ast::Formula`] (a flat tree, read
 //!    through [`ast::Expr`] views) plus diagnostics
 //!    (`P` codes; the parser lives in `parse`).
+//!    A plain formula (ASCII names, numbers, operators written without spaces,
+//!    parentheses, the built-ins `abs ceil floor round max min if value`, NUMBER and
+//!    BOOLEAN variables; about half of the formulas in PCGen's shipped data, the rest being
+//!    nearly all `input(...)` and user-function calls) can instead be parsed and checked in
+//!    one pass, [`parse_check_plain`], which builds no tree and answers `None` for anything
+//!    else (then parse and check it); the loader tries it first.
 //! 2. **check** — [`check()`]`(formula, env, asserted, input)` infers and verifies the format
 //!    of every node once, at load, against a [`CheckEnv`] the caller implements (the loader
 //!    resolves names by scope and hands out opaque [`VarRef`]s), and compiles it. All

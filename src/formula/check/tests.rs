@@ -246,9 +246,9 @@ fn arrays_and_optionals() {
     );
 }
 
-/// `first_uses` keeps each variable once, where it first appears, on all three of its
-/// paths (a scan for a few, a bit set for handles near the count, a hash set for sparse
-/// ones).
+/// `first_uses` keeps each variable once, where it first appears, on all of its paths (a
+/// scan for a few, a bit set on the stack for small handles, a scan for a few dozen with
+/// large handles, a bit set for handles near the count, a hash set for sparse ones).
 #[test]
 fn first_uses_keeps_the_first_of_each_on_every_path() {
     use super::{VarRef, first_uses};
@@ -269,6 +269,11 @@ fn first_uses_keeps_the_first_of_each_on_every_path() {
             .map(|i| VarRef(((i * 37) % 301) * 1_000_000))
             .collect(),
         (0..40).map(|i| VarRef(u32::MAX - (i % 3))).collect(),
+        (0..4).map(|i| VarRef(i % 2)).collect(),
+        (0..30).map(|i| VarRef((i * 13) % 511)).collect(),
+        (0..30).map(|i| VarRef(511 - i % 5)).collect(),
+        (0..30).map(|i| VarRef(512 + i % 5)).collect(),
+        (0..10).map(|i| VarRef(1000 + i % 4)).collect(),
     ];
     for deps in cases {
         let mut got = deps.clone();
