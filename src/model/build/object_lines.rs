@@ -20,7 +20,7 @@ const DERIVED: &str = "model::object_lines";
 
 /// The object lines of one file read as one kind.
 #[derive(Debug)]
-pub(super) struct ObjectLines {
+pub(in crate::model) struct ObjectLines {
     /// The lines the model reads, in file order.
     pub(super) lines: Vec<ObjectLine>,
 }
@@ -30,6 +30,9 @@ pub(super) struct ObjectLines {
 pub(super) struct ObjectLine {
     /// Its index in the file's lines ([`crate::load::LoadedFile::lines`]).
     pub(super) line: usize,
+    /// Its first token (in the cache's file): a copy, so that a load set reads the
+    /// shared line only for the tokens it acts on.
+    pub(super) first: crate::source::Span,
     /// What it does.
     pub(super) form: Form,
     /// The indices of the tokens after the first that [`Builder::object_token`] acts on,
@@ -98,6 +101,15 @@ impl NewKey {
 }
 
 impl ObjectLines {
+    /// The key and (when it is not the key's spelling) name of the object line `line`
+    /// makes, if it makes one ([`Form::Base`]).
+    pub(in crate::model) fn base_key(&self, line: usize) -> Option<(&Name, Option<&str>)> {
+        match &self.lines.get(line)?.form {
+            Form::Base { key, name, .. } => Some((key, name.as_deref())),
+            _ => None,
+        }
+    }
+
     /// The lines of `file` read as `kind`, from the run's cache (worked out on first use).
     pub(super) fn of(file: &CachedFile, kind: FileKind) -> Arc<ObjectLines> {
         file.derived(DERIVED, kind as u32, |f| {
@@ -110,10 +122,10 @@ impl ObjectLines {
         let slice = |s: crate::source::Span| text.get(s.range()).unwrap_or("");
         let mut out = Vec::new();
         for (i, line) in lines.iter().enumerate() {
-            let Some(first) = line.tokens.first().copied() else {
+            let Some(first_span) = line.tokens.first().copied() else {
                 continue;
             };
-            let first = slice(first);
+            let first = slice(first_span);
             if first.starts_with("SOURCE") && first.contains(':') {
                 continue;
             }
@@ -188,6 +200,7 @@ impl ObjectLines {
             };
             out.push(ObjectLine {
                 line: i,
+                first: first_span,
                 form,
                 tokens,
                 facts,
