@@ -61,8 +61,10 @@ pub(super) enum Form {
     Continuation,
     /// It makes an object.
     Base {
-        /// The key the `INCLUDE`/`EXCLUDE` filter compares (`KEY:` or the name).
-        filter_key: String,
+        /// The key the `INCLUDE`/`EXCLUDE` filter compares (`KEY:` or the name) when it is
+        /// not `key` (it is untrimmed); see [`Form::filter_key`]. Kept for the few lines
+        /// that need it: a run's cache holds every object line of the corpus.
+        filter_key: Option<Box<str>>,
         /// The object's key.
         key: Name,
         /// Its hash in the dataset's index ([`crate::model::key_hash`]).
@@ -96,6 +98,18 @@ impl NewKey {
             key: Name::new(trimmed),
             hash: crate::model::key_hash(trimmed),
             name: (key != trimmed).then(|| Arc::from(key)),
+        }
+    }
+}
+
+impl Form {
+    /// The key the `INCLUDE`/`EXCLUDE` filter compares for a [`Form::Base`] line.
+    pub(super) fn filter_key(&self) -> Option<&str> {
+        match self {
+            Form::Base {
+                filter_key, key, ..
+            } => Some(filter_key.as_deref().unwrap_or(key.as_str())),
+            _ => None,
         }
     }
 }
@@ -178,7 +192,7 @@ impl ObjectLines {
                             key: Name::new(key),
                             key_hash: crate::model::key_hash(key),
                             name: (first != key).then(|| Arc::from(first)),
-                            filter_key,
+                            filter_key: (filter_key != key).then(|| filter_key.as_str().into()),
                         }
                     }
                     other => {
@@ -245,18 +259,12 @@ mod tests {
             panic!("{race:?}");
         };
         assert_eq!((base.line, &*base.tokens), (0, &[3, 4, 5][..]));
-        let Form::Base {
-            filter_key,
-            key,
-            name,
-            ..
-        } = &base.form
-        else {
+        let Form::Base { key, name, .. } = &base.form else {
             panic!("{base:?}");
         };
         assert_eq!(
-            (filter_key.as_str(), key.as_str(), name.as_deref()),
-            ("Orc_K", "Orc_K", Some("Orc"))
+            (base.form.filter_key(), key.as_str(), name.as_deref()),
+            (Some("Orc_K"), "Orc_K", Some("Orc"))
         );
         assert_eq!((modded.line, &*modded.tokens), (2, &[1][..]));
         let [(1, fact)] = &*modded.facts else {

@@ -210,11 +210,8 @@ impl<'a> Builder<'a> {
                             self.object_tokens(id, f, ol, kind);
                         }
                     }
-                    Form::Base {
-                        filter_key,
-                        key_hash,
-                        ..
-                    } => {
+                    Form::Base { key_hash, .. } => {
+                        let filter_key = ol.form.filter_key().unwrap_or("");
                         if !passes_filter(&f.filter, filter_key) {
                             last = None;
                             continue;
