@@ -62,9 +62,9 @@ pub(super) enum Form {
     /// It makes an object.
     Base {
         /// The key the `INCLUDE`/`EXCLUDE` filter compares (`KEY:` or the name) when it is
-        /// not `key` (it is untrimmed); see [`Form::filter_key`]. Kept for the few lines
-        /// that need it: a run's cache holds every object line of the corpus.
-        filter_key: Option<Box<str>>,
+        /// not `key` (it is untrimmed), else empty (no allocation); see
+        /// [`Form::filter_key`]. A run's cache holds every object line of the corpus.
+        filter_key: String,
         /// The object's key.
         key: Name,
         /// Its hash in the dataset's index ([`crate::model::key_hash`]).
@@ -108,7 +108,11 @@ impl Form {
         match self {
             Form::Base {
                 filter_key, key, ..
-            } => Some(filter_key.as_deref().unwrap_or(key.as_str())),
+            } => Some(if filter_key.is_empty() {
+                key.as_str()
+            } else {
+                filter_key.as_str()
+            }),
             _ => None,
         }
     }
@@ -188,11 +192,14 @@ impl ObjectLines {
                             .find_map(|t| slice(*t).strip_prefix("KEY:"))
                             .map_or(name, |k| k.trim().to_owned());
                         let key = filter_key.trim();
+                        let (key_name, key_hash) = (Name::new(key), crate::model::key_hash(key));
+                        let name = (first != key).then(|| Arc::from(first));
+                        let same = filter_key == key;
                         Form::Base {
-                            key: Name::new(key),
-                            key_hash: crate::model::key_hash(key),
-                            name: (first != key).then(|| Arc::from(first)),
-                            filter_key: (filter_key != key).then(|| filter_key.as_str().into()),
+                            key: key_name,
+                            key_hash,
+                            name,
+                            filter_key: if same { String::new() } else { filter_key },
                         }
                     }
                     other => {

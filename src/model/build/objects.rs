@@ -211,8 +211,9 @@ impl<'a> Builder<'a> {
                         }
                     }
                     Form::Base { key_hash, .. } => {
-                        let filter_key = ol.form.filter_key().unwrap_or("");
-                        if !passes_filter(&f.filter, filter_key) {
+                        let filtered = f.filter.is_some()
+                            && !passes_filter(&f.filter, ol.form.filter_key().unwrap_or(""));
+                        if filtered {
                             last = None;
                             continue;
                         }
