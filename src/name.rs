@@ -174,6 +174,8 @@ pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
         return None;
     }
     let wanted: Vec<char> = wanted.chars().map(|c| c.to_ascii_lowercase()).collect();
+    // Names of up to 64 characters (all real ones) are compared a whole column at a time.
+    let pattern = Pattern::new(&wanted);
     let mut bound = chars.div_ceil(3).max(1);
     let mut best: Option<(usize, &'a str)> = None;
     let mut other = Vec::new();
@@ -183,9 +185,16 @@ pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
         if c.chars().count().abs_diff(chars) > bound {
             continue;
         }
-        other.clear();
-        other.extend(c.chars().map(|ch| ch.to_ascii_lowercase()));
-        let Some(d) = bounded_distance(&wanted, &other, bound, &mut rows) else {
+        let d = match &pattern {
+            Some(p) => Some(p.distance(c.chars().map(|ch| ch.to_ascii_lowercase())))
+                .filter(|d| *d <= bound),
+            None => {
+                other.clear();
+                other.extend(c.chars().map(|ch| ch.to_ascii_lowercase()));
+                bounded_distance(&wanted, &other, bound, &mut rows)
+            }
+        };
+        let Some(d) = d else {
             continue;
         };
         let better = match best {
@@ -198,6 +207,79 @@ pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// A name of 1 to 64 characters as bit masks for the bit-parallel Levenshtein distance
+/// (Myers 1999, in Hyyrö's form for the distance of two whole strings): one pass over the
+/// other name's characters, a column of the distance table per step instead of a cell.
+struct Pattern {
+    /// Its length in characters.
+    len: u32,
+    /// For each ASCII character, the positions where the name has it.
+    ascii: [u64; 128],
+    /// The same for every other character it has.
+    other: Vec<(char, u64)>,
+}
+
+impl Pattern {
+    /// `None` when `chars` is empty or longer than 64.
+    fn new(chars: &[char]) -> Option<Pattern> {
+        if chars.is_empty() || chars.len() > 64 {
+            return None;
+        }
+        let mut p = Pattern {
+            len: u32::try_from(chars.len()).ok()?,
+            ascii: [0; 128],
+            other: Vec::new(),
+        };
+        for (i, c) in chars.iter().enumerate() {
+            let bit = 1u64 << i;
+            match p.ascii.get_mut(*c as usize) {
+                Some(m) => *m |= bit,
+                None => match p.other.iter_mut().find(|(o, _)| o == c) {
+                    Some((_, m)) => *m |= bit,
+                    None => p.other.push((*c, bit)),
+                },
+            }
+        }
+        Some(p)
+    }
+
+    fn mask(&self, c: char) -> u64 {
+        match self.ascii.get(c as usize) {
+            Some(m) => *m,
+            None => self
+                .other
+                .iter()
+                .find(|(o, _)| *o == c)
+                .map_or(0, |(_, m)| *m),
+        }
+    }
+
+    /// The Levenshtein distance of this name and `text`.
+    fn distance(&self, text: impl Iterator<Item = char>) -> usize {
+        let top = 1u64 << (self.len - 1);
+        let (mut pv, mut mv) = (!0u64, 0u64);
+        let mut score = self.len as usize;
+        for c in text {
+            let eq = self.mask(c);
+            let xv = eq | mv;
+            let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
+            let ph = mv | !(xh | pv);
+            let mh = pv & xh;
+            if ph & top != 0 {
+                score += 1;
+            } else if mh & top != 0 {
+                score -= 1;
+            }
+            // The first row of the table grows by one per character of `text`.
+            let ph = (ph << 1) | 1;
+            let mh = mh << 1;
+            pv = mh | !(xv | ph);
+            mv = ph & xv;
+        }
+        score
+    }
 }
 
 /// The Levenshtein distance of `a` and `b` when it is at most `bound`, else `None` (given
@@ -339,6 +421,21 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn the_bit_parallel_distance_is_the_distance(
+            a in "[abAB\u{e9}\u{2003} _]{1,70}",
+            b in "[abAB\u{e9}\u{2003} _]{0,70}",
+        ) {
+            let folded: Vec<char> = a.chars().map(|c| c.to_ascii_lowercase()).collect();
+            let b = b.to_ascii_lowercase();
+            if let Some(p) = Pattern::new(&folded) {
+                let a: String = folded.iter().collect();
+                proptest::prop_assert_eq!(p.distance(b.chars()), edit_distance(&a, &b));
+            } else {
+                proptest::prop_assert!(folded.len() > 64);
+            }
+        }
+
         #[test]
         fn the_bounded_search_picks_what_the_full_distances_pick(
             wanted in "[abAB\u{e9} ]{0,9}",

@@ -76,6 +76,83 @@ impl Span {
     }
 }
 
+/// Eight copies of the byte `b` in a word.
+const fn splat(b: u8) -> u64 {
+    0x0101_0101_0101_0101 * b as u64
+}
+
+/// The high bit of each byte of `w` that is zero, and no other bit (exact, unlike the
+/// shorter test that may also mark the byte after a zero).
+#[inline]
+const fn zero_bytes(w: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    !(((w & LOW7).wrapping_add(LOW7)) | w | LOW7)
+}
+
+/// The offset of the first byte at or after `from` in `bytes` that is `a` or `b`, found
+/// eight bytes at a time (lines and tokens are long: a byte loop cost more than the rest
+/// of splitting a file).
+#[inline]
+pub(crate) fn find_either(bytes: &[u8], from: usize, a: u8, b: u8) -> Option<usize> {
+    let (pa, pb) = (splat(a), splat(b));
+    let words = bytes.get(from..)?.chunks_exact(8);
+    let rest = words.remainder();
+    let mut i = from;
+    for w in words {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        let hits = zero_bytes(w ^ pa) | zero_bytes(w ^ pb);
+        if hits != 0 {
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    rest.iter().position(|c| *c == a || *c == b).map(|p| i + p)
+}
+
+/// The offset of the first `b` at or after `from` in `bytes`, eight bytes at a time.
+#[inline]
+pub(crate) fn find_byte(bytes: &[u8], from: usize, b: u8) -> Option<usize> {
+    let pat = splat(b);
+    let words = bytes.get(from..)?.chunks_exact(8);
+    let rest = words.remainder();
+    let mut i = from;
+    for w in words {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        let hits = zero_bytes(w ^ pat);
+        if hits != 0 {
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    rest.iter().position(|c| *c == b).map(|p| i + p)
+}
+
+/// The offset of the first byte at or after `from` and before `to` that is not `b` (`to`
+/// when there is none), eight bytes at a time.
+#[inline]
+pub(crate) fn skip_byte(bytes: &[u8], from: usize, to: usize, b: u8) -> usize {
+    let pat = splat(b);
+    let Some(words) = bytes.get(from..to).map(|s| s.chunks_exact(8)) else {
+        return to.max(from);
+    };
+    let rest = words.remainder();
+    let mut i = from;
+    for w in words {
+        let other = u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) ^ pat;
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    rest.iter().position(|c| *c != b).map_or(to, |p| i + p)
+}
+
+/// The offset of the first CR or LF at or after `from` in `bytes`.
+#[inline]
+pub(crate) fn find_line_break(bytes: &[u8], from: usize) -> Option<usize> {
+    find_either(bytes, from, b'\n', b'\r')
+}
+
 fn clamp_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
@@ -136,30 +213,17 @@ impl SourceFile {
     pub fn new(path: impl Into<String>, text: impl Into<String>, encoding: TextEncoding) -> Self {
         let text = text.into();
         let mut line_starts = vec![0u32];
-        if !text.contains('\r') {
-            // LF-only text (nearly all data): memchr-based scan.
-            line_starts.extend(text.match_indices('\n').map(|(i, _)| clamp_u32(i + 1)));
-            return SourceFile {
-                path: path.into(),
-                text,
-                encoding,
-                line_starts,
-            };
-        }
         let bytes = text.as_bytes();
+        // Every line break found eight bytes at a time (CR, LF and CRLF each end a line).
         let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => line_starts.push(clamp_u32(i + 1)),
-                b'\r' => {
-                    if bytes.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
-                    line_starts.push(clamp_u32(i + 1));
-                }
-                _ => {}
-            }
-            i += 1;
+        while let Some(at) = find_line_break(bytes, i) {
+            let next = if bytes.get(at) == Some(&b'\r') && bytes.get(at + 1) == Some(&b'\n') {
+                at + 2
+            } else {
+                at + 1
+            };
+            line_starts.push(clamp_u32(next));
+            i = next;
         }
         SourceFile {
             path: path.into(),

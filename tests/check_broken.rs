@@ -93,13 +93,16 @@ fn handsworld_example_checks_without_errors() {
         );
     }
     for key in ["Bastard Sword", "Lighter Than Normal", "Extra Hands"] {
-        assert!(ds.objects.iter().any(|o| o.key.is(key)), "{key} missing");
+        assert!(
+            ds.objects.iter().any(|o| ds.key_of(o).is(key)),
+            "{key} missing"
+        );
     }
     // The PRIORITY 50/100 example of the spec.
     let many_arms: Vec<u32> = ds
         .objects
         .iter()
-        .find(|o| o.key.is("Many Arms"))
+        .find(|o| ds.key_of(o).is("Many Arms"))
         .unwrap()
         .modifiers()
         .iter()
@@ -107,8 +110,8 @@ fn handsworld_example_checks_without_errors() {
         .collect();
     assert_eq!(many_arms, vec![100, 50, 50]);
     // EXCLUDE on the PCC entry drops the Rusty Dagger; .COPY makes a Fine Longsword.
-    assert!(!ds.objects.iter().any(|o| o.key.is("Rusty Dagger")));
-    assert!(ds.objects.iter().any(|o| o.key.is("Fine Longsword")));
+    assert!(!ds.objects.iter().any(|o| ds.key_of(o).is("Rusty Dagger")));
+    assert!(ds.objects.iter().any(|o| ds.key_of(o).is("Fine Longsword")));
 }
 
 /// The real disk, except that reading one file fails (as an unreadable or vanished file would).

@@ -172,7 +172,7 @@ fn pathfinder_2e_core_reads_six_non_utf8_files_with_warnings() {
         set.dataset
             .objects
             .iter()
-            .any(|o| o.name().starts_with("ABYSSAL PLAGUE"))
+            .any(|o| set.dataset.name_of(o).starts_with("ABYSSAL PLAGUE"))
     );
 }
 

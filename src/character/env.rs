@@ -235,7 +235,7 @@ impl Host {
         let object = self
             .object(&kind, &key)
             .ok_or_else(|| fail(format!("there is no {kind} `{key}`")))?;
-        Ok(Value::Object(object.key.clone()))
+        Ok(Value::Object(self.dataset.key_of(object).clone()))
     }
 }
 

@@ -72,7 +72,13 @@ impl Character {
             return InstanceId::GLOBAL;
         };
         let parent = host.unwrap_or(InstanceId::GLOBAL);
-        let inst = self.new_instance(Some(object), obj.scope, parent, None, &obj.key.to_string());
+        let inst = self.new_instance(
+            Some(object),
+            obj.scope,
+            parent,
+            None,
+            &ds.key_of(obj).to_string(),
+        );
         if let Some(h) = host {
             if let Some(hi) = self.instances.get_mut(h.0 as usize) {
                 hi.children.push(inst);
@@ -198,7 +204,7 @@ impl Character {
         match selector {
             Selector::All => true,
             Selector::Key(k) => match i.object.and_then(|o| self.dataset.object_by_id(o)) {
-                Some(o) => o.key == *k,
+                Some(o) => self.dataset.key_of(o) == k,
                 None => i.part.is_some_and(|n| k.as_str() == n.to_string()),
             },
             Selector::Group(g) => i

@@ -93,7 +93,7 @@ impl Character {
             object: m
                 .source
                 .and_then(|o| ds.object_by_id(o))
-                .map(|o| o.key.clone()),
+                .map(|o| ds.key_of(o).clone()),
             span: Some(m.span),
         };
         let kind = m.kind;

@@ -66,7 +66,7 @@ impl Character {
         let from = m
             .source
             .and_then(|o| ds.object_by_id(o))
-            .map(|o| format!(" (from {})", o.key))
+            .map(|o| format!(" (from {})", ds.key_of(o)))
             .unwrap_or_default();
         let on = self
             .instances

@@ -180,6 +180,10 @@ pub struct CheckOutput {
 /// A rendered diagnostic's identity, for removing repeats across load sets.
 type Identity = (String, usize, usize, String, String);
 
+/// Where a diagnostic points before it is rendered: its text's address, its load set's
+/// root (an index), its span's byte range and its code.
+type RawPlace = (usize, usize, u32, u32, &'static str);
+
 fn identity(j: &JsonDiagnostic) -> Identity {
     (
         j.file.clone(),
@@ -233,6 +237,16 @@ impl CheckedSet {
 #[derive(Clone, Debug, Default)]
 pub struct RunReport {
     seen: HashSet<Identity>,
+    /// Diagnostics met before, as they came from their load set: by the shared text they
+    /// point into (its address, see `texts`), the set's root (index in `roots`), span and
+    /// code, the messages met there. Load sets share files, so most diagnostics of a set
+    /// were met before; one met before has an identity already in `seen` and is not
+    /// rendered again to find that out.
+    raw_seen: crate::fxhash::FxHashMap<RawPlace, Vec<Box<str>>>,
+    /// The texts of `raw_seen`, kept so that no other text takes their address.
+    texts: crate::fxhash::FxHashMap<usize, std::sync::Arc<crate::source::SourceFile>>,
+    /// The roots of the load sets added.
+    roots: Vec<PathBuf>,
     files: HashSet<String>,
     diagnostics: Vec<JsonDiagnostic>,
     summary: Summary,
@@ -247,8 +261,34 @@ impl RunReport {
     /// Adds the next load set; returns its diagnostics that are new to the run, in order.
     pub fn add(&mut self, set: &SetReport) -> Vec<Diagnostic> {
         let mut new = Vec::new();
+        let root = match self.roots.iter().position(|r| *r == set.root) {
+            Some(i) => i,
+            None => {
+                self.roots.push(set.root.clone());
+                self.roots.len() - 1
+            }
+        };
         for d in &set.diagnostics {
+            // The same text, root, span, code and message render to the same identity.
+            let text = set.sources.get_shared(d.span.file);
+            let raw = text.map(|t| {
+                let at = std::sync::Arc::as_ptr(t) as usize;
+                (at, root, d.span.start, d.span.end, d.code.id)
+            });
+            if let Some(raw) = raw {
+                let met = self.raw_seen.get(&raw);
+                if met.is_some_and(|m| m.iter().any(|m| **m == *d.message)) {
+                    continue;
+                }
+            }
             let j = diagnostic::to_json_rooted(d, &set.sources, &set.root);
+            if let (Some(raw), Some(text)) = (raw, text) {
+                self.texts
+                    .entry(raw.0)
+                    .or_insert_with(|| std::sync::Arc::clone(text));
+                let met = self.raw_seen.entry(raw).or_default();
+                met.push(d.message.as_str().into());
+            }
             if self.seen.insert(identity(&j)) {
                 match d.severity {
                     Severity::Error => self.summary.errors += 1,

@@ -200,7 +200,7 @@ pub(super) fn addressed(ds: &Dataset, m: &Modifier) -> Vec<ObjectId> {
         .filter(|t| match selector {
             Selector::All => true,
             Selector::Group(g) => t.groups().contains(g),
-            Selector::Key(k) => t.key == *k,
+            Selector::Key(k) => ds.key_of(t) == k,
         })
         .map(|t| t.id)
         .collect()
@@ -248,9 +248,13 @@ fn closed(
 pub(super) fn object_name(ds: &Dataset, id: ObjectId) -> String {
     match ds.object_by_id(id) {
         Some(o) => match &o.kind {
-            ObjectKind::File(k) => format!("{} `{}`", k.token(), o.key),
+            ObjectKind::File(k) => format!("{} `{}`", k.token(), ds.key_of(o)),
             ObjectKind::Dynamic(category) => {
-                format!("{} `{}`", category.as_str().to_ascii_uppercase(), o.key)
+                format!(
+                    "{} `{}`",
+                    category.as_str().to_ascii_uppercase(),
+                    ds.key_of(o)
+                )
             }
         },
         None => "an object".to_owned(),

@@ -95,7 +95,13 @@ impl FileSystem for DiskFs {
     fn walk(&self, dir: &Path) -> Walk {
         let mut walk = Walk::default();
         let inside = std::fs::canonicalize(dir).ok();
-        for entry in walkdir::WalkDir::new(dir).follow_links(false) {
+        // Each folder's entries by name: the walk then yields the files in path order, and
+        // the sort below only confirms it (sorting ≈ 7,000 corpus paths component by
+        // component cost more than walking them).
+        let entries = walkdir::WalkDir::new(dir)
+            .follow_links(false)
+            .sort_by_file_name();
+        for entry in entries {
             let entry = match entry {
                 Ok(e) => e,
                 Err(e) => {

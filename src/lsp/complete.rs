@@ -80,7 +80,7 @@ fn proposals(ctx: &Context<'_>) -> Vec<Item> {
                 .filter(|o| !o.forgotten && scope.is_none_or(|s| o.scope == s))
                 .map(|o| {
                     item(
-                        o.key.as_str(),
+                        ds.key_of(o).as_str(),
                         K::REFERENCE,
                         Some(crate::lsp::hover::kind_name(&o.kind)),
                     )
@@ -101,7 +101,13 @@ fn proposals(ctx: &Context<'_>) -> Vec<Item> {
             ds.objects
                 .iter()
                 .filter(|o| matches!(&o.kind, ObjectKind::Dynamic(c) if c.is(category)))
-                .map(|o| item(o.key.as_str(), K::REFERENCE, Some(category.to_owned())))
+                .map(|o| {
+                    item(
+                        ds.key_of(o).as_str(),
+                        K::REFERENCE,
+                        Some(category.to_owned()),
+                    )
+                })
                 .collect()
         }
         (token, 0) => match crate::lsp::tokens::line_kind(ctx) {

@@ -76,9 +76,9 @@ pub fn hover(ctx: &Context<'_>) -> Option<(String, std::ops::Range<usize>)> {
         }
         Target::Object(o) => format!(
             "**{}**: {} object (key `{}`, scope `{}`)\n\ndefined at {}",
-            o.name().trim(),
+            ds.name_of(o).trim(),
             kind_name(&o.kind),
-            o.key.as_str(),
+            ds.key_of(o).as_str(),
             ds.scopes.name(o.scope),
             where_(checked, o.span)
         ),

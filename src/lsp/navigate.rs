@@ -52,7 +52,7 @@ pub fn references(ctx: &Context<'_>) -> Vec<Span> {
         Target::Function(f) => names(checked, f.name.as_str()),
         Target::Table(t) => names(checked, t.name.as_str()),
         Target::Builtin(n) => names(checked, n),
-        Target::Object(o) => keys(checked, o.key.as_str()),
+        Target::Object(o) => keys(checked, checked.set.dataset.key_of(o).as_str()),
         Target::Scope(s) => names(checked, checked.set.dataset.scopes.name(*s)),
         Target::Token(_) | Target::File(_) => Vec::new(),
     };

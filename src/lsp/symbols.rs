@@ -36,7 +36,7 @@ pub fn symbols(checked: &Checked, file: FileId) -> Vec<Symbol> {
     let mut out = Vec::new();
     for o in ds.objects.iter().filter(|o| o.span.file == file) {
         out.push(Symbol {
-            name: o.name().trim().to_owned(),
+            name: ds.name_of(o).trim().to_owned(),
             detail: kind_name(&o.kind),
             kind: SymbolKind::OBJECT,
             span: line_of(o.span),

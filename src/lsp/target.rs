@@ -47,9 +47,9 @@ fn object_by_key<'a>(ctx: &Context<'a>, key: &str, scope: Option<ScopeId>) -> Op
     let ds = ctx.dataset();
     ds.objects
         .iter()
-        .filter(|o| !o.forgotten && o.key.is(key))
+        .filter(|o| !o.forgotten && ds.key_of(o).is(key))
         .find(|o| scope.is_none_or(|s| o.scope == s))
-        .or_else(|| ds.objects.iter().find(|o| o.key.is(key)))
+        .or_else(|| ds.objects.iter().find(|o| ds.key_of(o).is(key)))
 }
 
 /// What the name at the cursor stands for, with the range of the name.

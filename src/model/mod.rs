@@ -319,8 +319,9 @@ pub struct Object {
     pub id: ObjectId,
     /// What it is.
     pub kind: ObjectKind,
-    /// Its key (`KEY:` or the name).
-    pub key: Name,
+    /// Its key (`KEY:` or the name) and name: read them with [`Dataset::key_of`] and
+    /// [`Dataset::name_of`].
+    key: ObjectKey,
     /// The scope its tokens are read in.
     pub scope: ScopeId,
     /// The line's first token.
@@ -329,9 +330,47 @@ pub struct Object {
     pub forgotten: bool,
     /// Its groups, modifiers, grants and facts; `None` while it has none.
     extras: Option<Box<ObjectExtras>>,
-    /// Its name as written (not trimmed; shared with the run's file cache) when that is
-    /// not its key's spelling, as it is for most objects (see [`Object::name`]).
-    name: Option<std::sync::Arc<str>>,
+}
+
+/// Where an object's key and name are kept.
+///
+/// Most objects are the object lines of files the run's cache has read once
+/// ([`build::ObjectLines`]): their key and name stay there, and the object names the line.
+/// Copying them in would raise two shared reference counts per object and load set (and
+/// lower them again when the set is dropped) — locked instructions on memory last touched
+/// by another load set, which cost more than the rest of making the object.
+#[derive(Clone, Debug, PartialEq)]
+enum ObjectKey {
+    /// Its own key, and its name as written (not trimmed) when that is not the key's
+    /// spelling.
+    Own(Name, Option<std::sync::Arc<str>>),
+    /// The key and name of line `line` of the dataset's object lines `lines` (see
+    /// [`Dataset::key_of`]).
+    Cached {
+        /// Index in the dataset's object lines.
+        lines: u32,
+        /// Index of the line in them.
+        line: u32,
+    },
+}
+
+/// The key of objects whose key cannot be found (none: a cached key always names a line
+/// that makes an object).
+static NO_KEY: std::sync::LazyLock<Name> = std::sync::LazyLock::new(|| Name::new(""));
+
+/// The key and name of `key` among the object lines `lines`.
+#[inline]
+fn resolve_key<'a>(
+    lines: &'a [std::sync::Arc<build::ObjectLines>],
+    key: &'a ObjectKey,
+) -> (&'a Name, Option<&'a str>) {
+    match key {
+        ObjectKey::Own(key, name) => (key, name.as_deref()),
+        ObjectKey::Cached { lines: l, line } => lines
+            .get(*l as usize)
+            .and_then(|l| l.base_key(*line as usize))
+            .unwrap_or((&NO_KEY, None)),
+    }
 }
 
 /// What an [`Object`] carries besides its identity (most objects carry none of it).
@@ -360,8 +399,7 @@ impl Object {
         Object {
             id: ObjectId(0),
             kind,
-            key,
-            name,
+            key: ObjectKey::Own(key, name),
             scope,
             span,
             forgotten: false,
@@ -369,9 +407,24 @@ impl Object {
         }
     }
 
-    /// Its name as written (the whole first token of its line, not trimmed).
-    pub fn name(&self) -> &str {
-        self.name.as_deref().unwrap_or(self.key.as_str())
+    /// An object whose key and name are those of line `line` of the dataset's object
+    /// lines `lines` (see [`Dataset::push_object_lines`]).
+    pub(in crate::model) fn cached(
+        kind: ObjectKind,
+        lines: u32,
+        line: u32,
+        scope: ScopeId,
+        span: Span,
+    ) -> Self {
+        Object {
+            id: ObjectId(0),
+            kind,
+            key: ObjectKey::Cached { lines, line },
+            scope,
+            span,
+            forgotten: false,
+            extras: None,
+        }
     }
 
     /// `GROUP:` values.
@@ -491,8 +544,13 @@ pub struct Dataset {
     var_index: fxhash::FxHashMap<(ScopeId, Name, bool), VarId>,
     /// Objects by kind and key (the first made of each), hashed with [`object_hash`]. A
     /// table of ids rather than a map: the kind and key are the object's own, so no key is
-    /// copied, and the key's hash comes from the file cache ([`key_hash`]).
-    object_index: hashbrown::HashTable<ObjectId>,
+    /// copied, and the key's hash comes from the file cache ([`key_hash`]). Each entry
+    /// keeps 32 bits of its hash ([`hash_check`]): most entries a probe meets are told
+    /// apart by those, without reading the object and its key elsewhere in memory.
+    object_index: hashbrown::HashTable<(u32, ObjectId)>,
+    /// The object lines (shared with the run's cache) that objects take their key and
+    /// name from (see [`ObjectKey`]).
+    object_lines: Vec<std::sync::Arc<build::ObjectLines>>,
 }
 
 /// The hash of an object key as [`Dataset`]'s index uses it: the key's letters folded to
@@ -502,6 +560,13 @@ pub(crate) fn key_hash(key: &str) -> u64 {
     let mut h = fxhash::FxHasher::default();
     crate::name::NameStr(key).hash(&mut h);
     h.finish()
+}
+
+/// The bits of an index hash kept with each entry of the object index: neither the low
+/// bits (the bucket) nor the top seven (the table's own tag), which entries met in one
+/// probe mostly share.
+fn hash_check(hash: u64) -> u32 {
+    (hash >> 24) as u32
 }
 
 /// The index hash of the object of `kind` whose key hashes to `key` ([`key_hash`]).
@@ -516,12 +581,35 @@ fn object_hash(kind: &ObjectKind, key: u64) -> u64 {
 impl Dataset {
     /// Makes room for `n` more objects in the index of objects by kind and key.
     pub(crate) fn reserve_object_index(&mut self, n: usize) {
-        let objects = &self.objects;
-        self.object_index.reserve(n, |id| {
-            objects
-                .get(id.0 as usize)
-                .map_or(0, |o| object_hash(&o.kind, key_hash(o.key.as_str())))
+        let (objects, lines) = (&self.objects, &self.object_lines);
+        self.object_index.reserve(n, |(_, id)| {
+            objects.get(id.0 as usize).map_or(0, |o| {
+                object_hash(&o.kind, key_hash(resolve_key(lines, &o.key).0.as_str()))
+            })
         });
+    }
+
+    /// Keeps `lines` for objects to take their keys and names from; returns its index for
+    /// [`Object::cached`].
+    pub(in crate::model) fn push_object_lines(
+        &mut self,
+        lines: std::sync::Arc<build::ObjectLines>,
+    ) -> u32 {
+        let i = u32::try_from(self.object_lines.len()).unwrap_or(u32::MAX);
+        self.object_lines.push(lines);
+        i
+    }
+
+    /// The key of `object` (an object of this dataset).
+    pub fn key_of<'a>(&'a self, object: &'a Object) -> &'a Name {
+        resolve_key(&self.object_lines, &object.key).0
+    }
+
+    /// The name of `object` (an object of this dataset) as written: the whole first token
+    /// of its line, not trimmed.
+    pub fn name_of<'a>(&'a self, object: &'a Object) -> &'a str {
+        let (key, name) = resolve_key(&self.object_lines, &object.key);
+        name.unwrap_or(key.as_str())
     }
 
     /// Adds `object` (whose key hashes to `key_hash`, see [`key_hash`]) and indexes it by
@@ -530,21 +618,25 @@ impl Dataset {
         let id = ObjectId(u32::try_from(self.objects.len()).unwrap_or(u32::MAX));
         object.id = id;
         let hash = object_hash(&object.kind, key_hash);
-        let objects = &self.objects;
+        let (objects, lines) = (&self.objects, &self.object_lines);
+        let check = hash_check(hash);
         if let hashbrown::hash_table::Entry::Vacant(slot) = self.object_index.entry(
             hash,
-            |o| {
-                objects
-                    .get(o.0 as usize)
-                    .is_some_and(|o| o.kind == object.kind && o.key == object.key)
+            |(c, o)| {
+                *c == check
+                    && objects.get(o.0 as usize).is_some_and(|o| {
+                        o.kind == object.kind
+                            && resolve_key(lines, &o.key).0 == resolve_key(lines, &object.key).0
+                    })
             },
-            |o| {
+            |(_, o)| {
                 objects.get(o.0 as usize).map_or(0, |o| {
-                    object_hash(&o.kind, crate::model::key_hash(o.key.as_str()))
+                    let key = resolve_key(lines, &o.key).0;
+                    object_hash(&o.kind, crate::model::key_hash(key.as_str()))
                 })
             },
         ) {
-            slot.insert(id);
+            slot.insert((check, id));
         }
         self.objects.push(object);
         id
@@ -613,13 +705,17 @@ impl Dataset {
         key: &str,
         key_hash: u64,
     ) -> Option<ObjectId> {
+        let hash = object_hash(kind, key_hash);
+        let check = hash_check(hash);
         self.object_index
-            .find(object_hash(kind, key_hash), |id| {
-                self.objects
-                    .get(id.0 as usize)
-                    .is_some_and(|o| o.kind == *kind && o.key.is(key))
+            .find(hash, |(c, id)| {
+                *c == check
+                    && self
+                        .objects
+                        .get(id.0 as usize)
+                        .is_some_and(|o| o.kind == *kind && self.key_of(o).is(key))
             })
-            .copied()
+            .map(|(_, id)| *id)
     }
 
     /// The modifier with this id.

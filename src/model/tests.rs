@@ -138,7 +138,11 @@ fn face_bridge_and_copy_make_modifiers() {
         set.diagnostics
     );
     let ds = &set.dataset;
-    let broader = ds.objects.iter().find(|o| o.key.is("Broader")).unwrap();
+    let broader = ds
+        .objects
+        .iter()
+        .find(|o| ds.key_of(o).is("Broader"))
+        .unwrap();
     let prios: Vec<u32> = broader
         .modifiers()
         .iter()
@@ -173,8 +177,12 @@ fn equipment_parts_come_from_part_tokens() {
         ),
     ]);
     let ds = &set.dataset;
-    let axe = ds.objects.iter().find(|o| o.key.is("Double Axe")).unwrap();
-    let club = ds.objects.iter().find(|o| o.key.is("Club")).unwrap();
+    let axe = ds
+        .objects
+        .iter()
+        .find(|o| ds.key_of(o).is("Double Axe"))
+        .unwrap();
+    let club = ds.objects.iter().find(|o| ds.key_of(o).is("Club")).unwrap();
     assert_eq!(ds.parts(axe.id), vec![1, 2]);
     assert_eq!(ds.parts(club.id), vec![1]);
 }

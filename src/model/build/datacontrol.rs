@@ -236,7 +236,7 @@ impl<'a> Builder<'a> {
                 format!(
                     "{what} {} required but not set in {loc} {}",
                     if missing.len() == 1 { "was" } else { "were" },
-                    o.key
+                    self.ds.key_of(o)
                 ),
             )
             .with_label(format!("{loc} without {what}"))

@@ -17,6 +17,7 @@ mod datacontrol;
 mod fact_index;
 mod modifiers;
 mod object_lines;
+pub(super) use object_lines::ObjectLines;
 mod objects;
 mod suggest;
 mod variables;

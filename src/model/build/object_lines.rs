@@ -20,7 +20,7 @@ const DERIVED: &str = "model::object_lines";
 
 /// The object lines of one file read as one kind.
 #[derive(Debug)]
-pub(super) struct ObjectLines {
+pub(in crate::model) struct ObjectLines {
     /// The lines the model reads, in file order.
     pub(super) lines: Vec<ObjectLine>,
 }
@@ -30,6 +30,9 @@ pub(super) struct ObjectLines {
 pub(super) struct ObjectLine {
     /// Its index in the file's lines ([`crate::load::LoadedFile::lines`]).
     pub(super) line: usize,
+    /// Its first token (in the cache's file): a copy, so that a load set reads the
+    /// shared line only for the tokens it acts on.
+    pub(super) first: crate::source::Span,
     /// What it does.
     pub(super) form: Form,
     /// The indices of the tokens after the first that [`Builder::object_token`] acts on,
@@ -58,7 +61,9 @@ pub(super) enum Form {
     Continuation,
     /// It makes an object.
     Base {
-        /// The key the `INCLUDE`/`EXCLUDE` filter compares (`KEY:` or the name).
+        /// The key the `INCLUDE`/`EXCLUDE` filter compares (`KEY:` or the name) when it is
+        /// not `key` (it is untrimmed), else empty (no allocation); see
+        /// [`Form::filter_key`]. A run's cache holds every object line of the corpus.
         filter_key: String,
         /// The object's key.
         key: Name,
@@ -97,7 +102,32 @@ impl NewKey {
     }
 }
 
+impl Form {
+    /// The key the `INCLUDE`/`EXCLUDE` filter compares for a [`Form::Base`] line.
+    pub(super) fn filter_key(&self) -> Option<&str> {
+        match self {
+            Form::Base {
+                filter_key, key, ..
+            } => Some(if filter_key.is_empty() {
+                key.as_str()
+            } else {
+                filter_key.as_str()
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl ObjectLines {
+    /// The key and (when it is not the key's spelling) name of the object line `line`
+    /// makes, if it makes one ([`Form::Base`]).
+    pub(in crate::model) fn base_key(&self, line: usize) -> Option<(&Name, Option<&str>)> {
+        match &self.lines.get(line)?.form {
+            Form::Base { key, name, .. } => Some((key, name.as_deref())),
+            _ => None,
+        }
+    }
+
     /// The lines of `file` read as `kind`, from the run's cache (worked out on first use).
     pub(super) fn of(file: &CachedFile, kind: FileKind) -> Arc<ObjectLines> {
         file.derived(DERIVED, kind as u32, |f| {
@@ -110,10 +140,10 @@ impl ObjectLines {
         let slice = |s: crate::source::Span| text.get(s.range()).unwrap_or("");
         let mut out = Vec::new();
         for (i, line) in lines.iter().enumerate() {
-            let Some(first) = line.tokens.first().copied() else {
+            let Some(first_span) = line.tokens.first().copied() else {
                 continue;
             };
-            let first = slice(first);
+            let first = slice(first_span);
             if first.starts_with("SOURCE") && first.contains(':') {
                 continue;
             }
@@ -162,11 +192,14 @@ impl ObjectLines {
                             .find_map(|t| slice(*t).strip_prefix("KEY:"))
                             .map_or(name, |k| k.trim().to_owned());
                         let key = filter_key.trim();
+                        let (key_name, key_hash) = (Name::new(key), crate::model::key_hash(key));
+                        let name = (first != key).then(|| Arc::from(first));
+                        let same = filter_key == key;
                         Form::Base {
-                            key: Name::new(key),
-                            key_hash: crate::model::key_hash(key),
-                            name: (first != key).then(|| Arc::from(first)),
-                            filter_key,
+                            key: key_name,
+                            key_hash,
+                            name,
+                            filter_key: if same { String::new() } else { filter_key },
                         }
                     }
                     other => {
@@ -188,6 +221,7 @@ impl ObjectLines {
             };
             out.push(ObjectLine {
                 line: i,
+                first: first_span,
                 form,
                 tokens,
                 facts,
@@ -232,18 +266,12 @@ mod tests {
             panic!("{race:?}");
         };
         assert_eq!((base.line, &*base.tokens), (0, &[3, 4, 5][..]));
-        let Form::Base {
-            filter_key,
-            key,
-            name,
-            ..
-        } = &base.form
-        else {
+        let Form::Base { key, name, .. } = &base.form else {
             panic!("{base:?}");
         };
         assert_eq!(
-            (filter_key.as_str(), key.as_str(), name.as_deref()),
-            ("Orc_K", "Orc_K", Some("Orc"))
+            (base.form.filter_key(), key.as_str(), name.as_deref()),
+            (Some("Orc_K"), "Orc_K", Some("Orc"))
         );
         assert_eq!((modded.line, &*modded.tokens), (2, &[1][..]));
         let [(1, fact)] = &*modded.facts else {

@@ -194,55 +194,46 @@ impl<'a> Builder<'a> {
             .collect();
         // The shared lines (spans against the cache's file id): only the spans the model
         // keeps or reports are moved onto the load set's file.
-        let mut deferred: Vec<(&'a LoadedFile, &crate::load::Line, Span, &ObjectLine)> = Vec::new();
+        let mut deferred: Vec<(&'a LoadedFile, Span, &ObjectLine)> = Vec::new();
         for (f, lines) in &files {
             let f: &'a LoadedFile = f;
-            let shared = f.lines.shared();
             let mut last: Option<ObjectId> = None;
-            for ol in &lines.lines {
-                let Some(line) = shared.get(ol.line) else {
-                    continue;
-                };
-                let Some(first) = line.tokens.first().map(|t| f.lines.place(*t)) else {
-                    continue;
-                };
+            let keys = self.ds.push_object_lines(Arc::clone(lines));
+            for (i, ol) in lines.lines.iter().enumerate() {
+                // The first token's span is kept with the object line: the shared line
+                // (and its tokens, elsewhere in memory) is read only for the tokens the
+                // model acts on.
+                let first = f.lines.place(ol.first);
                 match &ol.form {
                     Form::Continuation => {
                         if let Some(id) = last {
-                            self.object_tokens(id, f, line, ol, kind);
+                            self.object_tokens(id, f, ol, kind);
                         }
                     }
-                    Form::Base {
-                        filter_key,
-                        key,
-                        key_hash,
-                        name,
-                    } => {
-                        if !passes_filter(&f.filter, filter_key) {
+                    Form::Base { key_hash, .. } => {
+                        let filtered = f.filter.is_some()
+                            && !passes_filter(&f.filter, ol.form.filter_key().unwrap_or(""));
+                        if filtered {
                             last = None;
                             continue;
                         }
-                        let id = self.new_named_object(
-                            okind.clone(),
-                            key.clone(),
-                            *key_hash,
-                            name.clone(),
-                            scope,
-                            first,
-                        );
+                        // The key and name stay in the cache's object lines.
+                        let line = u32::try_from(i).unwrap_or(u32::MAX);
+                        let object = Object::cached(okind.clone(), keys, line, scope, first);
+                        let id = self.ds.push_object(object, *key_hash);
                         last = Some(id);
-                        self.object_tokens(id, f, line, ol, kind);
+                        self.object_tokens(id, f, ol, kind);
                     }
                     Form::Deferred(..) => {
                         last = None;
-                        deferred.push((f, line, first, ol));
+                        deferred.push((f, first, ol));
                     }
                 }
             }
         }
         // PCGen order: copies, then mods, then forgets.
         for pass in 0..3 {
-            for &(f, line, first, ol) in &deferred {
+            for &(f, first, ol) in &deferred {
                 let Form::Deferred(form, hash, made) = &ol.form else {
                     continue;
                 };
@@ -280,7 +271,7 @@ impl<'a> Builder<'a> {
                                 }
                             }
                         }
-                        self.object_tokens(id, f, line, ol, kind);
+                        self.object_tokens(id, f, ol, kind);
                     }
                     (1, LineForm::Mod(key)) => {
                         if !passes_filter(&f.filter, key) {
@@ -302,7 +293,7 @@ impl<'a> Builder<'a> {
                                 id
                             }
                         };
-                        self.object_tokens(id, f, line, ol, kind);
+                        self.object_tokens(id, f, ol, kind);
                     }
                     (2, LineForm::Forget(key)) => {
                         if let Some(id) = self.ds.object_hashed(&okind, key, hash) {
@@ -317,17 +308,16 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// [`Builder::object_token`] for the tokens of `line` (a shared line of `f`) that `ol`
+    /// [`Builder::object_token`] for the tokens of the object line `ol` of `f` that it
     /// acts on (see [`ObjectLine::tokens`](super::object_lines::ObjectLine::tokens)), with
     /// the fact names it read.
-    fn object_tokens(
-        &mut self,
-        id: ObjectId,
-        f: &LoadedFile,
-        line: &crate::load::Line,
-        ol: &ObjectLine,
-        kind: FileKind,
-    ) {
+    fn object_tokens(&mut self, id: ObjectId, f: &LoadedFile, ol: &ObjectLine, kind: FileKind) {
+        if ol.tokens.is_empty() {
+            return;
+        }
+        let Some(line) = f.lines.shared().get(ol.line) else {
+            return;
+        };
         let mut facts = ol.facts.iter().peekable();
         for i in &ol.tokens {
             let fact = facts.next_if(|(j, _)| j == i).map(|(_, n)| n);
@@ -628,7 +618,7 @@ impl<'a> Builder<'a> {
             .objects
             .iter()
             .filter(|o| !o.forgotten && wanted.binary_search(&o.scope).is_ok())
-            .map(|o| (o.scope, &o.key))
+            .map(|o| (o.scope, self.ds.key_of(o)))
             .collect();
         let missing: Vec<PendingRef> = refs
             .into_iter()
@@ -642,7 +632,7 @@ impl<'a> Builder<'a> {
             let keys: Vec<String> = self
                 .ds
                 .objects_in(r.scope)
-                .map(|o| o.key.to_string())
+                .map(|o| self.ds.key_of(o).to_string())
                 .collect();
             let help = match closest(r.key.as_str(), keys.iter().map(String::as_str)) {
                 Some(s) => format!("did you mean `{s}`?"),
