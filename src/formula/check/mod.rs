@@ -268,7 +268,7 @@ fn result_help(found: &Format, asserted: &Format, root: Expr<'_>) -> String {
 }
 
 /// Dependency buffers above this many variables are not kept for the next check.
-const KEPT_DEPS: usize = 4096;
+const KEPT_DEPS: usize = 1 << 15;
 
 thread_local! {
     /// The variables read by the last check on this thread, reused: the formula keeps its

@@ -76,16 +76,11 @@ pub fn parse_check_plain(
     };
     let compiled = match format {
         Some(format) if &format == asserted => {
-            // A long formula's code is handed over (and given up by the buffers) rather
-            // than copied.
-            let steps = if buffers.steps.len() > KEPT_STEPS {
-                std::mem::take(&mut buffers.steps).into_boxed_slice()
-            } else {
-                buffers.steps.as_slice().into()
-            };
+            // Copied out at its size: the buffer stays for the next formula (handing a
+            // long formula's buffer over instead made every such formula map fresh pages).
             let plain = Plain {
                 file,
-                steps,
+                steps: buffers.steps.as_slice().into(),
                 numbers: numbers.into(),
             };
             let whole = Span::new(file, 0..text.len()).shifted(offset);
@@ -106,9 +101,8 @@ pub fn parse_check_plain(
     compiled
 }
 
-/// Buffers above this many steps are not kept for the next formula (and a formula with more
-/// takes its buffer as its code).
-const KEPT_STEPS: usize = 4096;
+/// Buffers above this many steps (512 KiB) are not kept for the next formula.
+const KEPT_STEPS: usize = 1 << 15;
 
 /// The stacks of one pass, kept from one formula to the next.
 #[derive(Default)]
