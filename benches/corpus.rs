@@ -52,7 +52,7 @@ struct Leftovers {
 /// would not free.
 fn check(root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> ((usize, usize), Leftovers) {
     let mut run = RunReport::new();
-    let index = CampaignIndex::build(&DiskFs, root);
+    let index = CampaignIndex::build_parallel(&DiskFs, root);
     let cache = FileCache::new();
     check_in_order(&DiskFs, root, sets, &index, &cache, |report| {
         run.add(&report);

@@ -228,7 +228,7 @@ fn check_sets(root: &PcgenRoot, sets: &[Vec<PathBuf>], mut emit: impl FnMut(SetR
         });
     }
     // The data folder's PCCs indexed, and each file read, once for every load set.
-    let index = CampaignIndex::build(&DiskFs, root);
+    let index = CampaignIndex::build_parallel(&DiskFs, root);
     let cache = FileCache::new();
     check_in_order(&DiskFs, root, sets, &index, &cache, |report| {
         emit(report);
