@@ -637,6 +637,25 @@ mod tests {
         }
     }
 
+    /// At the token limit the one-pass check answers; over it, it leaves the formula to
+    /// the usual way (which reports it as too long). Operands and operators alternate, so
+    /// the longest formula allowed has `MAX_TOKENS - 1` tokens and the next has one more
+    /// than the limit.
+    #[test]
+    fn the_token_limit_is_the_parsers() {
+        let env = env();
+        let n = Format::Number;
+        let at_limit = format!("{}a", "a+".repeat(MAX_TOKENS / 2 - 1));
+        let over = format!("{at_limit}+1");
+        assert!(one_pass(&at_limit, 0, &env, &n, None).is_some());
+        assert!(one_pass(&over, 0, &env, &n, None).is_none());
+        assert!(the_usual_way(&over, 0, &env, &n, None).is_none());
+        assert_eq!(
+            one_pass(&at_limit, 0, &env, &n, None),
+            the_usual_way(&at_limit, 0, &env, &n, None)
+        );
+    }
+
     /// A formula of the plain language (or near it), from random pieces.
     fn formula() -> impl Strategy<Value = String> {
         let leaf = prop::sample::select(vec![
