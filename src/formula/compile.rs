@@ -178,7 +178,7 @@ impl Fast {
 #[derive(Clone)]
 pub struct CompiledFormula {
     /// The typed tree, or the postfix code it is built from on first use.
-    pub(crate) typed: Typed,
+    pub(crate) typed: TypedForm,
     pub(crate) fast: std::sync::OnceLock<Fast>,
     pub(crate) format: Format,
     pub(crate) dependencies: Deps,
@@ -250,9 +250,22 @@ impl<'a> Ctx<'a> {
 /// the tree built from it on first use (boxed: most formulas of a load are never
 /// evaluated, and a compiled formula stays small).
 #[derive(Clone, Debug)]
-pub(crate) enum Typed {
+pub(crate) enum TypedForm {
     Tree(Val),
     Plain(Box<(Plain, std::sync::OnceLock<Val>)>),
+}
+
+impl TypedForm {
+    /// A checked tree, optimised.
+    pub(crate) fn tree(mut root: Val) -> TypedForm {
+        optimize(&mut root);
+        TypedForm::Tree(root)
+    }
+
+    /// A plain formula's code, its tree to be built on first use.
+    pub(crate) fn plain(code: Plain) -> TypedForm {
+        TypedForm::Plain(Box::new((code, std::sync::OnceLock::new())))
+    }
 }
 
 /// Printed with its typed tree (built if it was not yet), whichever way it was checked.
@@ -273,8 +286,8 @@ impl CompiledFormula {
     #[inline]
     pub(crate) fn root(&self) -> &Val {
         match &self.typed {
-            Typed::Tree(root) => root,
-            Typed::Plain(plain) => plain.1.get_or_init(|| {
+            TypedForm::Tree(root) => root,
+            TypedForm::Plain(plain) => plain.1.get_or_init(|| {
                 let mut root = plain.0.tree().unwrap_or(Val::Num(Num::Const(Number::ZERO)));
                 optimize(&mut root);
                 root

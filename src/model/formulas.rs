@@ -6,7 +6,7 @@
 use super::build::Builder;
 use super::codes;
 use super::scope::ScopeId;
-use super::{Dataset, ModifierValue, VarId, VariableOrigin};
+use super::{Dataset, ModifierValue, VarId, Variable, VariableOrigin};
 use crate::diagnostic::Diagnostic;
 use crate::formula::ast::{Expr, ExprKind, Formula};
 use crate::formula::check::WRONG_ARITY;
@@ -46,6 +46,16 @@ impl<'a> ScopeEnv<'a> {
             scope,
             far: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The variable `name` visible from the scope, noting it when PCGen would not see it
+    /// (more than one scope up).
+    fn visible(&self, name: &str) -> Option<(VarRef, &Variable)> {
+        let (id, depth) = self.ds.resolve_in(self.scope, name, false)?;
+        if depth >= 2 {
+            self.far.borrow_mut().push(Name::new(name));
+        }
+        Some((VarRef(id.0), self.ds.variable(id)?))
     }
 
     fn arity(&self, call: &HostCall<'_>, want: &str, ok: bool) -> Result<(), Vec<Diagnostic>> {
@@ -238,25 +248,18 @@ impl<'a> ScopeEnv<'a> {
 
 impl CheckEnv for ScopeEnv<'_> {
     fn scalar_variable(&self, name: &str) -> Option<(VarRef, Scalar)> {
-        let (id, depth) = self.ds.resolve_in(self.scope, name, false)?;
-        if depth >= 2 {
-            self.far.borrow_mut().push(Name::new(name));
-        }
-        let scalar = match self.ds.variable(id)?.format {
+        let (var, v) = self.visible(name)?;
+        let scalar = match v.format {
             Format::Number => Scalar::Number,
             Format::Boolean => Scalar::Boolean,
             _ => return None,
         };
-        Some((VarRef(id.0), scalar))
+        Some((var, scalar))
     }
 
     fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
-        let (id, depth) = self.ds.resolve_in(self.scope, name, false)?;
-        if depth >= 2 {
-            self.far.borrow_mut().push(Name::new(name));
-        }
-        let v = self.ds.variable(id)?;
-        Some((VarRef(id.0), v.format.clone()))
+        let (var, v) = self.visible(name)?;
+        Some((var, v.format.clone()))
     }
 
     fn function(&self, name: &str) -> Option<FunctionRef<'_>> {

@@ -35,7 +35,7 @@ pub use env::{
 pub use onepass::parse_check_plain;
 
 use super::ast::{Args, BinaryOp, Expr, ExprKind, Formula};
-use super::compile::{Bool, CompiledFormula, Num, Val};
+use super::compile::{Bool, CompiledFormula, Num, TypedForm, Val};
 use super::format::Format;
 use crate::diagnostic::Diagnostic;
 use crate::name::Name;
@@ -123,7 +123,7 @@ pub fn check_with_args(
     let mut deps = std::mem::take(&mut c.deps);
     let result = match typed {
         Some(t) if c.diags.is_empty() => Some(compiled(
-            t.node,
+            TypedForm::tree(t.node),
             t.format,
             &mut deps,
             formula.span,
@@ -150,31 +150,10 @@ pub fn check_with_args(
     }
 }
 
-/// The compiled formula of a checked `root` of `format` that reads `deps` (in text order,
-/// with repeats: they are removed here) and spans `span`.
+/// The compiled formula of a checked tree or plain formula's code (`typed`) of `format`
+/// that reads `deps` (in text order, with repeats: they are removed here) and spans `span`.
 fn compiled(
-    mut root: Val,
-    format: Format,
-    deps: &mut Vec<VarRef>,
-    span: Span,
-    uses_input: bool,
-) -> CompiledFormula {
-    first_uses(deps);
-    let dependencies = super::compile::Deps::of(deps);
-    super::compile::optimize(&mut root);
-    CompiledFormula {
-        typed: super::compile::Typed::Tree(root),
-        fast: std::sync::OnceLock::new(),
-        format,
-        dependencies,
-        span,
-        uses_input,
-    }
-}
-
-/// The compiled formula of a plain formula's postfix code `plain` (see [`compiled`]).
-fn compiled_plain(
-    plain: super::compile::Plain,
+    typed: TypedForm,
     format: Format,
     deps: &mut Vec<VarRef>,
     span: Span,
@@ -182,7 +161,7 @@ fn compiled_plain(
 ) -> CompiledFormula {
     first_uses(deps);
     CompiledFormula {
-        typed: super::compile::Typed::Plain(Box::new((plain, std::sync::OnceLock::new()))),
+        typed,
         fast: std::sync::OnceLock::new(),
         format,
         dependencies: super::compile::Deps::of(deps),

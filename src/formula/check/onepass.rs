@@ -18,10 +18,12 @@
 use super::builtins::lower_short;
 use super::{CheckEnv, Scalar, VarRef};
 use crate::formula::ast::{BinaryOp, UnaryOp};
-use crate::formula::compile::{CompiledFormula, NumFn, Plain, PlainOp, PlainStep};
+use crate::formula::compile::{
+    CompiledFormula, NumFn, Plain, PlainOp, PlainStep, TypedForm, cmp_op, num_op,
+};
 use crate::formula::format::Format;
 use crate::formula::number::Number;
-use crate::formula::parse::{MAX_TOKENS, NAME_END_ASCII};
+use crate::formula::parse::{MAX_TOKENS, plain_name_end, plain_number_end};
 use crate::source::{FileId, Span};
 
 /// Parentheses and calls nested deeper than this are left to the usual way. The checker's
@@ -84,9 +86,8 @@ pub fn parse_check_plain(
                 numbers: numbers.into(),
             };
             let whole = Span::new(file, 0..text.len()).shifted(offset);
-            Some(super::compiled_plain(
-                plain, format, &mut deps, whole, uses_input,
-            ))
+            let typed = TypedForm::plain(plain);
+            Some(super::compiled(typed, format, &mut deps, whole, uses_input))
         }
         _ => None,
     };
@@ -214,10 +215,7 @@ impl Reader<'_, '_> {
             match b {
                 b'a'..=b'z' | b'A'..=b'Z' => {
                     let start = pos;
-                    pos += 1;
-                    while NAME_END_ASCII[usize::from(self.byte(pos))] {
-                        pos += 1;
-                    }
+                    pos = plain_name_end(self.text, start)?;
                     match self.byte(pos) {
                         b'(' => {
                             nesting += 1;
@@ -243,26 +241,14 @@ impl Reader<'_, '_> {
                             self.call(name, mark, pos)?;
                             nesting -= 1;
                         }
-                        // What may continue a name (or needs the full lexer).
-                        b'_' | b' ' | b':' | b'.' | b'=' | b'[' | 0x80.. => return None,
+                        // An array item `name[i]` is left to the usual way.
+                        b'[' => return None,
                         _ => self.variable(start, pos)?,
                     }
                 }
                 b'0'..=b'9' => {
                     let start = pos;
-                    pos += 1;
-                    while self.byte(pos).is_ascii_digit() {
-                        pos += 1;
-                    }
-                    if self.byte(pos) == b'.' && self.byte(pos + 1).is_ascii_digit() {
-                        pos += 2;
-                        while self.byte(pos).is_ascii_digit() {
-                            pos += 1;
-                        }
-                    }
-                    if matches!(self.byte(pos), b'.' | b'_' | b'a'..=b'z' | b'A'..=b'Z' | 0x80..) {
-                        return None;
-                    }
+                    pos = plain_number_end(self.text, start)?;
                     self.number(start, pos)?;
                 }
                 b'(' => {
@@ -498,22 +484,10 @@ impl Reader<'_, '_> {
     fn binary(&mut self, op: BinaryOp) -> Option<()> {
         let b = self.operands.pop()?;
         let a = self.operands.last_mut()?;
+        let numbers = !a.boolean && !b.boolean;
         let boolean = match op {
-            BinaryOp::Add
-            | BinaryOp::Sub
-            | BinaryOp::Mul
-            | BinaryOp::Div
-            | BinaryOp::Rem
-            | BinaryOp::Pow
-                if !a.boolean && !b.boolean =>
-            {
-                false
-            }
-            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge
-                if !a.boolean && !b.boolean =>
-            {
-                true
-            }
+            _ if numbers && num_op(op).is_some() => false,
+            _ if numbers && cmp_op(op).is_some() => true,
             BinaryOp::Eq | BinaryOp::Ne if a.boolean == b.boolean => true,
             BinaryOp::And | BinaryOp::Or if a.boolean && b.boolean => true,
             _ => return None,

@@ -97,6 +97,44 @@ pub(super) fn parse_bytes(text: &str, place: Place, whole: Span) -> Option<Formu
     p.run(whole)
 }
 
+/// Where the name starting at `start` of `text` (with an ASCII letter) ends, or `None` when
+/// what follows it may continue a name or needs the full lexer (`_`, a space, `:`, `.`,
+/// `=`, a non-ASCII byte): the plain token language's rule for names, shared by
+/// [`Bytes`] and the one-pass check.
+#[inline]
+pub(crate) fn plain_name_end(text: &[u8], start: usize) -> Option<usize> {
+    let mut end = start + 1;
+    while NAME_END_ASCII[usize::from(text.get(end).copied().unwrap_or(0))] {
+        end += 1;
+    }
+    match text.get(end) {
+        Some(b'_' | b' ' | b':' | b'.' | b'=' | 0x80..) => None,
+        _ => Some(end),
+    }
+}
+
+/// Where the number starting at `start` of `text` (with a digit) ends (`12`, `1.50`), or
+/// `None` when a `.`, `_`, letter or non-ASCII byte follows it: the plain token language's
+/// rule for numbers, shared by [`Bytes`] and the one-pass check.
+#[inline]
+pub(crate) fn plain_number_end(text: &[u8], start: usize) -> Option<usize> {
+    let byte = |i: usize| text.get(i).copied().unwrap_or(0);
+    let mut end = start + 1;
+    while byte(end).is_ascii_digit() {
+        end += 1;
+    }
+    if byte(end) == b'.' && byte(end + 1).is_ascii_digit() {
+        end += 2;
+        while byte(end).is_ascii_digit() {
+            end += 1;
+        }
+    }
+    match byte(end) {
+        b'.' | b'_' | b'a'..=b'z' | b'A'..=b'Z' | 0x80.. => None,
+        _ => Some(end),
+    }
+}
+
 /// An on-demand lexer for the plain part of the token language. It refuses (and the
 /// formula is lexed fully) at every character the lexer might treat otherwise or report:
 /// spaces, tabs and line breaks, quotes, `%`, `.` starting a number, lone `=`, `&`, `|`,
@@ -128,35 +166,14 @@ impl Bytes<'_> {
             return;
         };
         let (tok, end) = match b {
-            b'a'..=b'z' | b'A'..=b'Z' => {
-                let mut end = start + 1;
-                while NAME_END_ASCII[usize::from(self.byte(end))] {
-                    end += 1;
-                }
-                // What may continue a name (or needs the full lexer) must not follow.
-                match self.text.get(end) {
-                    Some(b'_' | b' ' | b':' | b'.' | b'=' | 0x80..) => return self.refuse(),
-                    _ => (Tok::Word, end),
-                }
-            }
-            b'0'..=b'9' => {
-                let mut end = start + 1;
-                while self.byte(end).is_ascii_digit() {
-                    end += 1;
-                }
-                if self.byte(end) == b'.' && self.byte(end + 1).is_ascii_digit() {
-                    end += 2;
-                    while self.byte(end).is_ascii_digit() {
-                        end += 1;
-                    }
-                }
-                match self.text.get(end) {
-                    Some(b'.' | b'_' | b'a'..=b'z' | b'A'..=b'Z' | 0x80..) => {
-                        return self.refuse();
-                    }
-                    _ => (Tok::Number, end),
-                }
-            }
+            b'a'..=b'z' | b'A'..=b'Z' => match plain_name_end(self.text, start) {
+                Some(end) => (Tok::Word, end),
+                None => return self.refuse(),
+            },
+            b'0'..=b'9' => match plain_number_end(self.text, start) {
+                Some(end) => (Tok::Number, end),
+                None => return self.refuse(),
+            },
             _ => {
                 let next = self.byte(start + 1);
                 let (tok, len) = match (b, next) {
