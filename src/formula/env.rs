@@ -145,7 +145,7 @@ impl MapEnv {
 
     /// Rebuilds the name index with room for twice the variables.
     fn reindex(&mut self) {
-        let size = (self.vars.len() * 4).next_power_of_two().max(16);
+        let size = (self.vars.len() * 2).next_power_of_two().max(16);
         self.slots = vec![Slot::default(); size];
         for i in 0..self.vars.len() {
             self.slot_in(i);
@@ -175,40 +175,54 @@ impl MapEnv {
     /// The index and format of the variable called `name` (any ASCII case).
     #[inline]
     fn find(&self, name: &str) -> Option<(usize, &Format)> {
-        let i = self.find_index(name, false)?;
+        let i = self.find_index(name)?;
         let (_, (format, _)) = self.vars.get_index(i)?;
         Some((i, format))
     }
 
-    /// The index of the variable called `name` (any ASCII case). With `short`, a name of
-    /// at most eight bytes spelt as defined is found by its [`ShortKey`] alone (other
-    /// spellings and longer names are compared in full).
+    /// The index of the variable called `name` (any ASCII case).
     #[inline]
-    fn find_index(&self, name: &str, short: bool) -> Option<usize> {
+    fn find_index(&self, name: &str) -> Option<usize> {
         let mask = self.slots.len().checked_sub(1)?;
         let hash = fold_hash(name.as_bytes());
-        let word = if short && name.len() <= 8 {
-            gather(name.as_bytes())
-        } else {
-            0
-        };
         let mut at = slot_of(hash) & mask;
         loop {
             let slot = *self.slots.get(at)?;
             let i = (slot.index as usize).checked_sub(1)?;
             if slot.tag == hash as u32 {
-                if word != 0 {
-                    if let Some(k) = self.keys.get(i) {
-                        if k.word == word && k.len as usize == name.len() {
-                            return Some(i);
-                        }
-                    }
-                }
                 if let Some((key, _)) = self.vars.get_index(i) {
                     if same_name(key.0.as_str(), name) {
                         return Some(i);
                     }
                 }
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// The scalar variable named `bytes` when the name has at most eight bytes, found by its
+    /// [`ShortKey`] alone: `Some(None)` when no variable has the name (or its format is not
+    /// a scalar one), `Some(Some(_))` when one is spelt so. `None` when the name is longer,
+    /// or the first variable whose hash matches has another word (another spelling of the
+    /// name, or a rare collision): then [`MapEnv::find_index`] decides.
+    #[inline]
+    fn find_spelt_as_defined(&self, bytes: &[u8]) -> Option<Option<(VarRef, Scalar)>> {
+        if bytes.len() > 8 {
+            return None;
+        }
+        let word = gather(bytes);
+        let hash = short_hash(word, bytes.len());
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut at = slot_of(hash) & mask;
+        loop {
+            let slot = *self.slots.get(at)?;
+            let Some(i) = slot.index.checked_sub(1) else {
+                return Some(None);
+            };
+            if slot.tag == hash as u32 {
+                let key = self.keys.get(i as usize)?;
+                return (key.word == word && key.len as usize == bytes.len())
+                    .then(|| key.scalar.map(|s| (VarRef(i), s)));
             }
             at = (at + 1) & mask;
         }
@@ -294,30 +308,45 @@ fn slot_of(hash: u64) -> usize {
 /// length. A few instructions for the short names formulas use.
 #[inline]
 fn fold_hash(bytes: &[u8]) -> u64 {
-    const FOLD: u64 = 0x2020_2020_2020_2020;
-    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-    let mix = |h: u64, w: u64| (h.rotate_left(5) ^ (w | FOLD)).wrapping_mul(SEED);
-    let le8 = |b: &[u8]| b.try_into().map_or(0, u64::from_le_bytes);
     let n = bytes.len();
+    if n <= 8 {
+        return short_hash(gather(bytes), n);
+    }
     let mut h = 0u64;
     let mut rest = bytes;
     while rest.len() > 8 {
         let (w, r) = rest.split_at(8);
-        h = mix(h, le8(w));
+        h = fold_mix(h, w.try_into().map_or(0, u64::from_le_bytes));
         rest = r;
     }
-    let last = if n >= 8 {
-        le8(bytes.get(n - 8..).unwrap_or(&[]))
-    } else {
-        gather(bytes)
-    };
-    mix(mix(h, last), n as u64)
+    let last = bytes
+        .get(n - 8..)
+        .and_then(|b| b.try_into().ok())
+        .map_or(0, u64::from_le_bytes);
+    fold_mix(fold_mix(h, last), n as u64)
+}
+
+/// [`fold_hash`] of a name of `n` bytes, at most eight, whose [`gather`] is `word`.
+#[inline]
+fn short_hash(word: u64, n: usize) -> u64 {
+    fold_mix(fold_mix(0, word), n as u64)
+}
+
+/// One round of [`fold_hash`]: the word with its `0x20` bits set, mixed into `h`.
+#[inline]
+fn fold_mix(h: u64, w: u64) -> u64 {
+    const FOLD: u64 = 0x2020_2020_2020_2020;
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    (h.rotate_left(5) ^ (w | FOLD)).wrapping_mul(SEED)
 }
 
 impl CheckEnv for MapEnv {
     #[inline]
     fn scalar_variable(&self, name: &str) -> Option<(VarRef, Scalar)> {
-        let i = self.find_index(name, true)?;
+        if let Some(found) = self.find_spelt_as_defined(name.as_bytes()) {
+            return found;
+        }
+        let i = self.find_index(name)?;
         let scalar = self.keys.get(i)?.scalar?;
         Some((VarRef(u32::try_from(i).ok()?), scalar))
     }

@@ -48,6 +48,8 @@ pub fn parse_check_plain(
     asserted: &Format,
     input: Option<&Format>,
 ) -> Option<CompiledFormula> {
+    // Every position in the text is a `u32` in its file (else the usual way takes it).
+    u32::try_from(text.len()).ok()?.checked_add(offset)?;
     let mut deps = super::DEPS.take();
     let mut buffers = BUFFERS.take();
     if text.len() > 1024 {
@@ -180,9 +182,9 @@ impl Reader<'_, '_> {
     /// The file position of byte `i` of the text.
     #[inline]
     fn at(&self, i: usize) -> u32 {
-        u32::try_from(i)
-            .unwrap_or(u32::MAX)
-            .saturating_add(self.offset)
+        // `i` is at most the text's length, and `offset` plus that length fits (checked
+        // before reading): no overflow.
+        self.offset + i as u32
     }
 
     /// Appends `op`, the node of the text `start..end` (file positions), whose result is a
@@ -289,13 +291,19 @@ impl Reader<'_, '_> {
             after_pow = false;
             loop {
                 let b = self.byte(pos);
-                let (op, level, len) = match (b, self.byte(pos + 1)) {
-                    (0, _) if pos >= self.text.len() => {
+                let (op, level, len) = match b {
+                    // The one-byte operators (the usual ones) without reading further.
+                    b'+' => (BinaryOp::Add, 4, 1),
+                    b'-' => (BinaryOp::Sub, 4, 1),
+                    b'*' => (BinaryOp::Mul, 5, 1),
+                    b'/' => (BinaryOp::Div, 5, 1),
+                    b'^' => (BinaryOp::Pow, 6, 1),
+                    0 if pos >= self.text.len() => {
                         self.reduce(0)?;
                         // Every parenthesis and call closed.
                         return self.ops.is_empty().then_some(());
                     }
-                    (b')', _) => {
+                    b')' => {
                         tokens += 1;
                         self.reduce(0)?;
                         pos += 1;
@@ -313,7 +321,7 @@ impl Reader<'_, '_> {
                         nesting -= 1;
                         continue;
                     }
-                    (b',', _) => {
+                    b',' => {
                         tokens += 1;
                         self.reduce(0)?;
                         if !matches!(self.ops.last(), Some(Pending::Call { .. })) {
@@ -322,21 +330,18 @@ impl Reader<'_, '_> {
                         pos += 1;
                         break;
                     }
-                    (b'^', _) => (BinaryOp::Pow, 6, 1),
-                    (b'|', b'|') => (BinaryOp::Or, 1, 2),
-                    (b'&', b'&') => (BinaryOp::And, 1, 2),
-                    (b'=', b'=') => (BinaryOp::Eq, 2, 2),
-                    (b'!', b'=') => (BinaryOp::Ne, 2, 2),
-                    (b'<', b'=') => (BinaryOp::Le, 3, 2),
-                    (b'>', b'=') => (BinaryOp::Ge, 3, 2),
-                    (b'<', b'>') => return None,
-                    (b'<', _) => (BinaryOp::Lt, 3, 1),
-                    (b'>', _) => (BinaryOp::Gt, 3, 1),
-                    (b'+', _) => (BinaryOp::Add, 4, 1),
-                    (b'-', _) => (BinaryOp::Sub, 4, 1),
-                    (b'*', _) => (BinaryOp::Mul, 5, 1),
-                    (b'/', _) => (BinaryOp::Div, 5, 1),
-                    _ => return None,
+                    _ => match (b, self.byte(pos + 1)) {
+                        (b'|', b'|') => (BinaryOp::Or, 1, 2),
+                        (b'&', b'&') => (BinaryOp::And, 1, 2),
+                        (b'=', b'=') => (BinaryOp::Eq, 2, 2),
+                        (b'!', b'=') => (BinaryOp::Ne, 2, 2),
+                        (b'<', b'=') => (BinaryOp::Le, 3, 2),
+                        (b'>', b'=') => (BinaryOp::Ge, 3, 2),
+                        (b'<', b'>') => return None,
+                        (b'<', _) => (BinaryOp::Lt, 3, 1),
+                        (b'>', _) => (BinaryOp::Gt, 3, 1),
+                        _ => return None,
+                    },
                 };
                 // Spaces after an operator are absorbed by it: left to the full lexer.
                 if self.byte(pos + len) == b' ' {
@@ -353,8 +358,28 @@ impl Reader<'_, '_> {
                         self.binary(BinaryOp::Pow)?;
                     }
                     after_pow = true;
-                } else {
-                    self.reduce(level)?;
+                } else if let Some(top) = self.ops.last_mut() {
+                    match *top {
+                        // The waiting operator is of this level (`a+b` before `-c`): below
+                        // it only looser operators wait (each binary operator completed the
+                        // ones of its level and tighter when it came, and prefix operators
+                        // wait only under `^`), so it alone is complete and this one takes
+                        // its place.
+                        Pending::Binary {
+                            op: before,
+                            level: l,
+                        } if l == level => {
+                            *top = Pending::Binary { op, level };
+                            self.binary(before)?;
+                            pos += len;
+                            tokens += 1;
+                            break;
+                        }
+                        // A looser operator, a parenthesis or a call waits: nothing to do.
+                        Pending::Binary { level: l, .. } if l < level => {}
+                        Pending::Paren { .. } | Pending::Call { .. } => {}
+                        _ => self.reduce(level)?,
+                    }
                 }
                 self.ops.push(Pending::Binary { op, level });
                 pos += len;
