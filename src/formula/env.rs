@@ -19,51 +19,37 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 pub struct MapEnv {
     vars: IndexMap<Key, (Format, Option<Value>), BuildHasherDefault<FxHasher>>,
     /// The checker's name index over `vars`: open addressing with linear probing, a power
-    /// of two slots at most half full, each empty (index `0`) or a variable's index + 1 with
-    /// the low half of its name's [`fold_hash`] (so that a probe compares a name only when
-    /// the hashes agree). A few dozen instructions per look-up, where the general map took
-    /// two hundred.
+    /// of two slots at most half full, each empty (index `0`) or a variable with what a
+    /// look-up compares and answers (so that a name spelt as defined is found by reading
+    /// one slot, and a probe compares a long name only when the hashes agree). A few dozen
+    /// instructions per look-up, where the general map took two hundred.
     slots: Vec<Slot>,
-    /// Per variable (as `vars`), what a look-up compares and answers without reading
-    /// `vars`: the name as one word and the format's [`Scalar`] kind.
-    keys: Vec<ShortKey>,
     defaults: HashMap<Format, Value>,
     /// User functions.
     pub functions: FunctionRegistry,
 }
 
-/// One place of [`MapEnv`]'s name index.
+/// One place of [`MapEnv`]'s name index: a variable, with its name as one word
+/// ([`gather`]) when it has at most eight bytes, its length and the scalar kind of its
+/// format (sixteen bytes, so a look-up of a name spelt as defined reads this alone).
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
+    /// `gather` of the name (names of more than eight bytes: 0).
+    word: u64,
     /// The variable's index + 1; `0` for an empty slot.
     index: u32,
-    /// The low half of the variable name's [`fold_hash`].
-    tag: u32,
-}
-
-/// A variable's name, when of at most eight bytes, as one word ([`gather`]), with its
-/// length and the scalar kind of its format: a look-up that finds the name spelt as it was
-/// defined reads this alone.
-#[derive(Clone, Copy, Debug, Default)]
-struct ShortKey {
-    /// `gather` of the name (names of more than eight bytes: 0, never compared).
-    word: u64,
-    len: u32,
+    /// The low bits of the name's [`fold_hash`].
+    tag: u16,
+    /// The name's length (up to 255).
+    len: u8,
+    /// The scalar kind of the variable's format.
     scalar: Option<Scalar>,
 }
 
-impl ShortKey {
-    fn of(name: &str, format: &Format) -> Self {
-        ShortKey {
-            word: if name.len() <= 8 {
-                gather(name.as_bytes())
-            } else {
-                0
-            },
-            len: u32::try_from(name.len()).unwrap_or(u32::MAX),
-            scalar: scalar(format),
-        }
-    }
+/// The bits of a name's [`fold_hash`] kept in its [`Slot`].
+#[inline]
+fn tag_of(hash: u64) -> u16 {
+    hash as u16
 }
 
 /// The [`Scalar`] kind of `format`, if it has one.
@@ -126,19 +112,17 @@ impl MapEnv {
 
     /// Defines (or redefines) a variable; `value: None` = never set (reads the default).
     pub fn define(&mut self, name: &str, format: Format, value: Option<Value>) -> VarRef {
-        let key = ShortKey::of(name, &format);
+        let kind = scalar(&format);
         let (i, old) = self.vars.insert_full(Key(Name::new(name)), (format, value));
-        match self.keys.get_mut(i) {
+        if old.is_some() {
             // A redefinition keeps the first spelling and takes the new format.
-            Some(k) => k.scalar = key.scalar,
-            None => self.keys.push(key),
-        }
-        if old.is_none() {
-            if self.vars.len() * 2 > self.slots.len() {
-                self.reindex();
-            } else {
-                self.slot_in(i);
+            if let Some(slot) = self.slot_mut(i) {
+                slot.scalar = kind;
             }
+        } else if self.vars.len() * 2 > self.slots.len() {
+            self.reindex();
+        } else {
+            self.slot_in(i);
         }
         VarRef(u32::try_from(i).unwrap_or(u32::MAX))
     }
@@ -154,21 +138,41 @@ impl MapEnv {
 
     /// Puts variable `i` in the name index.
     fn slot_in(&mut self, i: usize) {
-        let Some((key, _)) = self.vars.get_index(i) else {
+        let Some((key, (format, _))) = self.vars.get_index(i) else {
             return;
         };
+        let name = key.0.as_str().as_bytes();
+        let hash = fold_hash(name);
+        let filled = Slot {
+            word: if name.len() <= 8 { gather(name) } else { 0 },
+            index: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            tag: tag_of(hash),
+            len: u8::try_from(name.len()).unwrap_or(u8::MAX),
+            scalar: scalar(format),
+        };
         let mask = self.slots.len().wrapping_sub(1);
-        let hash = fold_hash(key.0.as_str().as_bytes());
         let mut at = slot_of(hash) & mask;
         while let Some(s) = self.slots.get_mut(at) {
             if s.index == 0 {
-                *s = Slot {
-                    index: u32::try_from(i + 1).unwrap_or(u32::MAX),
-                    tag: hash as u32,
-                };
+                *s = filled;
                 return;
             }
             at = (at + 1) & mask;
+        }
+    }
+
+    /// The slot of variable `i` in the name index.
+    fn slot_mut(&mut self, i: usize) -> Option<&mut Slot> {
+        let (key, _) = self.vars.get_index(i)?;
+        let mask = self.slots.len().checked_sub(1)?;
+        let index = u32::try_from(i + 1).ok()?;
+        let mut at = slot_of(fold_hash(key.0.as_str().as_bytes())) & mask;
+        loop {
+            match self.slots.get(at)?.index {
+                0 => return None,
+                x if x == index => return self.slots.get_mut(at),
+                _ => at = (at + 1) & mask,
+            }
         }
     }
 
@@ -189,7 +193,7 @@ impl MapEnv {
         loop {
             let slot = *self.slots.get(at)?;
             let i = (slot.index as usize).checked_sub(1)?;
-            if slot.tag == hash as u32 {
+            if slot.tag == tag_of(hash) {
                 if let Some((key, _)) = self.vars.get_index(i) {
                     if same_name(key.0.as_str(), name) {
                         return Some(i);
@@ -201,10 +205,10 @@ impl MapEnv {
     }
 
     /// The scalar variable named `bytes` when the name has at most eight bytes, found by its
-    /// [`ShortKey`] alone: `Some(None)` when no variable has the name (or its format is not
-    /// a scalar one), `Some(Some(_))` when one is spelt so. `None` when the name is longer,
-    /// or the first variable whose hash matches has another word (another spelling of the
-    /// name, or a rare collision): then [`MapEnv::find_index`] decides.
+    /// slot alone: `Some(None)` when no variable has the name (or its format is not a scalar
+    /// one), `Some(Some(_))` when one is spelt so. `None` when the name is longer, or a
+    /// variable with the name's hash but another spelling is met (the name written in
+    /// another case, or a rare collision): then [`MapEnv::find_index`] decides.
     #[inline]
     fn find_spelt_as_defined(&self, bytes: &[u8]) -> Option<Option<(VarRef, Scalar)>> {
         if bytes.len() > 8 {
@@ -219,10 +223,11 @@ impl MapEnv {
             let Some(i) = slot.index.checked_sub(1) else {
                 return Some(None);
             };
-            if slot.tag == hash as u32 {
-                let key = self.keys.get(i as usize)?;
-                return (key.word == word && key.len as usize == bytes.len())
-                    .then(|| key.scalar.map(|s| (VarRef(i), s)));
+            if slot.word == word && usize::from(slot.len) == bytes.len() {
+                return Some(slot.scalar.map(|s| (VarRef(i), s)));
+            }
+            if slot.tag == tag_of(hash) {
+                return None;
             }
             at = (at + 1) & mask;
         }
@@ -347,8 +352,8 @@ impl CheckEnv for MapEnv {
             return found;
         }
         let i = self.find_index(name)?;
-        let scalar = self.keys.get(i)?.scalar?;
-        Some((VarRef(u32::try_from(i).ok()?), scalar))
+        let (_, (format, _)) = self.vars.get_index(i)?;
+        Some((VarRef(u32::try_from(i).ok()?), scalar(format)?))
     }
 
     fn variable(&self, name: &str) -> Option<(VarRef, Format)> {

@@ -178,14 +178,7 @@ fn first_uses(deps: &mut Vec<VarRef>) {
         // Handles below 512 (a small environment, or the first variables of a large one):
         // a bit per handle, on the stack.
         if max < 512 {
-            let mut seen = [0u64; 8];
-            deps.retain(|d| match seen.get_mut(d.0 as usize / 64) {
-                Some(w) if *w & (1 << (d.0 % 64)) == 0 => {
-                    *w |= 1 << (d.0 % 64);
-                    true
-                }
-                _ => false,
-            });
+            retain_unseen(deps, &mut [0u64; 8]);
             return;
         }
         if deps.len() > 32 {
@@ -210,22 +203,33 @@ fn first_uses_many(deps: &mut Vec<VarRef>, max: usize) {
     if max <= 64 * deps.len() + 4096 {
         // Handles no larger than a few dozen per variable read (the usual: indexes into the
         // environment's variables): a bit per handle, a few instructions per read.
-        let mut seen = vec![0u64; max / 64 + 1];
-        deps.retain(|d| {
-            let (word, bit) = (d.0 as usize / 64, 1u64 << (d.0 % 64));
-            match seen.get_mut(word) {
-                Some(w) if *w & bit == 0 => {
-                    *w |= bit;
-                    true
-                }
-                _ => false,
-            }
-        });
+        retain_unseen(deps, &mut vec![0u64; max / 64 + 1]);
     } else {
         let mut seen = crate::fxhash::FxHashSet::default();
         seen.reserve(deps.len());
         deps.retain(|d| seen.insert(*d));
     }
+}
+
+/// Keeps the first of each handle in `deps`, with `seen` (all clear) a bit per handle. The
+/// word of the handles just read is kept in a register until a handle of another word
+/// comes (variables defined together are usually read together): writing it back and
+/// reading it again for each handle would make every step wait for the one before.
+fn retain_unseen(deps: &mut Vec<VarRef>, seen: &mut [u64]) {
+    let (mut at, mut bits) = (usize::MAX, 0u64);
+    deps.retain(|d| {
+        let (word, bit) = (d.0 as usize / 64, 1u64 << (d.0 % 64));
+        if word != at {
+            if let Some(w) = seen.get_mut(at) {
+                *w = bits;
+            }
+            at = word;
+            bits = seen.get(word).copied().unwrap_or(u64::MAX);
+        }
+        let first = bits & bit == 0;
+        bits |= bit;
+        first
+    });
 }
 
 /// The help for a formula whose result is `found` where `asserted` is required.
