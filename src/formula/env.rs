@@ -233,6 +233,16 @@ impl MapEnv {
         }
     }
 
+    /// [`CheckEnv::scalar_variable`] of a name that [`MapEnv::find_spelt_as_defined`] leaves
+    /// open (long, or spelt otherwise), compared in full. Kept out of line, so that the
+    /// short path saves no registers for it.
+    #[inline(never)]
+    fn scalar_variable_compared(&self, name: &str) -> Option<(VarRef, Scalar)> {
+        let i = self.find_index(name)?;
+        let (_, (format, _)) = self.vars.get_index(i)?;
+        Some((VarRef(u32::try_from(i).ok()?), scalar(format)?))
+    }
+
     /// Sets the value of a defined variable.
     pub fn set(&mut self, var: VarRef, value: Value) {
         if let Some((_, (_, v))) = self.vars.get_index_mut(var.0 as usize) {
@@ -348,12 +358,10 @@ fn fold_mix(h: u64, w: u64) -> u64 {
 impl CheckEnv for MapEnv {
     #[inline]
     fn scalar_variable(&self, name: &str) -> Option<(VarRef, Scalar)> {
-        if let Some(found) = self.find_spelt_as_defined(name.as_bytes()) {
-            return found;
+        match self.find_spelt_as_defined(name.as_bytes()) {
+            Some(found) => found,
+            None => self.scalar_variable_compared(name),
         }
-        let i = self.find_index(name)?;
-        let (_, (format, _)) = self.vars.get_index(i)?;
-        Some((VarRef(u32::try_from(i).ok()?), scalar(format)?))
     }
 
     fn variable(&self, name: &str) -> Option<(VarRef, Format)> {

@@ -107,11 +107,21 @@ pub(crate) fn plain_name_end(text: &[u8], start: usize) -> Option<usize> {
     while NAME_END_ASCII[usize::from(text.get(end).copied().unwrap_or(0))] {
         end += 1;
     }
-    match text.get(end) {
-        Some(b'_' | b' ' | b':' | b'.' | b'=' | 0x80..) => None,
-        _ => Some(end),
-    }
+    // The end of the text reads as 0: an end.
+    (!NEEDS_FULL_LEXER[usize::from(text.get(end).copied().unwrap_or(0))]).then_some(end)
 }
+
+/// Bytes after a name that may continue it or need the full lexer: `_`, a space, `:`, `.`,
+/// `=` and every non-ASCII byte.
+static NEEDS_FULL_LEXER: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0usize;
+    while b < 256 {
+        t[b] = b >= 0x80 || matches!(b as u8, b'_' | b' ' | b':' | b'.' | b'=');
+        b += 1;
+    }
+    t
+};
 
 /// Where the number starting at `start` of `text` (with a digit) ends (`12`, `1.50`), or
 /// `None` when a `.`, `_`, letter or non-ASCII byte follows it: the plain token language's
