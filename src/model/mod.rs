@@ -332,6 +332,9 @@ pub struct Object {
     extras: Option<Box<ObjectExtras>>,
 }
 
+// Every object line of every load set makes an `Object`: it stays within a cache line.
+const _: () = assert!(std::mem::size_of::<Object>() <= 64);
+
 /// Where an object's key and name are kept.
 ///
 /// Most objects are the object lines of files the run's cache has read once
@@ -339,11 +342,15 @@ pub struct Object {
 /// Copying them in would raise two shared reference counts per object and load set (and
 /// lower them again when the set is dropped) — locked instructions on memory last touched
 /// by another load set, which cost more than the rest of making the object.
+///
+/// Boxed when it is the object's own (objects of DYNAMIC lines, `.COPY=` and made by
+/// `.MOD`, a few in a load set): unboxed, the two shared strings made every [`Object`]
+/// 16 bytes larger (80 bytes rather than one 64-byte cache line).
 #[derive(Clone, Debug, PartialEq)]
 enum ObjectKey {
     /// Its own key, and its name as written (not trimmed) when that is not the key's
     /// spelling.
-    Own(Name, Option<std::sync::Arc<str>>),
+    Own(Box<(Name, Option<std::sync::Arc<str>>)>),
     /// The key and name of line `line` of the dataset's object lines `lines` (see
     /// [`Dataset::key_of`]).
     Cached {
@@ -365,7 +372,7 @@ fn resolve_key<'a>(
     key: &'a ObjectKey,
 ) -> (&'a Name, Option<&'a str>) {
     match key {
-        ObjectKey::Own(key, name) => (key, name.as_deref()),
+        ObjectKey::Own(own) => (&own.0, own.1.as_deref()),
         ObjectKey::Cached { lines: l, line } => lines
             .get(*l as usize)
             .and_then(|l| l.base_key(*line as usize))
@@ -399,7 +406,7 @@ impl Object {
         Object {
             id: ObjectId(0),
             kind,
-            key: ObjectKey::Own(key, name),
+            key: ObjectKey::Own(Box::new((key, name))),
             scope,
             span,
             forgotten: false,
