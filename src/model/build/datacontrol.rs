@@ -128,6 +128,7 @@ impl<'a> Builder<'a> {
     /// functions) depend on the load set and are read here.
     pub(super) fn data_control_file(&mut self, f: &LoadedFile) {
         let facts = FactLines::of(f);
+        self.ds.fact_defs.reserve(facts.lines.len());
         let mut next = facts.lines.iter().peekable();
         for (i, line) in f.lines.shared().iter().enumerate() {
             match next.next_if(|(at, _)| *at == i) {

@@ -3,8 +3,8 @@
 //!
 //! Every FACT token of every object of a load set asks this index; a core rulebook's
 //! objects are read by hundreds of load sets. The fact name's hash is worked out once per
-//! file with its object lines ([`super::object_lines`]), the location's once per look-up
-//! from a short constant, so a look-up hashes no text and makes no [`Name`].
+//! file with its object lines ([`super::object_lines`]), the location's by the caller (once
+//! per file kind), so a look-up hashes no text and makes no [`Name`].
 
 use crate::model::key_hash;
 use crate::name::Name;
@@ -56,16 +56,17 @@ impl FactIndex {
         }
     }
 
-    /// The first definition of (`set`, `location`, `name`), where `name_hash` is `name`'s
-    /// [`key_hash`].
+    /// The first definition of (`set`, `location`, `name`), where `location_hash` and
+    /// `name_hash` are `location`'s and `name`'s [`key_hash`].
     pub(super) fn get(
         &self,
         set: bool,
         location: &str,
+        location_hash: u64,
         name: &Name,
         name_hash: u64,
     ) -> Option<usize> {
-        let h = hash(set, key_hash(location), name_hash);
+        let h = hash(set, location_hash, name_hash);
         self.table
             .find(h, |e| {
                 e.hash == h && e.set == set && e.name == *name && e.location.is(location)
@@ -87,10 +88,14 @@ mod tests {
         index.insert_first(true, &ability, &base, 2);
         let name = Name::new("baseability");
         let h = key_hash(name.as_str());
-        assert_eq!(index.get(false, "ABILITY", &name, h), Some(0));
-        assert_eq!(index.get(true, "Ability", &name, h), Some(2));
-        assert_eq!(index.get(false, "RACE", &name, h), None);
+        let (ability, race) = (key_hash("ABILITY"), key_hash("RACE"));
+        assert_eq!(index.get(false, "ABILITY", ability, &name, h), Some(0));
+        assert_eq!(index.get(true, "Ability", ability, &name, h), Some(2));
+        assert_eq!(index.get(false, "RACE", race, &name, h), None);
         let other = Name::new("Other");
-        assert_eq!(index.get(false, "ABILITY", &other, key_hash("Other")), None);
+        assert_eq!(
+            index.get(false, "ABILITY", ability, &other, key_hash("Other")),
+            None
+        );
     }
 }

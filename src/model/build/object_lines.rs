@@ -46,6 +46,8 @@ pub(super) struct ObjectLine {
 /// The fact name and value of a `FACT:Name|value` or `FACTSET:Name|value` token.
 #[derive(Debug)]
 pub(super) struct FactName {
+    /// True for `FACTSET:`.
+    pub(super) set: bool,
     /// The name, trimmed.
     pub(super) name: Name,
     /// Its [`crate::model::key_hash`].
@@ -167,7 +169,16 @@ impl ObjectLines {
                     let name = name.trim();
                     let hash = crate::model::key_hash(name);
                     let (name, value) = (Name::new(name), Arc::from(value));
-                    Some((*j, FactName { name, hash, value }))
+                    let set = key == "FACTSET";
+                    Some((
+                        *j,
+                        FactName {
+                            set,
+                            name,
+                            hash,
+                            value,
+                        },
+                    ))
                 })
                 .collect();
             let continuation = match kind {
