@@ -343,14 +343,14 @@ const _: () = assert!(std::mem::size_of::<Object>() <= 64);
 /// lower them again when the set is dropped) — locked instructions on memory last touched
 /// by another load set, which cost more than the rest of making the object.
 ///
-/// Boxed when it is the object's own (objects of DYNAMIC lines, `.COPY=` and made by
-/// `.MOD`, a few in a load set): unboxed, the two shared strings made every [`Object`]
-/// 16 bytes larger (80 bytes rather than one 64-byte cache line).
-#[derive(Clone, Debug, PartialEq)]
+/// An object's own key (objects of DYNAMIC lines, `.COPY=` and made by `.MOD`, a few in a
+/// load set) is kept in the dataset too ([`ObjectKeys::own`]): kept in the object, its two
+/// shared strings made every [`Object`] 16 bytes larger (80 bytes rather than one 64-byte
+/// cache line) and dropping one a call per object.
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum ObjectKey {
-    /// Its own key, and its name as written (not trimmed) when that is not the key's
-    /// spelling.
-    Own(Box<(Name, Option<std::sync::Arc<str>>)>),
+    /// Its own key: entry `n` of the dataset's own keys.
+    Own(u32),
     /// The key and name of line `line` of the dataset's object lines `lines` (see
     /// [`Dataset::key_of`]).
     Cached {
@@ -365,18 +365,31 @@ enum ObjectKey {
 /// that makes an object).
 static NO_KEY: std::sync::LazyLock<Name> = std::sync::LazyLock::new(|| Name::new(""));
 
-/// The key and name of `key` among the object lines `lines`.
-#[inline]
-fn resolve_key<'a>(
-    lines: &'a [std::sync::Arc<build::ObjectLines>],
-    key: &'a ObjectKey,
-) -> (&'a Name, Option<&'a str>) {
-    match key {
-        ObjectKey::Own(own) => (&own.0, own.1.as_deref()),
-        ObjectKey::Cached { lines: l, line } => lines
-            .get(*l as usize)
-            .and_then(|l| l.base_key(*line as usize))
-            .unwrap_or((&NO_KEY, None)),
+/// Where a dataset's objects take their keys and names from (see [`ObjectKey`]).
+#[derive(Clone, Debug, Default)]
+struct ObjectKeys {
+    /// The object lines (shared with the run's cache) of [`ObjectKey::Cached`].
+    lines: Vec<std::sync::Arc<build::ObjectLines>>,
+    /// The keys of [`ObjectKey::Own`]: the key, and the name as written (not trimmed)
+    /// when that is not the key's spelling.
+    own: Vec<(Name, Option<std::sync::Arc<str>>)>,
+}
+
+impl ObjectKeys {
+    /// The key and name of `key`.
+    #[inline]
+    fn resolve(&self, key: ObjectKey) -> (&Name, Option<&str>) {
+        let found = match key {
+            ObjectKey::Own(n) => self
+                .own
+                .get(n as usize)
+                .map(|(key, name)| (key, name.as_deref())),
+            ObjectKey::Cached { lines: l, line } => self
+                .lines
+                .get(l as usize)
+                .and_then(|l| l.base_key(line as usize)),
+        };
+        found.unwrap_or((&NO_KEY, None))
     }
 }
 
@@ -394,19 +407,13 @@ pub struct ObjectExtras {
 }
 
 impl Object {
-    /// An object with nothing on it yet (the id is set when it is added to a dataset); its
-    /// name is `name`, or its key's spelling when `name` is `None`.
-    pub(crate) fn new(
-        kind: ObjectKind,
-        key: Name,
-        name: Option<std::sync::Arc<str>>,
-        scope: ScopeId,
-        span: Span,
-    ) -> Self {
+    /// An object with nothing on it yet (the id is set when it is added to a dataset) whose
+    /// key and name are the dataset's own key `key` (see [`Dataset::push_own_key`]).
+    pub(in crate::model) fn own(kind: ObjectKind, key: u32, scope: ScopeId, span: Span) -> Self {
         Object {
             id: ObjectId(0),
             kind,
-            key: ObjectKey::Own(Box::new((key, name))),
+            key: ObjectKey::Own(key),
             scope,
             span,
             forgotten: false,
@@ -555,9 +562,8 @@ pub struct Dataset {
     /// keeps 32 bits of its hash ([`hash_check`]): most entries a probe meets are told
     /// apart by those, without reading the object and its key elsewhere in memory.
     object_index: hashbrown::HashTable<(u32, ObjectId)>,
-    /// The object lines (shared with the run's cache) that objects take their key and
-    /// name from (see [`ObjectKey`]).
-    object_lines: Vec<std::sync::Arc<build::ObjectLines>>,
+    /// Where objects take their key and name from (see [`ObjectKey`]).
+    object_keys: ObjectKeys,
 }
 
 /// The hash of an object key as [`Dataset`]'s index uses it: the key's letters folded to
@@ -588,10 +594,10 @@ fn object_hash(kind: &ObjectKind, key: u64) -> u64 {
 impl Dataset {
     /// Makes room for `n` more objects in the index of objects by kind and key.
     pub(crate) fn reserve_object_index(&mut self, n: usize) {
-        let (objects, lines) = (&self.objects, &self.object_lines);
+        let (objects, keys) = (&self.objects, &self.object_keys);
         self.object_index.reserve(n, |(_, id)| {
             objects.get(id.0 as usize).map_or(0, |o| {
-                object_hash(&o.kind, key_hash(resolve_key(lines, &o.key).0.as_str()))
+                object_hash(&o.kind, key_hash(keys.resolve(o.key).0.as_str()))
             })
         });
     }
@@ -602,20 +608,32 @@ impl Dataset {
         &mut self,
         lines: std::sync::Arc<build::ObjectLines>,
     ) -> u32 {
-        let i = u32::try_from(self.object_lines.len()).unwrap_or(u32::MAX);
-        self.object_lines.push(lines);
+        let i = u32::try_from(self.object_keys.lines.len()).unwrap_or(u32::MAX);
+        self.object_keys.lines.push(lines);
+        i
+    }
+
+    /// Keeps `key` and `name` (`None` when it is the key's spelling) for an object of
+    /// its own; returns their index for [`Object::own`].
+    pub(in crate::model) fn push_own_key(
+        &mut self,
+        key: Name,
+        name: Option<std::sync::Arc<str>>,
+    ) -> u32 {
+        let i = u32::try_from(self.object_keys.own.len()).unwrap_or(u32::MAX);
+        self.object_keys.own.push((key, name));
         i
     }
 
     /// The key of `object` (an object of this dataset).
     pub fn key_of<'a>(&'a self, object: &'a Object) -> &'a Name {
-        resolve_key(&self.object_lines, &object.key).0
+        self.object_keys.resolve(object.key).0
     }
 
     /// The name of `object` (an object of this dataset) as written: the whole first token
     /// of its line, not trimmed.
     pub fn name_of<'a>(&'a self, object: &'a Object) -> &'a str {
-        let (key, name) = resolve_key(&self.object_lines, &object.key);
+        let (key, name) = self.object_keys.resolve(object.key);
         name.unwrap_or(key.as_str())
     }
 
@@ -625,20 +643,19 @@ impl Dataset {
         let id = ObjectId(u32::try_from(self.objects.len()).unwrap_or(u32::MAX));
         object.id = id;
         let hash = object_hash(&object.kind, key_hash);
-        let (objects, lines) = (&self.objects, &self.object_lines);
+        let (objects, keys) = (&self.objects, &self.object_keys);
         let check = hash_check(hash);
         if let hashbrown::hash_table::Entry::Vacant(slot) = self.object_index.entry(
             hash,
             |(c, o)| {
                 *c == check
                     && objects.get(o.0 as usize).is_some_and(|o| {
-                        o.kind == object.kind
-                            && resolve_key(lines, &o.key).0 == resolve_key(lines, &object.key).0
+                        o.kind == object.kind && keys.resolve(o.key).0 == keys.resolve(object.key).0
                     })
             },
             |(_, o)| {
                 objects.get(o.0 as usize).map_or(0, |o| {
-                    let key = resolve_key(lines, &o.key).0;
+                    let key = keys.resolve(o.key).0;
                     object_hash(&o.kind, crate::model::key_hash(key.as_str()))
                 })
             },

@@ -125,8 +125,9 @@ impl<'a> Builder<'a> {
         scope: ScopeId,
         span: Span,
     ) -> ObjectId {
+        let key = self.ds.push_own_key(key, name);
         self.ds
-            .push_object(Object::new(kind, key, name, scope, span), key_hash)
+            .push_object(Object::own(kind, key, scope, span), key_hash)
     }
 
     /// [`Builder::new_object`] of `key` as key and name, with the key made and hashed
