@@ -140,7 +140,10 @@ impl ObjectLines {
     /// Reads `lines` (of a file whose text is `text`) as object lines of `kind`.
     pub(super) fn read(lines: &[Line], text: &str, kind: FileKind) -> ObjectLines {
         let slice = |s: crate::source::Span| text.get(s.range()).unwrap_or("");
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(lines.len());
+        // Each line's tokens, read in one pass: the model's, their facts and the first
+        // `KEY:` (made into each line's boxed slices at their size).
+        let (mut acted, mut read_facts) = (Vec::new(), Vec::new());
         for (i, line) in lines.iter().enumerate() {
             let Some(first_span) = line.tokens.first().copied() else {
                 continue;
@@ -149,38 +152,22 @@ impl ObjectLines {
             if first.starts_with("SOURCE") && first.contains(':') {
                 continue;
             }
-            let tokens: Box<[usize]> = line
-                .tokens
-                .iter()
-                .enumerate()
-                .skip(1)
-                .filter(|(_, t)| acts_on(slice(**t), kind))
-                .map(|(j, _)| j)
-                .collect();
-            let facts: Box<[(usize, FactName)]> = tokens
-                .iter()
-                .filter_map(|j| {
-                    let text = slice(*line.tokens.get(*j)?);
-                    let (key, value) = text.split_once(':')?;
-                    if key != "FACT" && key != "FACTSET" {
-                        return None;
-                    }
-                    let (name, value) = value.split_once('|')?;
-                    let name = name.trim();
-                    let hash = crate::model::key_hash(name);
-                    let (name, value) = (Name::new(name), Arc::from(value));
-                    let set = key == "FACTSET";
-                    Some((
-                        *j,
-                        FactName {
-                            set,
-                            name,
-                            hash,
-                            value,
-                        },
-                    ))
-                })
-                .collect();
+            let mut key_token = None;
+            for (j, t) in line.tokens.iter().enumerate().skip(1) {
+                let token = slice(*t);
+                if key_token.is_none() {
+                    key_token = token.strip_prefix("KEY:");
+                }
+                if !acts_on(token, kind) {
+                    continue;
+                }
+                acted.push(j);
+                if let Some(fact) = fact_name(token) {
+                    read_facts.push((j, fact));
+                }
+            }
+            let tokens: Box<[usize]> = acted.drain(..).collect();
+            let facts: Box<[(usize, FactName)]> = read_facts.drain(..).collect();
             let continuation = match kind {
                 FileKind::Class => {
                     !first.starts_with("CLASS:")
@@ -196,12 +183,7 @@ impl ObjectLines {
             } else {
                 match Builder::line_form(kind, first) {
                     LineForm::Base(name) => {
-                        let filter_key = line
-                            .tokens
-                            .iter()
-                            .skip(1)
-                            .find_map(|t| slice(*t).strip_prefix("KEY:"))
-                            .map_or(name, |k| k.trim().to_owned());
+                        let filter_key = key_token.map_or(name, |k| k.trim().to_owned());
                         let key = filter_key.trim();
                         let (key_name, key_hash) = (Name::new(key), crate::model::key_hash(key));
                         let name = (first != key).then(|| Arc::from(first));
@@ -240,6 +222,22 @@ impl ObjectLines {
         }
         ObjectLines { lines: out }
     }
+}
+
+/// The fact name and value of a `FACT:Name|value` or `FACTSET:Name|value` token `text`.
+fn fact_name(text: &str) -> Option<FactName> {
+    let (key, value) = text.split_once(':')?;
+    if key != "FACT" && key != "FACTSET" {
+        return None;
+    }
+    let (name, value) = value.split_once('|')?;
+    let name = name.trim();
+    Some(FactName {
+        set: key == "FACTSET",
+        name: Name::new(name),
+        hash: crate::model::key_hash(name),
+        value: Arc::from(value),
+    })
 }
 
 /// Whether [`Builder::object_token`] does anything with the token `text` of a `kind` file:

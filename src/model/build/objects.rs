@@ -166,7 +166,7 @@ impl<'a> Builder<'a> {
             };
             s.to_owned()
         };
-        if let Some(i) = first.find(".COPY=").filter(|i| *i > 0) {
+        if let Some(i) = find_copy(first).filter(|i| *i > 0) {
             let base = first.get(..i).unwrap_or("");
             let new = first.get(i + 6..).unwrap_or("");
             return LineForm::Copy(strip(base), new.trim().to_owned());
@@ -707,6 +707,14 @@ impl<'a> Builder<'a> {
             }
         }
     }
+}
+
+/// Where the first `.COPY=` in `first` starts, by a byte scan: a first token is short, and
+/// `str::find` of a string first sets up a two-way search (once per object line).
+fn find_copy(first: &str) -> Option<usize> {
+    let bytes = first.as_bytes();
+    let copy_at = |i: &usize| bytes.get(*i..).is_some_and(|r| r.starts_with(b".COPY="));
+    (0..bytes.len()).find(|i| bytes.get(*i) == Some(&b'.') && copy_at(i))
 }
 
 /// A `FACT:`/`FACTSET:` token's fact name and value.
