@@ -585,11 +585,31 @@ fn hash_check(hash: u64) -> u32 {
 
 /// The index hash of the object of `kind` whose key hashes to `key` ([`key_hash`]).
 fn object_hash(kind: &ObjectKind, key: u64) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = fxhash::FxHasher::default();
-    kind.hash(&mut h);
-    h.write_u64(key);
-    h.finish()
+    KindHash::new(kind).of(key)
+}
+
+/// An object kind hashed as [`object_hash`] starts: the objects of one file kind are made
+/// (and looked up) together, and their kind is hashed once for all of them.
+#[derive(Clone, Copy)]
+pub(crate) struct KindHash(fxhash::FxHasher);
+
+impl KindHash {
+    /// The hash of `kind`.
+    pub(crate) fn new(kind: &ObjectKind) -> Self {
+        use std::hash::Hash;
+        let mut h = fxhash::FxHasher::default();
+        kind.hash(&mut h);
+        KindHash(h)
+    }
+
+    /// The index hash of the object of this kind whose key hashes to `key` ([`key_hash`]).
+    #[inline]
+    pub(crate) fn of(self, key: u64) -> u64 {
+        use std::hash::Hasher;
+        let mut h = self.0;
+        h.write_u64(key);
+        h.finish()
+    }
 }
 
 impl Dataset {
@@ -640,10 +660,23 @@ impl Dataset {
 
     /// Adds `object` (whose key hashes to `key_hash`, see [`key_hash`]) and indexes it by
     /// kind and key unless an earlier object has both; returns its id.
-    pub(crate) fn push_object(&mut self, mut object: Object, key_hash: u64) -> ObjectId {
+    pub(crate) fn push_object(&mut self, object: Object, key_hash: u64) -> ObjectId {
+        let kind = KindHash::new(&object.kind);
+        self.push_object_of(object, kind, key_hash)
+    }
+
+    /// [`Dataset::push_object`] with the object's kind hashed before (`kind` is
+    /// `KindHash::new(&object.kind)`).
+    pub(crate) fn push_object_of(
+        &mut self,
+        mut object: Object,
+        kind: KindHash,
+        key_hash: u64,
+    ) -> ObjectId {
         let id = ObjectId(u32::try_from(self.objects.len()).unwrap_or(u32::MAX));
         object.id = id;
-        let hash = object_hash(&object.kind, key_hash);
+        let hash = kind.of(key_hash);
+        debug_assert_eq!(hash, object_hash(&object.kind, key_hash));
         let (objects, keys) = (&self.objects, &self.object_keys);
         let check = hash_check(hash);
         if let hashbrown::hash_table::Entry::Vacant(slot) = self.object_index.entry(
@@ -720,17 +753,20 @@ impl Dataset {
 
     /// The object of `kind` with `key`.
     pub fn object(&self, kind: &ObjectKind, key: &str) -> Option<ObjectId> {
-        self.object_hashed(kind, key, key_hash(key))
+        self.object_hashed(kind, KindHash::new(kind), key, key_hash(key))
     }
 
-    /// [`Dataset::object`] with the key's [`key_hash`] known.
+    /// [`Dataset::object`] with the key's [`key_hash`] known and the kind hashed before
+    /// (`kind_hash` is `KindHash::new(kind)`).
     pub(crate) fn object_hashed(
         &self,
         kind: &ObjectKind,
+        kind_hash: KindHash,
         key: &str,
         key_hash: u64,
     ) -> Option<ObjectId> {
-        let hash = object_hash(kind, key_hash);
+        let hash = kind_hash.of(key_hash);
+        debug_assert_eq!(hash, object_hash(kind, key_hash));
         let check = hash_check(hash);
         self.object_index
             .find(hash, |(c, id)| {

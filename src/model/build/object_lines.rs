@@ -243,6 +243,11 @@ fn fact_name(text: &str) -> Option<FactName> {
 /// Whether [`Builder::object_token`] does anything with the token `text` of a `kind` file:
 /// the name before its first `:` is one the model reads.
 fn acts_on(text: &str, kind: FileKind) -> bool {
+    // The names below start with one of four letters, most other tokens' names do not:
+    // those are not scanned for their `:`.
+    if !matches!(text.as_bytes().first(), Some(b'M' | b'G' | b'F' | b'P')) {
+        return false;
+    }
     let Some(colon) = text.bytes().position(|b| b == b':') else {
         return false;
     };

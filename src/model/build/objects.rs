@@ -188,6 +188,7 @@ impl<'a> Builder<'a> {
             .resolve(file_scope(kind))
             .map_or(ScopeId::GLOBAL, |(s, _)| s);
         let okind = ObjectKind::File(kind);
+        let kind_hash = crate::model::KindHash::new(&okind);
         // Each file's lines as objects, worked out once per file and run (see `object_lines`).
         let files: Vec<(&'a LoadedFile, Arc<ObjectLines>)> = self
             .files(kind)
@@ -221,7 +222,7 @@ impl<'a> Builder<'a> {
                         // The key and name stay in the cache's object lines.
                         let line = u32::try_from(i).unwrap_or(u32::MAX);
                         let object = Object::cached(okind.clone(), keys, line, scope, first);
-                        let id = self.ds.push_object(object, *key_hash);
+                        let id = self.ds.push_object_of(object, kind_hash, *key_hash);
                         last = Some(id);
                         self.object_tokens(id, f, ol, kind);
                     }
@@ -244,7 +245,7 @@ impl<'a> Builder<'a> {
                         if !passes_filter(&f.filter, new) {
                             continue;
                         }
-                        let base_id = self.ds.object_hashed(&okind, base, hash);
+                        let base_id = self.ds.object_hashed(&okind, kind_hash, base, hash);
                         let id =
                             self.made_object(okind.clone(), made.as_deref(), new, scope, first);
                         let base = base_id
@@ -278,7 +279,7 @@ impl<'a> Builder<'a> {
                         if !passes_filter(&f.filter, key) {
                             continue;
                         }
-                        let id = match self.ds.object_hashed(&okind, key, hash) {
+                        let id = match self.ds.object_hashed(&okind, kind_hash, key, hash) {
                             Some(id) => id,
                             None => {
                                 let id = self.made_object(
@@ -297,7 +298,7 @@ impl<'a> Builder<'a> {
                         self.object_tokens(id, f, ol, kind);
                     }
                     (2, LineForm::Forget(key)) => {
-                        if let Some(id) = self.ds.object_hashed(&okind, key, hash) {
+                        if let Some(id) = self.ds.object_hashed(&okind, kind_hash, key, hash) {
                             if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
                                 o.forgotten = true;
                             }
