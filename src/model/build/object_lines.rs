@@ -23,6 +23,51 @@ const DERIVED: &str = "model::object_lines";
 pub(in crate::model) struct ObjectLines {
     /// The lines the model reads, in file order.
     pub(super) lines: Vec<ObjectLine>,
+    /// What every load set reads of each of `lines` (same index), packed: most lines
+    /// make an object with no token the model acts on, and for those this is all a load
+    /// set reads (a sixth of the memory the full lines take, streamed once per load set).
+    pub(super) heads: Box<[LineHead]>,
+}
+
+/// The part of an [`ObjectLine`] read for every line of every load set.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LineHead {
+    /// [`ObjectLine::first`].
+    pub(super) first: crate::source::Span,
+    /// What the line does.
+    pub(super) does: Does,
+    /// Whether [`ObjectLine::tokens`] has any token.
+    pub(super) acts: bool,
+    /// The `key_hash` of a [`Form::Base`] line (0 for the others).
+    pub(super) key_hash: u64,
+}
+
+/// [`Form`] without what it carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Does {
+    /// [`Form::Continuation`].
+    Continue,
+    /// [`Form::Base`].
+    Make,
+    /// [`Form::Deferred`].
+    Defer,
+}
+
+impl LineHead {
+    /// The head of `line`.
+    fn of(line: &ObjectLine) -> LineHead {
+        let (does, key_hash) = match &line.form {
+            Form::Continuation => (Does::Continue, 0),
+            Form::Base { key_hash, .. } => (Does::Make, *key_hash),
+            Form::Deferred(..) => (Does::Defer, 0),
+        };
+        LineHead {
+            first: line.first,
+            does,
+            acts: !line.tokens.is_empty(),
+            key_hash,
+        }
+    }
 }
 
 /// One line the model reads.
@@ -220,7 +265,8 @@ impl ObjectLines {
                 facts,
             });
         }
-        ObjectLines { lines: out }
+        let heads = out.iter().map(LineHead::of).collect();
+        ObjectLines { lines: out, heads }
     }
 }
 

@@ -1,6 +1,6 @@
 //! DYNAMIC, GLOBALMODIFIER and object files: objects, their tokens, and references between them.
 
-use super::object_lines::{FactName, Form, NewKey, ObjectLine, ObjectLines};
+use super::object_lines::{Does, FactName, Form, NewKey, ObjectLine, ObjectLines};
 use super::*;
 use std::sync::Arc;
 
@@ -201,18 +201,20 @@ impl<'a> Builder<'a> {
             let f: &'a LoadedFile = f;
             let mut last: Option<ObjectId> = None;
             let keys = self.ds.push_object_lines(Arc::clone(lines));
-            for (i, ol) in lines.lines.iter().enumerate() {
+            // Each line's head is read; the whole line only when its tokens, filter key or
+            // deferred form are.
+            for (i, (head, ol)) in lines.heads.iter().zip(&lines.lines).enumerate() {
                 // The first token's span is kept with the object line: the shared line
                 // (and its tokens, elsewhere in memory) is read only for the tokens the
                 // model acts on.
-                let first = f.lines.place(ol.first);
-                match &ol.form {
-                    Form::Continuation => {
-                        if let Some(id) = last {
+                let first = f.lines.place(head.first);
+                match head.does {
+                    Does::Continue => {
+                        if let Some(id) = last.filter(|_| head.acts) {
                             self.object_tokens(id, f, ol, kind);
                         }
                     }
-                    Form::Base { key_hash, .. } => {
+                    Does::Make => {
                         let filtered = f.filter.is_some()
                             && !passes_filter(&f.filter, ol.form.filter_key().unwrap_or(""));
                         if filtered {
@@ -222,11 +224,13 @@ impl<'a> Builder<'a> {
                         // The key and name stay in the cache's object lines.
                         let line = u32::try_from(i).unwrap_or(u32::MAX);
                         let object = Object::cached(okind.clone(), keys, line, scope, first);
-                        let id = self.ds.push_object_of(object, kind_hash, *key_hash);
+                        let id = self.ds.push_object_of(object, kind_hash, head.key_hash);
                         last = Some(id);
-                        self.object_tokens(id, f, ol, kind);
+                        if head.acts {
+                            self.object_tokens(id, f, ol, kind);
+                        }
                     }
-                    Form::Deferred(..) => {
+                    Does::Defer => {
                         last = None;
                         deferred.push((f, first, ol));
                     }
