@@ -328,8 +328,28 @@ pub struct Object {
     pub span: Span,
     /// Removed by `.FORGET`.
     pub forgotten: bool,
+    /// The number of its key, when it has one (see [`KeyId`]).
+    key_id: KeyId,
     /// Its groups, modifiers, grants and facts; `None` while it has none.
     extras: Option<Box<ObjectExtras>>,
+}
+
+/// The number of an object key, the same for equal keys (without regard to ASCII case)
+/// throughout the process, given to the keys of cached object lines and to the keys their
+/// `.COPY=`, `.MOD` and `.FORGET` lines look up; [`KeyId::NONE`] for the other keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KeyId(pub(crate) u32);
+
+impl KeyId {
+    /// No number: the key is compared as text.
+    pub(crate) const NONE: KeyId = KeyId(u32::MAX);
+
+    /// Whether `self` and `other` are known to be the same key (`Some(true)`) or
+    /// different keys (`Some(false)`); `None` when either has no number.
+    #[inline]
+    fn same(self, other: KeyId) -> Option<bool> {
+        (self != KeyId::NONE && other != KeyId::NONE).then_some(self == other)
+    }
 }
 
 // Every object line of every load set makes an `Object`: it stays within a cache line.
@@ -410,7 +430,14 @@ pub struct ObjectExtras {
 impl Object {
     /// An object with nothing on it yet (the id is set when it is added to a dataset) whose
     /// key and name are the dataset's own key `key` (see [`Dataset::push_own_key`]).
-    pub(in crate::model) fn own(kind: ObjectKind, key: u32, scope: ScopeId, span: Span) -> Self {
+    /// `key_id` is the key's number, if it has one.
+    pub(in crate::model) fn own(
+        kind: ObjectKind,
+        key: u32,
+        key_id: KeyId,
+        scope: ScopeId,
+        span: Span,
+    ) -> Self {
         Object {
             id: ObjectId(0),
             kind,
@@ -418,16 +445,17 @@ impl Object {
             scope,
             span,
             forgotten: false,
+            key_id,
             extras: None,
         }
     }
 
     /// An object whose key and name are those of line `line` of the dataset's object
-    /// lines `lines` (see [`Dataset::push_object_lines`]).
+    /// lines `lines` (see [`Dataset::push_object_lines`]); `key_id` is the key's number.
     pub(in crate::model) fn cached(
         kind: ObjectKind,
-        lines: u32,
-        line: u32,
+        (lines, line): (u32, u32),
+        key_id: KeyId,
         scope: ScopeId,
         span: Span,
     ) -> Self {
@@ -438,6 +466,7 @@ impl Object {
             scope,
             span,
             forgotten: false,
+            key_id,
             extras: None,
         }
     }
@@ -684,7 +713,10 @@ impl Dataset {
             |(c, o)| {
                 *c == check
                     && objects.get(o.0 as usize).is_some_and(|o| {
-                        o.kind == object.kind && keys.resolve(o.key).0 == keys.resolve(object.key).0
+                        o.kind == object.kind
+                            && o.key_id.same(object.key_id).unwrap_or_else(|| {
+                                keys.resolve(o.key).0 == keys.resolve(object.key).0
+                            })
                     })
             },
             |(_, o)| {
@@ -753,17 +785,18 @@ impl Dataset {
 
     /// The object of `kind` with `key`.
     pub fn object(&self, kind: &ObjectKind, key: &str) -> Option<ObjectId> {
-        self.object_hashed(kind, KindHash::new(kind), key, key_hash(key))
+        let key_at = (key, KeyId::NONE, key_hash(key));
+        self.object_hashed(kind, KindHash::new(kind), key_at)
     }
 
-    /// [`Dataset::object`] with the key's [`key_hash`] known and the kind hashed before
-    /// (`kind_hash` is `KindHash::new(kind)`).
+    /// [`Dataset::object`] with the kind hashed before (`kind_hash` is
+    /// `KindHash::new(kind)`) and the key's number (or [`KeyId::NONE`]) and [`key_hash`]
+    /// known.
     pub(crate) fn object_hashed(
         &self,
         kind: &ObjectKind,
         kind_hash: KindHash,
-        key: &str,
-        key_hash: u64,
+        (key, key_id, key_hash): (&str, KeyId, u64),
     ) -> Option<ObjectId> {
         let hash = kind_hash.of(key_hash);
         debug_assert_eq!(hash, object_hash(kind, key_hash));
@@ -771,10 +804,12 @@ impl Dataset {
         self.object_index
             .find(hash, |(c, id)| {
                 *c == check
-                    && self
-                        .objects
-                        .get(id.0 as usize)
-                        .is_some_and(|o| o.kind == *kind && self.key_of(o).is(key))
+                    && self.objects.get(id.0 as usize).is_some_and(|o| {
+                        o.kind == *kind
+                            && o.key_id
+                                .same(key_id)
+                                .unwrap_or_else(|| self.key_of(o).is(key))
+                    })
             })
             .map(|(_, id)| *id)
     }

@@ -15,6 +15,7 @@ use crate::source::Span;
 
 mod datacontrol;
 mod fact_index;
+mod key_ids;
 mod modifiers;
 mod object_lines;
 pub(super) use object_lines::ObjectLines;

@@ -8,10 +8,12 @@
 //! `INCLUDE`/`EXCLUDE` filter, the objects made and what their tokens mean — is done per load
 //! set ([`super::Builder::object_kind`]).
 
+use super::key_ids::KeyIds;
 use super::{Builder, LineForm};
 use crate::load::cache::CachedFile;
 use crate::load::loadset::line_mode;
 use crate::load::{FileKind, Line};
+use crate::model::KeyId;
 use crate::name::Name;
 use std::sync::Arc;
 
@@ -40,6 +42,8 @@ pub(super) struct LineHead {
     pub(super) acts: bool,
     /// The `key_hash` of a [`Form::Base`] line (0 for the others).
     pub(super) key_hash: u64,
+    /// The `key_id` of a [`Form::Base`] line ([`KeyId::NONE`] for the others).
+    pub(super) key_id: KeyId,
 }
 
 /// [`Form`] without what it carries.
@@ -56,16 +60,19 @@ pub(super) enum Does {
 impl LineHead {
     /// The head of `line`.
     fn of(line: &ObjectLine) -> LineHead {
-        let (does, key_hash) = match &line.form {
-            Form::Continuation => (Does::Continue, 0),
-            Form::Base { key_hash, .. } => (Does::Make, *key_hash),
-            Form::Deferred(..) => (Does::Defer, 0),
+        let (does, key_hash, key_id) = match &line.form {
+            Form::Continuation => (Does::Continue, 0, KeyId::NONE),
+            Form::Base {
+                key_hash, key_id, ..
+            } => (Does::Make, *key_hash, *key_id),
+            Form::Deferred(..) => (Does::Defer, 0, KeyId::NONE),
         };
         LineHead {
             first: line.first,
             does,
             acts: !line.tokens.is_empty(),
             key_hash,
+            key_id,
         }
     }
 }
@@ -116,13 +123,15 @@ pub(super) enum Form {
         key: Name,
         /// Its hash in the dataset's index ([`crate::model::key_hash`]).
         key_hash: u64,
+        /// Its number.
+        key_id: KeyId,
         /// The object's name, the whole first token, when it is not `key`'s spelling.
         name: Option<Arc<str>>,
     },
     /// `.COPY=`, `.MOD` or `.FORGET`, done after every object of the kind exists; with the
-    /// [`crate::model::key_hash`] of the key it looks up (the copied, modified or
-    /// forgotten object's).
-    Deferred(LineForm, u64, Option<Box<NewKey>>),
+    /// [`crate::model::key_hash`] and number of the key it looks up (the copied, modified
+    /// or forgotten object's).
+    Deferred(LineForm, u64, KeyId, Option<Box<NewKey>>),
 }
 
 /// The key of the object a `.COPY=` line makes (its new key) or a `.MOD` line makes when
@@ -135,6 +144,8 @@ pub(super) struct NewKey {
     pub(super) hash: u64,
     /// The name as written when it is not the key's spelling.
     pub(super) name: Option<Arc<str>>,
+    /// The key's number.
+    pub(super) id: KeyId,
 }
 
 impl NewKey {
@@ -145,6 +156,7 @@ impl NewKey {
             key: Name::new(trimmed),
             hash: crate::model::key_hash(trimmed),
             name: (key != trimmed).then(|| Arc::from(key)),
+            id: KeyId::NONE,
         }
     }
 }
@@ -236,6 +248,7 @@ impl ObjectLines {
                         Form::Base {
                             key: key_name,
                             key_hash,
+                            key_id: KeyId::NONE,
                             name,
                             filter_key: if same { String::new() } else { filter_key },
                         }
@@ -253,7 +266,7 @@ impl ObjectLines {
                             LineForm::Mod(key) => Some(Box::new(NewKey::new(key))),
                             _ => None,
                         };
-                        Form::Deferred(other, hash, made)
+                        Form::Deferred(other, hash, KeyId::NONE, made)
                     }
                 }
             };
@@ -265,8 +278,39 @@ impl ObjectLines {
                 facts,
             });
         }
+        number_keys(&mut out);
         let heads = out.iter().map(LineHead::of).collect();
         ObjectLines { lines: out, heads }
+    }
+}
+
+/// Numbers the keys `lines` make and look up ([`KeyIds`]), under one lock.
+fn number_keys(lines: &mut [ObjectLine]) {
+    let mut ids = KeyIds::lock();
+    for line in lines {
+        match &mut line.form {
+            Form::Continuation => {}
+            Form::Base {
+                key,
+                key_hash,
+                key_id,
+                ..
+            } => *key_id = ids.id_of(key, *key_hash),
+            Form::Deferred(form, hash, id, made) => {
+                // The key a `.MOD` line makes is usually the one it looks up: numbered
+                // first, it is kept (and the looked-up key found) without making one.
+                if let Some(made) = made {
+                    made.id = ids.id_of(&made.key, made.hash);
+                }
+                let looked_up = match form {
+                    LineForm::Copy(key, _)
+                    | LineForm::Mod(key)
+                    | LineForm::Forget(key)
+                    | LineForm::Base(key) => key.as_str(),
+                };
+                *id = ids.id(looked_up, *hash);
+            }
+        }
     }
 }
 
@@ -343,7 +387,7 @@ mod tests {
         );
         assert!(base.facts.is_empty());
         assert!(matches!(&modded.form,
-            Form::Deferred(LineForm::Mod(k), h, Some(made))
+            Form::Deferred(LineForm::Mod(k), h, _, Some(made))
                 if k == "Elf" && *h == crate::model::key_hash("elf")
                     && made.key.as_str() == "Elf" && made.hash == *h && made.name.is_none()));
         // FACE is read only in race and template files.

@@ -111,23 +111,23 @@ impl<'a> Builder<'a> {
         let key = key.trim();
         let hash = crate::model::key_hash(key);
         let name = (name != key).then(|| Arc::from(name));
-        self.new_named_object(kind, Name::new(key), hash, name, scope, span)
+        self.new_named_object(kind, (Name::new(key), hash, KeyId::NONE), name, scope, span)
     }
 
-    /// [`Builder::new_object`] with the key trimmed, its [`crate::model::key_hash`] known and
-    /// both shared (from the file cache); `name` is `None` when it is the key's spelling.
+    /// [`Builder::new_object`] with the key trimmed, its [`crate::model::key_hash`] and
+    /// number (or [`KeyId::NONE`]) known and both shared (from the file cache); `name` is
+    /// `None` when it is the key's spelling.
     pub(super) fn new_named_object(
         &mut self,
         kind: ObjectKind,
-        key: Name,
-        key_hash: u64,
+        (key, key_hash, key_id): (Name, u64, KeyId),
         name: Option<Arc<str>>,
         scope: ScopeId,
         span: Span,
     ) -> ObjectId {
         let key = self.ds.push_own_key(key, name);
-        self.ds
-            .push_object(Object::own(kind, key, scope, span), key_hash)
+        let object = Object::own(kind, key, key_id, scope, span);
+        self.ds.push_object(object, key_hash)
     }
 
     /// [`Builder::new_object`] of `key` as key and name, with the key made and hashed
@@ -142,7 +142,8 @@ impl<'a> Builder<'a> {
     ) -> ObjectId {
         match made {
             Some(m) => {
-                self.new_named_object(kind, m.key.clone(), m.hash, m.name.clone(), scope, span)
+                let key = (m.key.clone(), m.hash, m.id);
+                self.new_named_object(kind, key, m.name.clone(), scope, span)
             }
             None => self.new_object(kind, key, key, scope, span),
         }
@@ -223,7 +224,8 @@ impl<'a> Builder<'a> {
                         }
                         // The key and name stay in the cache's object lines.
                         let line = u32::try_from(i).unwrap_or(u32::MAX);
-                        let object = Object::cached(okind.clone(), keys, line, scope, first);
+                        let (key, id) = ((keys, line), head.key_id);
+                        let object = Object::cached(okind.clone(), key, id, scope, first);
                         let id = self.ds.push_object_of(object, kind_hash, head.key_hash);
                         last = Some(id);
                         if head.acts {
@@ -240,16 +242,18 @@ impl<'a> Builder<'a> {
         // PCGen order: copies, then mods, then forgets.
         for pass in 0..3 {
             for &(f, first, ol) in &deferred {
-                let Form::Deferred(form, hash, made) = &ol.form else {
+                let Form::Deferred(form, hash, key_id, made) = &ol.form else {
                     continue;
                 };
-                let hash = *hash;
+                let (hash, key_id) = (*hash, *key_id);
                 match (pass, form) {
                     (0, LineForm::Copy(base, new)) => {
                         if !passes_filter(&f.filter, new) {
                             continue;
                         }
-                        let base_id = self.ds.object_hashed(&okind, kind_hash, base, hash);
+                        let base_id =
+                            self.ds
+                                .object_hashed(&okind, kind_hash, (base, key_id, hash));
                         let id =
                             self.made_object(okind.clone(), made.as_deref(), new, scope, first);
                         let base = base_id
@@ -283,7 +287,10 @@ impl<'a> Builder<'a> {
                         if !passes_filter(&f.filter, key) {
                             continue;
                         }
-                        let id = match self.ds.object_hashed(&okind, kind_hash, key, hash) {
+                        let id = match self
+                            .ds
+                            .object_hashed(&okind, kind_hash, (key, key_id, hash))
+                        {
                             Some(id) => id,
                             None => {
                                 let id = self.made_object(
@@ -302,7 +309,10 @@ impl<'a> Builder<'a> {
                         self.object_tokens(id, f, ol, kind);
                     }
                     (2, LineForm::Forget(key)) => {
-                        if let Some(id) = self.ds.object_hashed(&okind, kind_hash, key, hash) {
+                        if let Some(id) =
+                            self.ds
+                                .object_hashed(&okind, kind_hash, (key, key_id, hash))
+                        {
                             if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
                                 o.forgotten = true;
                             }
