@@ -652,6 +652,12 @@ impl Dataset {
         });
     }
 
+    /// Makes room for the object lines of `n` more files (see
+    /// [`Dataset::push_object_lines`]).
+    pub(crate) fn reserve_object_lines(&mut self, n: usize) {
+        self.object_keys.lines.reserve(n);
+    }
+
     /// Keeps `lines` for objects to take their keys and names from; returns its index for
     /// [`Object::cached`].
     pub(in crate::model) fn push_object_lines(

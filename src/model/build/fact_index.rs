@@ -37,9 +37,26 @@ fn hash(set: bool, location: u64, name: u64) -> u64 {
 }
 
 impl FactIndex {
-    /// Records `def` as the definition of (`set`, `location`, `name`) unless an earlier one is.
-    pub(super) fn insert_first(&mut self, set: bool, location: &Name, name: &Name, def: usize) {
-        let h = hash(set, key_hash(location.as_str()), key_hash(name.as_str()));
+    /// The index hash of (`set`, `location`, `name`), for [`FactIndex::insert_first`]
+    /// (worked out once per FACTDEF line and run).
+    pub(super) fn hash_of(set: bool, location: &Name, name: &Name) -> u64 {
+        hash(set, key_hash(location.as_str()), key_hash(name.as_str()))
+    }
+
+    /// Makes room for `n` more definitions.
+    pub(super) fn reserve(&mut self, n: usize) {
+        self.table.reserve(n, |e| e.hash);
+    }
+
+    /// Records `def` as the definition of (`set`, `location`, `name`), whose
+    /// [`FactIndex::hash_of`] is `h`, unless an earlier one is.
+    pub(super) fn insert_first(
+        &mut self,
+        h: u64,
+        (set, location, name): (bool, &Name, &Name),
+        def: usize,
+    ) {
+        debug_assert_eq!(h, Self::hash_of(set, location, name));
         let entry = self.table.entry(
             h,
             |e| e.set == set && e.location == *location && e.name == *name,
@@ -83,9 +100,13 @@ mod tests {
     fn the_first_definition_is_found_whatever_the_case() {
         let mut index = FactIndex::default();
         let (ability, base) = (Name::new("ABILITY"), Name::new("BaseAbility"));
-        index.insert_first(false, &ability, &base, 0);
-        index.insert_first(false, &Name::new("ability"), &Name::new("BASEABILITY"), 1);
-        index.insert_first(true, &ability, &base, 2);
+        let mut insert = |set: bool, location: &Name, name: &Name, def: usize| {
+            let h = FactIndex::hash_of(set, location, name);
+            index.insert_first(h, (set, location, name), def);
+        };
+        insert(false, &ability, &base, 0);
+        insert(false, &Name::new("ability"), &Name::new("BASEABILITY"), 1);
+        insert(true, &ability, &base, 2);
         let name = Name::new("baseability");
         let h = key_hash(name.as_str());
         let (ability, race) = (key_hash("ABILITY"), key_hash("RACE"));

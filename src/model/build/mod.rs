@@ -237,6 +237,7 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
     let lines: usize = load.files.iter().map(|f| f.lines.len()).sum();
     b.ds.objects.reserve(lines);
     b.ds.reserve_object_index(lines);
+    b.ds.reserve_object_lines(load.files.len());
     b.run();
     (b.ds, b.diags)
 }

@@ -29,6 +29,8 @@ pub(in crate::model) struct ObjectLines {
     /// make an object with no token the model acts on, and for those this is all a load
     /// set reads (a sixth of the memory the full lines take, streamed once per load set).
     pub(super) heads: Box<[LineHead]>,
+    /// How many of `lines` are [`Form::Deferred`].
+    pub(super) deferred: usize,
 }
 
 /// The part of an [`ObjectLine`] read for every line of every load set.
@@ -279,8 +281,13 @@ impl ObjectLines {
             });
         }
         number_keys(&mut out);
-        let heads = out.iter().map(LineHead::of).collect();
-        ObjectLines { lines: out, heads }
+        let heads: Box<[LineHead]> = out.iter().map(LineHead::of).collect();
+        let deferred = heads.iter().filter(|h| h.does == Does::Defer).count();
+        ObjectLines {
+            lines: out,
+            heads,
+            deferred,
+        }
     }
 }
 

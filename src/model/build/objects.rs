@@ -197,7 +197,8 @@ impl<'a> Builder<'a> {
             .collect();
         // The shared lines (spans against the cache's file id): only the spans the model
         // keeps or reports are moved onto the load set's file.
-        let mut deferred: Vec<(&'a LoadedFile, Span, &ObjectLine)> = Vec::new();
+        let mut deferred: Vec<(&'a LoadedFile, Span, &ObjectLine)> =
+            Vec::with_capacity(files.iter().map(|(_, lines)| lines.deferred).sum());
         for (f, lines) in &files {
             let f: &'a LoadedFile = f;
             let mut last: Option<ObjectId> = None;
