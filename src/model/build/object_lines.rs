@@ -27,7 +27,7 @@ pub(in crate::model) struct ObjectLines {
     pub(super) lines: Vec<ObjectLine>,
     /// What every load set reads of each of `lines` (same index), packed: most lines
     /// make an object with no token the model acts on, and for those this is all a load
-    /// set reads (a sixth of the memory the full lines take, streamed once per load set).
+    /// set reads (a quarter of the memory the full lines take, streamed once per load set).
     pub(super) heads: Box<[LineHead]>,
     /// How many of `lines` are [`Form::Deferred`].
     pub(super) deferred: usize,
