@@ -835,8 +835,12 @@ fn load_from(
             }
         }
     }
-    let mut listed: FxHashSet<(&[u8], Option<&KeyFilter>, FileKind)> = FxHashSet::default();
-    let mut plan: Vec<(FileKind, PathBuf, Option<KeyFilter>, Option<Span>)> = Vec::new();
+    // Sized once: a load set lists hundreds of files, and growing the set rehashed every
+    // path in it a dozen times.
+    let mut listed: FxHashSet<(&[u8], Option<&KeyFilter>, FileKind)> =
+        FxHashSet::with_capacity_and_hasher(entries.len(), Default::default());
+    let mut plan: Vec<(FileKind, PathBuf, Option<KeyFilter>, Option<Span>)> =
+        Vec::with_capacity(entries.len());
     let candidates = l.candidates(&selected);
     let mut never = Vec::new();
     let mut judged = HashSet::new();
@@ -874,7 +878,7 @@ fn load_from(
     }
     drop(candidates);
     l.diagnostics.extend(never);
-    let mut files = Vec::new();
+    let mut files = Vec::with_capacity(plan.len());
     for (kind, path, filter, at) in plan {
         let Some((id, cached)) = l.read_cached(&path, at, &format!("{} file", kind.token())) else {
             continue;

@@ -61,6 +61,15 @@ impl<'t> Slice<'t> {
 
     /// The slice with surrounding whitespace removed.
     pub fn trim(&self) -> Slice<'t> {
+        // Most slices are trimmed already: an ASCII byte that is not whitespace at both
+        // ends says so without decoding the text (`char::is_whitespace` also knows
+        // whitespace beyond ASCII, whose UTF-8 bytes are not ASCII).
+        let solid =
+            |b: Option<&u8>| b.is_some_and(|b| b.is_ascii() && !(*b as char).is_whitespace());
+        let bytes = self.text.as_bytes();
+        if solid(bytes.first()) && solid(bytes.last()) {
+            return self.sub(0..bytes.len());
+        }
         let lead = self.text.len() - self.text.trim_start().len();
         let t = self.text.trim();
         self.sub(lead..lead + t.len())

@@ -328,9 +328,32 @@ pub struct Object {
     pub span: Span,
     /// Removed by `.FORGET`.
     pub forgotten: bool,
+    /// The number of its key, when it has one (see [`KeyId`]).
+    key_id: KeyId,
     /// Its groups, modifiers, grants and facts; `None` while it has none.
     extras: Option<Box<ObjectExtras>>,
 }
+
+/// The number of an object key, the same for equal keys (without regard to ASCII case)
+/// throughout the process, given to the keys of cached object lines and to the keys their
+/// `.COPY=`, `.MOD` and `.FORGET` lines look up; [`KeyId::NONE`] for the other keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KeyId(pub(crate) u32);
+
+impl KeyId {
+    /// No number: the key is compared as text.
+    pub(crate) const NONE: KeyId = KeyId(u32::MAX);
+
+    /// Whether `self` and `other` are known to be the same key (`Some(true)`) or
+    /// different keys (`Some(false)`); `None` when either has no number.
+    #[inline]
+    fn same(self, other: KeyId) -> Option<bool> {
+        (self != KeyId::NONE && other != KeyId::NONE).then_some(self == other)
+    }
+}
+
+// Every object line of every load set makes an `Object`: it stays within a cache line.
+const _: () = assert!(std::mem::size_of::<Object>() <= 64);
 
 /// Where an object's key and name are kept.
 ///
@@ -339,11 +362,15 @@ pub struct Object {
 /// Copying them in would raise two shared reference counts per object and load set (and
 /// lower them again when the set is dropped) — locked instructions on memory last touched
 /// by another load set, which cost more than the rest of making the object.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// An object's own key (objects of DYNAMIC lines, `.COPY=` and made by `.MOD`, a few in a
+/// load set) is kept in the dataset too ([`ObjectKeys::own`]): kept in the object, its two
+/// shared strings made every [`Object`] 16 bytes larger (80 bytes rather than one 64-byte
+/// cache line) and dropping one a call per object.
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum ObjectKey {
-    /// Its own key, and its name as written (not trimmed) when that is not the key's
-    /// spelling.
-    Own(Name, Option<std::sync::Arc<str>>),
+    /// Its own key: entry `n` of the dataset's own keys.
+    Own(u32),
     /// The key and name of line `line` of the dataset's object lines `lines` (see
     /// [`Dataset::key_of`]).
     Cached {
@@ -358,18 +385,32 @@ enum ObjectKey {
 /// that makes an object).
 static NO_KEY: std::sync::LazyLock<Name> = std::sync::LazyLock::new(|| Name::new(""));
 
-/// The key and name of `key` among the object lines `lines`.
-#[inline]
-fn resolve_key<'a>(
-    lines: &'a [std::sync::Arc<build::ObjectLines>],
-    key: &'a ObjectKey,
-) -> (&'a Name, Option<&'a str>) {
-    match key {
-        ObjectKey::Own(key, name) => (key, name.as_deref()),
-        ObjectKey::Cached { lines: l, line } => lines
-            .get(*l as usize)
-            .and_then(|l| l.base_key(*line as usize))
-            .unwrap_or((&NO_KEY, None)),
+/// Where a dataset's objects take their keys and names from (see [`ObjectKey`]).
+#[derive(Clone, Debug, Default)]
+struct ObjectKeys {
+    /// The object lines (shared with the run's cache) of [`ObjectKey::Cached`].
+    lines: Vec<std::sync::Arc<build::ObjectLines>>,
+    /// The keys of [`ObjectKey::Own`]: the key, and the name as written (not trimmed)
+    /// when that is not the key's spelling.
+    own: Vec<(Name, Option<std::sync::Arc<str>>)>,
+}
+
+impl ObjectKeys {
+    /// The key and name of `key`. Inlined: every probe of the object index that meets a
+    /// likely match reads a key (out of line, the call cost a tenth of the look-up).
+    #[inline(always)]
+    fn resolve(&self, key: ObjectKey) -> (&Name, Option<&str>) {
+        let found = match key {
+            ObjectKey::Own(n) => self
+                .own
+                .get(n as usize)
+                .map(|(key, name)| (key, name.as_deref())),
+            ObjectKey::Cached { lines: l, line } => self
+                .lines
+                .get(l as usize)
+                .and_then(|l| l.base_key(line as usize)),
+        };
+        found.unwrap_or((&NO_KEY, None))
     }
 }
 
@@ -387,32 +428,34 @@ pub struct ObjectExtras {
 }
 
 impl Object {
-    /// An object with nothing on it yet (the id is set when it is added to a dataset); its
-    /// name is `name`, or its key's spelling when `name` is `None`.
-    pub(crate) fn new(
+    /// An object with nothing on it yet (the id is set when it is added to a dataset) whose
+    /// key and name are the dataset's own key `key` (see [`Dataset::push_own_key`]).
+    /// `key_id` is the key's number, if it has one.
+    pub(in crate::model) fn own(
         kind: ObjectKind,
-        key: Name,
-        name: Option<std::sync::Arc<str>>,
+        key: u32,
+        key_id: KeyId,
         scope: ScopeId,
         span: Span,
     ) -> Self {
         Object {
             id: ObjectId(0),
             kind,
-            key: ObjectKey::Own(key, name),
+            key: ObjectKey::Own(key),
             scope,
             span,
             forgotten: false,
+            key_id,
             extras: None,
         }
     }
 
     /// An object whose key and name are those of line `line` of the dataset's object
-    /// lines `lines` (see [`Dataset::push_object_lines`]).
+    /// lines `lines` (see [`Dataset::push_object_lines`]); `key_id` is the key's number.
     pub(in crate::model) fn cached(
         kind: ObjectKind,
-        lines: u32,
-        line: u32,
+        (lines, line): (u32, u32),
+        key_id: KeyId,
         scope: ScopeId,
         span: Span,
     ) -> Self {
@@ -423,6 +466,7 @@ impl Object {
             scope,
             span,
             forgotten: false,
+            key_id,
             extras: None,
         }
     }
@@ -548,9 +592,8 @@ pub struct Dataset {
     /// keeps 32 bits of its hash ([`hash_check`]): most entries a probe meets are told
     /// apart by those, without reading the object and its key elsewhere in memory.
     object_index: hashbrown::HashTable<(u32, ObjectId)>,
-    /// The object lines (shared with the run's cache) that objects take their key and
-    /// name from (see [`ObjectKey`]).
-    object_lines: Vec<std::sync::Arc<build::ObjectLines>>,
+    /// Where objects take their key and name from (see [`ObjectKey`]).
+    object_keys: ObjectKeys,
 }
 
 /// The hash of an object key as [`Dataset`]'s index uses it: the key's letters folded to
@@ -571,22 +614,48 @@ fn hash_check(hash: u64) -> u32 {
 
 /// The index hash of the object of `kind` whose key hashes to `key` ([`key_hash`]).
 fn object_hash(kind: &ObjectKind, key: u64) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = fxhash::FxHasher::default();
-    kind.hash(&mut h);
-    h.write_u64(key);
-    h.finish()
+    KindHash::new(kind).of(key)
+}
+
+/// An object kind hashed as [`object_hash`] starts: the objects of one file kind are made
+/// (and looked up) together, and their kind is hashed once for all of them.
+#[derive(Clone, Copy)]
+pub(crate) struct KindHash(fxhash::FxHasher);
+
+impl KindHash {
+    /// The hash of `kind`.
+    pub(crate) fn new(kind: &ObjectKind) -> Self {
+        use std::hash::Hash;
+        let mut h = fxhash::FxHasher::default();
+        kind.hash(&mut h);
+        KindHash(h)
+    }
+
+    /// The index hash of the object of this kind whose key hashes to `key` ([`key_hash`]).
+    #[inline]
+    pub(crate) fn of(self, key: u64) -> u64 {
+        use std::hash::Hasher;
+        let mut h = self.0;
+        h.write_u64(key);
+        h.finish()
+    }
 }
 
 impl Dataset {
     /// Makes room for `n` more objects in the index of objects by kind and key.
     pub(crate) fn reserve_object_index(&mut self, n: usize) {
-        let (objects, lines) = (&self.objects, &self.object_lines);
+        let (objects, keys) = (&self.objects, &self.object_keys);
         self.object_index.reserve(n, |(_, id)| {
             objects.get(id.0 as usize).map_or(0, |o| {
-                object_hash(&o.kind, key_hash(resolve_key(lines, &o.key).0.as_str()))
+                object_hash(&o.kind, key_hash(keys.resolve(o.key).0.as_str()))
             })
         });
+    }
+
+    /// Makes room for the object lines of `n` more files (see
+    /// [`Dataset::push_object_lines`]).
+    pub(crate) fn reserve_object_lines(&mut self, n: usize) {
+        self.object_keys.lines.reserve(n);
     }
 
     /// Keeps `lines` for objects to take their keys and names from; returns its index for
@@ -595,30 +664,55 @@ impl Dataset {
         &mut self,
         lines: std::sync::Arc<build::ObjectLines>,
     ) -> u32 {
-        let i = u32::try_from(self.object_lines.len()).unwrap_or(u32::MAX);
-        self.object_lines.push(lines);
+        let i = u32::try_from(self.object_keys.lines.len()).unwrap_or(u32::MAX);
+        self.object_keys.lines.push(lines);
+        i
+    }
+
+    /// Keeps `key` and `name` (`None` when it is the key's spelling) for an object of
+    /// its own; returns their index for [`Object::own`].
+    pub(in crate::model) fn push_own_key(
+        &mut self,
+        key: Name,
+        name: Option<std::sync::Arc<str>>,
+    ) -> u32 {
+        let i = u32::try_from(self.object_keys.own.len()).unwrap_or(u32::MAX);
+        self.object_keys.own.push((key, name));
         i
     }
 
     /// The key of `object` (an object of this dataset).
     pub fn key_of<'a>(&'a self, object: &'a Object) -> &'a Name {
-        resolve_key(&self.object_lines, &object.key).0
+        self.object_keys.resolve(object.key).0
     }
 
     /// The name of `object` (an object of this dataset) as written: the whole first token
     /// of its line, not trimmed.
     pub fn name_of<'a>(&'a self, object: &'a Object) -> &'a str {
-        let (key, name) = resolve_key(&self.object_lines, &object.key);
+        let (key, name) = self.object_keys.resolve(object.key);
         name.unwrap_or(key.as_str())
     }
 
     /// Adds `object` (whose key hashes to `key_hash`, see [`key_hash`]) and indexes it by
     /// kind and key unless an earlier object has both; returns its id.
-    pub(crate) fn push_object(&mut self, mut object: Object, key_hash: u64) -> ObjectId {
+    pub(crate) fn push_object(&mut self, object: Object, key_hash: u64) -> ObjectId {
+        let kind = KindHash::new(&object.kind);
+        self.push_object_of(object, kind, key_hash)
+    }
+
+    /// [`Dataset::push_object`] with the object's kind hashed before (`kind` is
+    /// `KindHash::new(&object.kind)`).
+    pub(crate) fn push_object_of(
+        &mut self,
+        mut object: Object,
+        kind: KindHash,
+        key_hash: u64,
+    ) -> ObjectId {
         let id = ObjectId(u32::try_from(self.objects.len()).unwrap_or(u32::MAX));
         object.id = id;
-        let hash = object_hash(&object.kind, key_hash);
-        let (objects, lines) = (&self.objects, &self.object_lines);
+        let hash = kind.of(key_hash);
+        debug_assert_eq!(hash, object_hash(&object.kind, key_hash));
+        let (objects, keys) = (&self.objects, &self.object_keys);
         let check = hash_check(hash);
         if let hashbrown::hash_table::Entry::Vacant(slot) = self.object_index.entry(
             hash,
@@ -626,12 +720,14 @@ impl Dataset {
                 *c == check
                     && objects.get(o.0 as usize).is_some_and(|o| {
                         o.kind == object.kind
-                            && resolve_key(lines, &o.key).0 == resolve_key(lines, &object.key).0
+                            && o.key_id.same(object.key_id).unwrap_or_else(|| {
+                                keys.resolve(o.key).0 == keys.resolve(object.key).0
+                            })
                     })
             },
             |(_, o)| {
                 objects.get(o.0 as usize).map_or(0, |o| {
-                    let key = resolve_key(lines, &o.key).0;
+                    let key = keys.resolve(o.key).0;
                     object_hash(&o.kind, crate::model::key_hash(key.as_str()))
                 })
             },
@@ -695,25 +791,31 @@ impl Dataset {
 
     /// The object of `kind` with `key`.
     pub fn object(&self, kind: &ObjectKind, key: &str) -> Option<ObjectId> {
-        self.object_hashed(kind, key, key_hash(key))
+        let key_at = (key, KeyId::NONE, key_hash(key));
+        self.object_hashed(kind, KindHash::new(kind), key_at)
     }
 
-    /// [`Dataset::object`] with the key's [`key_hash`] known.
+    /// [`Dataset::object`] with the kind hashed before (`kind_hash` is
+    /// `KindHash::new(kind)`) and the key's number (or [`KeyId::NONE`]) and [`key_hash`]
+    /// known.
     pub(crate) fn object_hashed(
         &self,
         kind: &ObjectKind,
-        key: &str,
-        key_hash: u64,
+        kind_hash: KindHash,
+        (key, key_id, key_hash): (&str, KeyId, u64),
     ) -> Option<ObjectId> {
-        let hash = object_hash(kind, key_hash);
+        let hash = kind_hash.of(key_hash);
+        debug_assert_eq!(hash, object_hash(kind, key_hash));
         let check = hash_check(hash);
         self.object_index
             .find(hash, |(c, id)| {
                 *c == check
-                    && self
-                        .objects
-                        .get(id.0 as usize)
-                        .is_some_and(|o| o.kind == *kind && self.key_of(o).is(key))
+                    && self.objects.get(id.0 as usize).is_some_and(|o| {
+                        o.kind == *kind
+                            && o.key_id
+                                .same(key_id)
+                                .unwrap_or_else(|| self.key_of(o).is(key))
+                    })
             })
             .map(|(_, id)| *id)
     }

@@ -128,6 +128,8 @@ impl<'a> Builder<'a> {
     /// functions) depend on the load set and are read here.
     pub(super) fn data_control_file(&mut self, f: &LoadedFile) {
         let facts = FactLines::of(f);
+        self.ds.fact_defs.reserve(facts.lines.len());
+        self.fact_index.reserve(facts.lines.len());
         let mut next = facts.lines.iter().peekable();
         for (i, line) in f.lines.shared().iter().enumerate() {
             match next.next_if(|(at, _)| *at == i) {
@@ -157,9 +159,9 @@ impl<'a> Builder<'a> {
             }
             d
         };
-        let (def, steps) = match fact {
+        let (def, steps, hash) = match fact {
             CachedFact::Rejected(d) => return self.diags.push(placed(d)),
-            CachedFact::Def { def, steps } => (def, steps),
+            CachedFact::Def { def, steps, hash } => (def, steps, *hash),
         };
         let mut def = def.clone();
         def.span.file = id;
@@ -182,8 +184,9 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        let at = self.ds.fact_defs.len();
         self.fact_index
-            .insert_first(def.set, &def.location, &def.name, self.ds.fact_defs.len());
+            .insert_first(hash, (def.set, &def.location, &def.name), at);
         self.ds.fact_defs.push(def);
     }
 
@@ -613,6 +616,9 @@ enum CachedFact {
         def: FactDef,
         /// Findings and DATAFORMAT checks, in the order of the line's tokens.
         steps: Vec<FactStep>,
+        /// The fact's hash in the load set's index of definitions
+        /// ([`super::fact_index::FactIndex::hash_of`]).
+        hash: u64,
     },
 }
 
@@ -768,7 +774,8 @@ fn read_fact_def(
             .with_note("PCGen reports \"did not have a DATAFORMAT\" and drops the definition"),
         ));
     }
-    CachedFact::Def { def, steps }
+    let hash = super::fact_index::FactIndex::hash_of(def.set, &def.location, &def.name);
+    CachedFact::Def { def, steps, hash }
 }
 
 fn fact_attribute_problem(span: Span, message: &str, help: &str) -> Diagnostic {

@@ -3,8 +3,8 @@
 //!
 //! Every FACT token of every object of a load set asks this index; a core rulebook's
 //! objects are read by hundreds of load sets. The fact name's hash is worked out once per
-//! file with its object lines ([`super::object_lines`]), the location's once per look-up
-//! from a short constant, so a look-up hashes no text and makes no [`Name`].
+//! file with its object lines ([`super::object_lines`]), the location's by the caller (once
+//! per file kind), so a look-up hashes no text and makes no [`Name`].
 
 use crate::model::key_hash;
 use crate::name::Name;
@@ -37,9 +37,26 @@ fn hash(set: bool, location: u64, name: u64) -> u64 {
 }
 
 impl FactIndex {
-    /// Records `def` as the definition of (`set`, `location`, `name`) unless an earlier one is.
-    pub(super) fn insert_first(&mut self, set: bool, location: &Name, name: &Name, def: usize) {
-        let h = hash(set, key_hash(location.as_str()), key_hash(name.as_str()));
+    /// The index hash of (`set`, `location`, `name`), for [`FactIndex::insert_first`]
+    /// (worked out once per FACTDEF line and run).
+    pub(super) fn hash_of(set: bool, location: &Name, name: &Name) -> u64 {
+        hash(set, key_hash(location.as_str()), key_hash(name.as_str()))
+    }
+
+    /// Makes room for `n` more definitions.
+    pub(super) fn reserve(&mut self, n: usize) {
+        self.table.reserve(n, |e| e.hash);
+    }
+
+    /// Records `def` as the definition of (`set`, `location`, `name`), whose
+    /// [`FactIndex::hash_of`] is `h`, unless an earlier one is.
+    pub(super) fn insert_first(
+        &mut self,
+        h: u64,
+        (set, location, name): (bool, &Name, &Name),
+        def: usize,
+    ) {
+        debug_assert_eq!(h, Self::hash_of(set, location, name));
         let entry = self.table.entry(
             h,
             |e| e.set == set && e.location == *location && e.name == *name,
@@ -56,16 +73,17 @@ impl FactIndex {
         }
     }
 
-    /// The first definition of (`set`, `location`, `name`), where `name_hash` is `name`'s
-    /// [`key_hash`].
+    /// The first definition of (`set`, `location`, `name`), where `location_hash` and
+    /// `name_hash` are `location`'s and `name`'s [`key_hash`].
     pub(super) fn get(
         &self,
         set: bool,
         location: &str,
+        location_hash: u64,
         name: &Name,
         name_hash: u64,
     ) -> Option<usize> {
-        let h = hash(set, key_hash(location), name_hash);
+        let h = hash(set, location_hash, name_hash);
         self.table
             .find(h, |e| {
                 e.hash == h && e.set == set && e.name == *name && e.location.is(location)
@@ -82,15 +100,23 @@ mod tests {
     fn the_first_definition_is_found_whatever_the_case() {
         let mut index = FactIndex::default();
         let (ability, base) = (Name::new("ABILITY"), Name::new("BaseAbility"));
-        index.insert_first(false, &ability, &base, 0);
-        index.insert_first(false, &Name::new("ability"), &Name::new("BASEABILITY"), 1);
-        index.insert_first(true, &ability, &base, 2);
+        let mut insert = |set: bool, location: &Name, name: &Name, def: usize| {
+            let h = FactIndex::hash_of(set, location, name);
+            index.insert_first(h, (set, location, name), def);
+        };
+        insert(false, &ability, &base, 0);
+        insert(false, &Name::new("ability"), &Name::new("BASEABILITY"), 1);
+        insert(true, &ability, &base, 2);
         let name = Name::new("baseability");
         let h = key_hash(name.as_str());
-        assert_eq!(index.get(false, "ABILITY", &name, h), Some(0));
-        assert_eq!(index.get(true, "Ability", &name, h), Some(2));
-        assert_eq!(index.get(false, "RACE", &name, h), None);
+        let (ability, race) = (key_hash("ABILITY"), key_hash("RACE"));
+        assert_eq!(index.get(false, "ABILITY", ability, &name, h), Some(0));
+        assert_eq!(index.get(true, "Ability", ability, &name, h), Some(2));
+        assert_eq!(index.get(false, "RACE", race, &name, h), None);
         let other = Name::new("Other");
-        assert_eq!(index.get(false, "ABILITY", &other, key_hash("Other")), None);
+        assert_eq!(
+            index.get(false, "ABILITY", ability, &other, key_hash("Other")),
+            None
+        );
     }
 }

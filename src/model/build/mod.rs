@@ -15,6 +15,7 @@ use crate::source::Span;
 
 mod datacontrol;
 mod fact_index;
+mod key_ids;
 mod modifiers;
 mod object_lines;
 pub(super) use object_lines::ObjectLines;
@@ -198,6 +199,11 @@ pub(crate) struct Builder<'a> {
     /// each "no FACTDEF" error given so far by the fact name as written (the same unknown
     /// fact is usually written on many objects).
     unknown_facts: crate::model::fxhash::FxHashMap<(bool, &'static str), UnknownFacts>,
+    /// The FACTDEF location of the facts read last and its [`crate::model::key_hash`]
+    /// (the facts of one file kind are read together).
+    fact_location: (&'static str, u64),
+    /// The global `Face` variable and the number of variables when it was looked up.
+    face_variable: Option<(usize, Option<VarId>)>,
 }
 
 /// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
@@ -223,12 +229,15 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         made_by_mod: crate::model::fxhash::FxHashSet::default(),
         facts_required: Vec::new(),
         unknown_facts: crate::model::fxhash::FxHashMap::default(),
+        fact_location: ("", key_hash("")),
+        face_variable: None,
     };
     // Nearly every line of an object file is an object: sized once, the object table and
     // its index are not grown (and rehashed) a dozen times per load set.
     let lines: usize = load.files.iter().map(|f| f.lines.len()).sum();
     b.ds.objects.reserve(lines);
     b.ds.reserve_object_index(lines);
+    b.ds.reserve_object_lines(load.files.len());
     b.run();
     (b.ds, b.diags)
 }

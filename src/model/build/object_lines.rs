@@ -8,10 +8,12 @@
 //! `INCLUDE`/`EXCLUDE` filter, the objects made and what their tokens mean — is done per load
 //! set ([`super::Builder::object_kind`]).
 
+use super::key_ids::KeyIds;
 use super::{Builder, LineForm};
 use crate::load::cache::CachedFile;
 use crate::load::loadset::line_mode;
 use crate::load::{FileKind, Line};
+use crate::model::KeyId;
 use crate::name::Name;
 use std::sync::Arc;
 
@@ -23,6 +25,58 @@ const DERIVED: &str = "model::object_lines";
 pub(in crate::model) struct ObjectLines {
     /// The lines the model reads, in file order.
     pub(super) lines: Vec<ObjectLine>,
+    /// What every load set reads of each of `lines` (same index), packed: most lines
+    /// make an object with no token the model acts on, and for those this is all a load
+    /// set reads (a quarter of the memory the full lines take, streamed once per load set).
+    pub(super) heads: Box<[LineHead]>,
+    /// How many of `lines` are [`Form::Deferred`].
+    pub(super) deferred: usize,
+}
+
+/// The part of an [`ObjectLine`] read for every line of every load set.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LineHead {
+    /// [`ObjectLine::first`].
+    pub(super) first: crate::source::Span,
+    /// What the line does.
+    pub(super) does: Does,
+    /// Whether [`ObjectLine::tokens`] has any token.
+    pub(super) acts: bool,
+    /// The `key_hash` of a [`Form::Base`] line (0 for the others).
+    pub(super) key_hash: u64,
+    /// The `key_id` of a [`Form::Base`] line ([`KeyId::NONE`] for the others).
+    pub(super) key_id: KeyId,
+}
+
+/// [`Form`] without what it carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Does {
+    /// [`Form::Continuation`].
+    Continue,
+    /// [`Form::Base`].
+    Make,
+    /// [`Form::Deferred`].
+    Defer,
+}
+
+impl LineHead {
+    /// The head of `line`.
+    fn of(line: &ObjectLine) -> LineHead {
+        let (does, key_hash, key_id) = match &line.form {
+            Form::Continuation => (Does::Continue, 0, KeyId::NONE),
+            Form::Base {
+                key_hash, key_id, ..
+            } => (Does::Make, *key_hash, *key_id),
+            Form::Deferred(..) => (Does::Defer, 0, KeyId::NONE),
+        };
+        LineHead {
+            first: line.first,
+            does,
+            acts: !line.tokens.is_empty(),
+            key_hash,
+            key_id,
+        }
+    }
 }
 
 /// One line the model reads.
@@ -46,6 +100,8 @@ pub(super) struct ObjectLine {
 /// The fact name and value of a `FACT:Name|value` or `FACTSET:Name|value` token.
 #[derive(Debug)]
 pub(super) struct FactName {
+    /// True for `FACTSET:`.
+    pub(super) set: bool,
     /// The name, trimmed.
     pub(super) name: Name,
     /// Its [`crate::model::key_hash`].
@@ -69,13 +125,15 @@ pub(super) enum Form {
         key: Name,
         /// Its hash in the dataset's index ([`crate::model::key_hash`]).
         key_hash: u64,
+        /// Its number.
+        key_id: KeyId,
         /// The object's name, the whole first token, when it is not `key`'s spelling.
         name: Option<Arc<str>>,
     },
     /// `.COPY=`, `.MOD` or `.FORGET`, done after every object of the kind exists; with the
-    /// [`crate::model::key_hash`] of the key it looks up (the copied, modified or
-    /// forgotten object's).
-    Deferred(LineForm, u64, Option<Box<NewKey>>),
+    /// [`crate::model::key_hash`] and number of the key it looks up (the copied, modified
+    /// or forgotten object's).
+    Deferred(LineForm, u64, KeyId, Option<Box<NewKey>>),
 }
 
 /// The key of the object a `.COPY=` line makes (its new key) or a `.MOD` line makes when
@@ -88,6 +146,8 @@ pub(super) struct NewKey {
     pub(super) hash: u64,
     /// The name as written when it is not the key's spelling.
     pub(super) name: Option<Arc<str>>,
+    /// The key's number.
+    pub(super) id: KeyId,
 }
 
 impl NewKey {
@@ -98,6 +158,7 @@ impl NewKey {
             key: Name::new(trimmed),
             hash: crate::model::key_hash(trimmed),
             name: (key != trimmed).then(|| Arc::from(key)),
+            id: KeyId::NONE,
         }
     }
 }
@@ -138,7 +199,10 @@ impl ObjectLines {
     /// Reads `lines` (of a file whose text is `text`) as object lines of `kind`.
     pub(super) fn read(lines: &[Line], text: &str, kind: FileKind) -> ObjectLines {
         let slice = |s: crate::source::Span| text.get(s.range()).unwrap_or("");
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(lines.len());
+        // Each line's tokens, read in one pass: the model's, their facts and the first
+        // `KEY:` (made into each line's boxed slices at their size).
+        let (mut acted, mut read_facts) = (Vec::new(), Vec::new());
         for (i, line) in lines.iter().enumerate() {
             let Some(first_span) = line.tokens.first().copied() else {
                 continue;
@@ -147,29 +211,22 @@ impl ObjectLines {
             if first.starts_with("SOURCE") && first.contains(':') {
                 continue;
             }
-            let tokens: Box<[usize]> = line
-                .tokens
-                .iter()
-                .enumerate()
-                .skip(1)
-                .filter(|(_, t)| acts_on(slice(**t), kind))
-                .map(|(j, _)| j)
-                .collect();
-            let facts: Box<[(usize, FactName)]> = tokens
-                .iter()
-                .filter_map(|j| {
-                    let text = slice(*line.tokens.get(*j)?);
-                    let (key, value) = text.split_once(':')?;
-                    if key != "FACT" && key != "FACTSET" {
-                        return None;
-                    }
-                    let (name, value) = value.split_once('|')?;
-                    let name = name.trim();
-                    let hash = crate::model::key_hash(name);
-                    let (name, value) = (Name::new(name), Arc::from(value));
-                    Some((*j, FactName { name, hash, value }))
-                })
-                .collect();
+            let mut key_token = None;
+            for (j, t) in line.tokens.iter().enumerate().skip(1) {
+                let token = slice(*t);
+                if key_token.is_none() {
+                    key_token = token.strip_prefix("KEY:");
+                }
+                if !acts_on(token, kind) {
+                    continue;
+                }
+                acted.push(j);
+                if let Some(fact) = fact_name(token) {
+                    read_facts.push((j, fact));
+                }
+            }
+            let tokens: Box<[usize]> = acted.drain(..).collect();
+            let facts: Box<[(usize, FactName)]> = read_facts.drain(..).collect();
             let continuation = match kind {
                 FileKind::Class => {
                     !first.starts_with("CLASS:")
@@ -185,12 +242,7 @@ impl ObjectLines {
             } else {
                 match Builder::line_form(kind, first) {
                     LineForm::Base(name) => {
-                        let filter_key = line
-                            .tokens
-                            .iter()
-                            .skip(1)
-                            .find_map(|t| slice(*t).strip_prefix("KEY:"))
-                            .map_or(name, |k| k.trim().to_owned());
+                        let filter_key = key_token.map_or(name, |k| k.trim().to_owned());
                         let key = filter_key.trim();
                         let (key_name, key_hash) = (Name::new(key), crate::model::key_hash(key));
                         let name = (first != key).then(|| Arc::from(first));
@@ -198,6 +250,7 @@ impl ObjectLines {
                         Form::Base {
                             key: key_name,
                             key_hash,
+                            key_id: KeyId::NONE,
                             name,
                             filter_key: if same { String::new() } else { filter_key },
                         }
@@ -215,7 +268,7 @@ impl ObjectLines {
                             LineForm::Mod(key) => Some(Box::new(NewKey::new(key))),
                             _ => None,
                         };
-                        Form::Deferred(other, hash, made)
+                        Form::Deferred(other, hash, KeyId::NONE, made)
                     }
                 }
             };
@@ -227,13 +280,71 @@ impl ObjectLines {
                 facts,
             });
         }
-        ObjectLines { lines: out }
+        number_keys(&mut out);
+        let heads: Box<[LineHead]> = out.iter().map(LineHead::of).collect();
+        let deferred = heads.iter().filter(|h| h.does == Does::Defer).count();
+        ObjectLines {
+            lines: out,
+            heads,
+            deferred,
+        }
     }
+}
+
+/// Numbers the keys `lines` make and look up ([`KeyIds`]), under one lock.
+fn number_keys(lines: &mut [ObjectLine]) {
+    let mut ids = KeyIds::lock();
+    for line in lines {
+        match &mut line.form {
+            Form::Continuation => {}
+            Form::Base {
+                key,
+                key_hash,
+                key_id,
+                ..
+            } => *key_id = ids.id_of(key, *key_hash),
+            Form::Deferred(form, hash, id, made) => {
+                // The key a `.MOD` line makes is usually the one it looks up: numbered
+                // first, it is kept (and the looked-up key found) without making one.
+                if let Some(made) = made {
+                    made.id = ids.id_of(&made.key, made.hash);
+                }
+                let looked_up = match form {
+                    LineForm::Copy(key, _)
+                    | LineForm::Mod(key)
+                    | LineForm::Forget(key)
+                    | LineForm::Base(key) => key.as_str(),
+                };
+                *id = ids.id(looked_up, *hash);
+            }
+        }
+    }
+}
+
+/// The fact name and value of a `FACT:Name|value` or `FACTSET:Name|value` token `text`.
+fn fact_name(text: &str) -> Option<FactName> {
+    let (key, value) = text.split_once(':')?;
+    if key != "FACT" && key != "FACTSET" {
+        return None;
+    }
+    let (name, value) = value.split_once('|')?;
+    let name = name.trim();
+    Some(FactName {
+        set: key == "FACTSET",
+        name: Name::new(name),
+        hash: crate::model::key_hash(name),
+        value: Arc::from(value),
+    })
 }
 
 /// Whether [`Builder::object_token`] does anything with the token `text` of a `kind` file:
 /// the name before its first `:` is one the model reads.
 fn acts_on(text: &str, kind: FileKind) -> bool {
+    // The names below start with one of four letters, most other tokens' names do not:
+    // those are not scanned for their `:`.
+    if !matches!(text.as_bytes().first(), Some(b'M' | b'G' | b'F' | b'P')) {
+        return false;
+    }
     let Some(colon) = text.bytes().position(|b| b == b':') else {
         return false;
     };
@@ -283,7 +394,7 @@ mod tests {
         );
         assert!(base.facts.is_empty());
         assert!(matches!(&modded.form,
-            Form::Deferred(LineForm::Mod(k), h, Some(made))
+            Form::Deferred(LineForm::Mod(k), h, _, Some(made))
                 if k == "Elf" && *h == crate::model::key_hash("elf")
                     && made.key.as_str() == "Elf" && made.hash == *h && made.name.is_none()));
         // FACE is read only in race and template files.

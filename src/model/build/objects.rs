@@ -1,6 +1,6 @@
 //! DYNAMIC, GLOBALMODIFIER and object files: objects, their tokens, and references between them.
 
-use super::object_lines::{FactName, Form, NewKey, ObjectLine, ObjectLines};
+use super::object_lines::{Does, FactName, Form, NewKey, ObjectLine, ObjectLines};
 use super::*;
 use std::sync::Arc;
 
@@ -111,22 +111,23 @@ impl<'a> Builder<'a> {
         let key = key.trim();
         let hash = crate::model::key_hash(key);
         let name = (name != key).then(|| Arc::from(name));
-        self.new_named_object(kind, Name::new(key), hash, name, scope, span)
+        self.new_named_object(kind, (Name::new(key), hash, KeyId::NONE), name, scope, span)
     }
 
-    /// [`Builder::new_object`] with the key trimmed, its [`crate::model::key_hash`] known and
-    /// both shared (from the file cache); `name` is `None` when it is the key's spelling.
+    /// [`Builder::new_object`] with the key trimmed, its [`crate::model::key_hash`] and
+    /// number (or [`KeyId::NONE`]) known and both shared (from the file cache); `name` is
+    /// `None` when it is the key's spelling.
     pub(super) fn new_named_object(
         &mut self,
         kind: ObjectKind,
-        key: Name,
-        key_hash: u64,
+        (key, key_hash, key_id): (Name, u64, KeyId),
         name: Option<Arc<str>>,
         scope: ScopeId,
         span: Span,
     ) -> ObjectId {
-        self.ds
-            .push_object(Object::new(kind, key, name, scope, span), key_hash)
+        let key = self.ds.push_own_key(key, name);
+        let object = Object::own(kind, key, key_id, scope, span);
+        self.ds.push_object(object, key_hash)
     }
 
     /// [`Builder::new_object`] of `key` as key and name, with the key made and hashed
@@ -141,7 +142,8 @@ impl<'a> Builder<'a> {
     ) -> ObjectId {
         match made {
             Some(m) => {
-                self.new_named_object(kind, m.key.clone(), m.hash, m.name.clone(), scope, span)
+                let key = (m.key.clone(), m.hash, m.id);
+                self.new_named_object(kind, key, m.name.clone(), scope, span)
             }
             None => self.new_object(kind, key, key, scope, span),
         }
@@ -165,7 +167,7 @@ impl<'a> Builder<'a> {
             };
             s.to_owned()
         };
-        if let Some(i) = first.find(".COPY=").filter(|i| *i > 0) {
+        if let Some(i) = find_copy(first).filter(|i| *i > 0) {
             let base = first.get(..i).unwrap_or("");
             let new = first.get(i + 6..).unwrap_or("");
             return LineForm::Copy(strip(base), new.trim().to_owned());
@@ -187,6 +189,7 @@ impl<'a> Builder<'a> {
             .resolve(file_scope(kind))
             .map_or(ScopeId::GLOBAL, |(s, _)| s);
         let okind = ObjectKind::File(kind);
+        let kind_hash = crate::model::KindHash::new(&okind);
         // Each file's lines as objects, worked out once per file and run (see `object_lines`).
         let files: Vec<(&'a LoadedFile, Arc<ObjectLines>)> = self
             .files(kind)
@@ -194,23 +197,26 @@ impl<'a> Builder<'a> {
             .collect();
         // The shared lines (spans against the cache's file id): only the spans the model
         // keeps or reports are moved onto the load set's file.
-        let mut deferred: Vec<(&'a LoadedFile, Span, &ObjectLine)> = Vec::new();
+        let mut deferred: Vec<(&'a LoadedFile, Span, &ObjectLine)> =
+            Vec::with_capacity(files.iter().map(|(_, lines)| lines.deferred).sum());
         for (f, lines) in &files {
             let f: &'a LoadedFile = f;
             let mut last: Option<ObjectId> = None;
             let keys = self.ds.push_object_lines(Arc::clone(lines));
-            for (i, ol) in lines.lines.iter().enumerate() {
+            // Each line's head is read; the whole line only when its tokens, filter key or
+            // deferred form are.
+            for (i, (head, ol)) in lines.heads.iter().zip(&lines.lines).enumerate() {
                 // The first token's span is kept with the object line: the shared line
                 // (and its tokens, elsewhere in memory) is read only for the tokens the
                 // model acts on.
-                let first = f.lines.place(ol.first);
-                match &ol.form {
-                    Form::Continuation => {
-                        if let Some(id) = last {
+                let first = f.lines.place(head.first);
+                match head.does {
+                    Does::Continue => {
+                        if let Some(id) = last.filter(|_| head.acts) {
                             self.object_tokens(id, f, ol, kind);
                         }
                     }
-                    Form::Base { key_hash, .. } => {
+                    Does::Make => {
                         let filtered = f.filter.is_some()
                             && !passes_filter(&f.filter, ol.form.filter_key().unwrap_or(""));
                         if filtered {
@@ -219,12 +225,15 @@ impl<'a> Builder<'a> {
                         }
                         // The key and name stay in the cache's object lines.
                         let line = u32::try_from(i).unwrap_or(u32::MAX);
-                        let object = Object::cached(okind.clone(), keys, line, scope, first);
-                        let id = self.ds.push_object(object, *key_hash);
+                        let (key, id) = ((keys, line), head.key_id);
+                        let object = Object::cached(okind.clone(), key, id, scope, first);
+                        let id = self.ds.push_object_of(object, kind_hash, head.key_hash);
                         last = Some(id);
-                        self.object_tokens(id, f, ol, kind);
+                        if head.acts {
+                            self.object_tokens(id, f, ol, kind);
+                        }
                     }
-                    Form::Deferred(..) => {
+                    Does::Defer => {
                         last = None;
                         deferred.push((f, first, ol));
                     }
@@ -234,16 +243,18 @@ impl<'a> Builder<'a> {
         // PCGen order: copies, then mods, then forgets.
         for pass in 0..3 {
             for &(f, first, ol) in &deferred {
-                let Form::Deferred(form, hash, made) = &ol.form else {
+                let Form::Deferred(form, hash, key_id, made) = &ol.form else {
                     continue;
                 };
-                let hash = *hash;
+                let (hash, key_id) = (*hash, *key_id);
                 match (pass, form) {
                     (0, LineForm::Copy(base, new)) => {
                         if !passes_filter(&f.filter, new) {
                             continue;
                         }
-                        let base_id = self.ds.object_hashed(&okind, base, hash);
+                        let base_id =
+                            self.ds
+                                .object_hashed(&okind, kind_hash, (base, key_id, hash));
                         let id =
                             self.made_object(okind.clone(), made.as_deref(), new, scope, first);
                         let base = base_id
@@ -277,7 +288,10 @@ impl<'a> Builder<'a> {
                         if !passes_filter(&f.filter, key) {
                             continue;
                         }
-                        let id = match self.ds.object_hashed(&okind, key, hash) {
+                        let id = match self
+                            .ds
+                            .object_hashed(&okind, kind_hash, (key, key_id, hash))
+                        {
                             Some(id) => id,
                             None => {
                                 let id = self.made_object(
@@ -296,7 +310,10 @@ impl<'a> Builder<'a> {
                         self.object_tokens(id, f, ol, kind);
                     }
                     (2, LineForm::Forget(key)) => {
-                        if let Some(id) = self.ds.object_hashed(&okind, key, hash) {
+                        if let Some(id) =
+                            self.ds
+                                .object_hashed(&okind, kind_hash, (key, key_id, hash))
+                        {
                             if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
                                 o.forgotten = true;
                             }
@@ -321,25 +338,21 @@ impl<'a> Builder<'a> {
         let mut facts = ol.facts.iter().peekable();
         for i in &ol.tokens {
             let fact = facts.next_if(|(j, _)| j == i).map(|(_, n)| n);
-            if let Some(t) = line.tokens.get(*i) {
-                self.read_object_token(id, f.lines.place(*t), kind, fact);
+            let Some(t) = line.tokens.get(*i).map(|t| f.lines.place(*t)) else {
+                continue;
+            };
+            match fact {
+                // Read before: the token's text is read again only to report it.
+                Some(fact) => {
+                    self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
+                    self.fact(id, kind, fact.set, FactToken::Read(fact, t));
+                }
+                None => self.object_token(id, t, kind),
             }
         }
     }
 
     pub(super) fn object_token(&mut self, id: ObjectId, tok: Span, kind: FileKind) {
-        self.read_object_token(id, tok, kind, None);
-    }
-
-    /// [`Builder::object_token`], with the fact name of a `FACT:`/`FACTSET:` token when it
-    /// was read before (once per file).
-    fn read_object_token(
-        &mut self,
-        id: ObjectId,
-        tok: Span,
-        kind: FileKind,
-        fact: Option<&FactName>,
-    ) {
         let text = self.text(tok);
         let Some((key, value)) = token_parts(text, tok) else {
             return;
@@ -376,7 +389,15 @@ impl<'a> Builder<'a> {
             }
             "FACT" | "FACTSET" => {
                 self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
-                self.fact(id, kind, value, key.text == "FACTSET", fact);
+                let Some((name, value)) = split_at_byte(value, b'|') else {
+                    return self.malformed(
+                        value.span,
+                        "expected `FactName|value`",
+                        "write e.g. `FACT:IsOrc|True`",
+                    );
+                };
+                let token = FactToken::Split(name.trim(), value);
+                self.fact(id, kind, key.text == "FACTSET", token);
             }
             "FACE" if matches!(kind, FileKind::Race | FileKind::Template) => {
                 self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
@@ -447,33 +468,21 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// A `FACT:`/`FACTSET:` token's `value`; `read` is its fact name when read before.
-    pub(super) fn fact(
-        &mut self,
-        id: ObjectId,
-        kind: FileKind,
-        value: Slice<'_>,
-        set: bool,
-        read: Option<&FactName>,
-    ) {
-        let Some((name, val)) = split_at_byte(value, b'|') else {
-            return self.malformed(
-                value.span,
-                "expected `FactName|value`",
-                "write e.g. `FACT:IsOrc|True`",
-            );
-        };
-        let name = name.trim();
+    /// A `FACT:`/`FACTSET:` token (`set`) of object `id`.
+    fn fact(&mut self, id: ObjectId, kind: FileKind, set: bool, token: FactToken<'_, 'a>) {
         let Some(loc) = fact_location(kind) else {
             return;
         };
         // Written, even if its value is reported below: a REQUIRED:YES check must not
         // report the same line again as a missing fact.
-        let (fact_name, hash) = match read {
-            Some(r) => (r.name.clone(), r.hash),
-            None => (Name::new(name.text), crate::model::key_hash(name.text)),
+        let (fact_name, hash, value) = match &token {
+            FactToken::Read(r, _) => (r.name.clone(), r.hash, &*r.value),
+            FactToken::Split(name, value) => (
+                Name::new(name.text),
+                crate::model::key_hash(name.text),
+                value.text,
+            ),
         };
-        debug_assert!(read.is_none_or(|r| r.name.as_str() == name.text && *r.value == *val.text));
         let required = self.facts_required.iter();
         if required
             .filter(|(s, l, _)| *s == set && l.is(loc))
@@ -481,80 +490,105 @@ impl<'a> Builder<'a> {
         {
             self.facts_written.insert((id, set, fact_name.clone()));
         }
-        let defined = self.fact_index.get(set, loc, &fact_name, hash);
+        if self.fact_location.0 != loc {
+            self.fact_location = (loc, crate::model::key_hash(loc));
+        }
+        let location_hash = self.fact_location.1;
+        let defined = self
+            .fact_index
+            .get(set, loc, location_hash, &fact_name, hash);
         let Some(def) = defined else {
-            let def = if set { "FACTSETDEF" } else { "FACTDEF" };
-            let fact_defs = &self.ds.fact_defs;
-            let (candidates, helps) = self.unknown_facts.entry((set, loc)).or_insert_with(|| {
-                let known = fact_defs
-                    .iter()
-                    .filter(|d| d.set == set && d.location.is(loc))
-                    .map(|d| d.name.to_string());
-                (super::suggest::Candidates::new(known), Default::default())
-            });
-            let help = match helps.get(name.text) {
-                Some(help) => help.clone(),
-                None => {
-                    let help = match candidates.closest(name.text) {
-                        Some(s) => format!("did you mean `{s}`?"),
-                        None => format!(
-                            "add `{def}:{loc}|{}` to a DATACONTROL file of this load",
-                            name.text
-                        ),
-                    };
-                    helps.insert(name.text.to_owned(), help.clone());
-                    help
-                }
-            };
-            self.diags.push(
-                Diagnostic::error(
-                    codes::UNKNOWN_FACT,
-                    name.span,
-                    format!(
-                        "{} `{}` has no {def} for {loc}",
-                        if set { "FACTSET" } else { "FACT" },
-                        name.text
-                    ),
-                )
-                .with_label(format!("not defined for {loc} objects in this load"))
-                .with_help(help),
-            );
-            return;
+            return self.unknown_fact(set, loc, &fact_name, &token);
         };
-        let format = self.ds.fact_defs.get(def).and_then(|d| d.format.clone());
+        let format = self.ds.fact_defs.get(def).and_then(|d| d.format.as_ref());
         if let Some(f) = format.filter(|f| {
             matches!(
                 f,
                 Format::Number | Format::Boolean | Format::Dice | Format::OrderedPair
             )
         }) {
-            let v = val.trim();
-            if literal::parse(&f, v.text).is_none() {
-                self.diags.push(
-                    Diagnostic::error(
-                        codes::BAD_LITERAL,
-                        v.span,
-                        format!(
-                            "`{}` is not a valid {f} value for FACT `{}`",
-                            v.text, name.text
-                        ),
-                    )
-                    .with_label(format!("expected {}", literal::shape(&f)))
-                    .with_help(format!(
-                        "the FACTDEF gives DATAFORMAT {f}; write {}",
-                        literal::shape(&f)
-                    )),
-                );
-                return;
+            let v = value.trim();
+            if literal::parse(f, v).is_none() {
+                let diag = Diagnostic::error(
+                    codes::BAD_LITERAL,
+                    self.fact_spans(&token).1,
+                    format!("`{v}` is not a valid {f} value for FACT `{fact_name}`"),
+                )
+                .with_label(format!("expected {}", literal::shape(f)))
+                .with_help(format!(
+                    "the FACTDEF gives DATAFORMAT {f}; write {}",
+                    literal::shape(f)
+                ));
+                return self.diags.push(diag);
             }
         }
+        let value = match &token {
+            FactToken::Read(r, _) => r.value.clone(),
+            FactToken::Split(_, value) => Arc::from(value.text),
+        };
         if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
             o.extras_mut().facts.push(Fact {
                 name: fact_name,
-                value: read.map_or_else(|| Arc::from(val.text), |r| r.value.clone()),
+                value,
                 set,
             });
         }
+    }
+
+    /// The spans of a FACT token's name (trimmed) and value (trimmed), for its reports.
+    fn fact_spans(&self, token: &FactToken<'_, 'a>) -> (Span, Span) {
+        match token {
+            FactToken::Split(name, value) => (name.span, value.trim().span),
+            FactToken::Read(_, tok) => {
+                let parts = token_parts(self.text(*tok), *tok)
+                    .and_then(|(_, value)| split_at_byte(value, b'|'));
+                parts.map_or((*tok, *tok), |(name, value)| {
+                    (name.trim().span, value.trim().span)
+                })
+            }
+        }
+    }
+
+    /// Reports the FACT `name` (`set`: FACTSET) of a `loc` object that has no FACTDEF.
+    fn unknown_fact(
+        &mut self,
+        set: bool,
+        loc: &'static str,
+        name: &Name,
+        token: &FactToken<'_, 'a>,
+    ) {
+        let def = if set { "FACTSETDEF" } else { "FACTDEF" };
+        let fact_defs = &self.ds.fact_defs;
+        let (candidates, helps) = self.unknown_facts.entry((set, loc)).or_insert_with(|| {
+            let known = fact_defs
+                .iter()
+                .filter(|d| d.set == set && d.location.is(loc))
+                .map(|d| d.name.to_string());
+            (super::suggest::Candidates::new(known), Default::default())
+        });
+        let name = name.as_str();
+        let help = match helps.get(name) {
+            Some(help) => help.clone(),
+            None => {
+                let help = match candidates.closest(name) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("add `{def}:{loc}|{name}` to a DATACONTROL file of this load"),
+                };
+                helps.insert(name.to_owned(), help.clone());
+                help
+            }
+        };
+        let diag = Diagnostic::error(
+            codes::UNKNOWN_FACT,
+            self.fact_spans(token).0,
+            format!(
+                "{} `{name}` has no {def} for {loc}",
+                if set { "FACTSET" } else { "FACT" },
+            ),
+        )
+        .with_label(format!("not defined for {loc} objects in this load"))
+        .with_help(help);
+        self.diags.push(diag);
     }
 
     pub(super) fn face(&mut self, id: ObjectId, key: Slice<'_>, value: Slice<'_>) {
@@ -590,7 +624,7 @@ impl<'a> Builder<'a> {
             );
             return;
         };
-        let Some(var) = self.ds.resolve_variable(ScopeId::GLOBAL, "Face") else {
+        let Some(var) = self.face_variable() else {
             return;
         };
         self.push_modifier(Modifier {
@@ -604,6 +638,20 @@ impl<'a> Builder<'a> {
             applies: Applies::Own,
             span: key.span.join(value.span),
         });
+    }
+
+    /// The global `Face` variable, looked up once per load set (again if variables were
+    /// defined since): every FACE token of every race and template sets it.
+    fn face_variable(&mut self) -> Option<VarId> {
+        let defined = self.ds.variables.len();
+        match self.face_variable {
+            Some((n, var)) if n == defined => var,
+            _ => {
+                let var = self.ds.resolve_variable(ScopeId::GLOBAL, "Face");
+                self.face_variable = Some((defined, var));
+                var
+            }
+        }
     }
 
     pub(super) fn check_refs(&mut self) {
@@ -675,4 +723,20 @@ impl<'a> Builder<'a> {
             }
         }
     }
+}
+
+/// Where the first `.COPY=` in `first` starts, by a byte scan: a first token is short, and
+/// `str::find` of a string first sets up a two-way search (once per object line).
+fn find_copy(first: &str) -> Option<usize> {
+    let bytes = first.as_bytes();
+    let copy_at = |i: &usize| bytes.get(*i..).is_some_and(|r| r.starts_with(b".COPY="));
+    (0..bytes.len()).find(|i| bytes.get(*i) == Some(&b'.') && copy_at(i))
+}
+
+/// A `FACT:`/`FACTSET:` token's fact name and value.
+enum FactToken<'r, 't> {
+    /// Read before, once per file, from the token at this span (of the load set's file).
+    Read(&'r FactName, Span),
+    /// Split here: the name (trimmed) and the value as written.
+    Split(Slice<'t>, Slice<'t>),
 }
