@@ -37,6 +37,25 @@ pub struct CachedFile {
     findings: Mutex<Vec<Findings>>,
     /// What later layers derived from the file alone (see [`CachedFile::derived`]).
     derived: Mutex<Vec<Derived>>,
+    /// What later layers keep for every file of its cache (see [`CachedFile::run_shared`]).
+    run: Arc<RunShared>,
+}
+
+/// Values later layers keep for every file of one [`FileCache`] (one run), by name: what
+/// they number or intern across files lives as long as the cache, and no longer.
+#[derive(Default)]
+struct RunShared {
+    values: Mutex<Vec<(&'static str, Arc<dyn Any + Send + Sync>)>>,
+}
+
+/// Printed as the names of the values kept.
+impl std::fmt::Debug for RunShared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let values = self.values.lock().unwrap_or_else(|e| e.into_inner());
+        f.debug_list()
+            .entries(values.iter().map(|(n, _)| n))
+            .finish()
+    }
 }
 
 /// One value derived from a file by a later layer: its name, its variant, the value.
@@ -60,6 +79,22 @@ fn moved(d: &Diagnostic, from: FileId, to: FileId) -> Option<Diagnostic> {
 }
 
 impl CachedFile {
+    /// The value named `name` that every file of this file's cache shares (made with
+    /// `Default` on first use): for what a later layer numbers or interns across the files
+    /// of a run, such as object keys.
+    pub fn run_shared<T: Any + Send + Sync + Default>(&self, name: &'static str) -> Arc<T> {
+        let mut values = self.run.values.lock().unwrap_or_else(|e| e.into_inner());
+        let known = values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, v)| Arc::clone(v).downcast::<T>().ok());
+        known.unwrap_or_else(|| {
+            let made = Arc::new(T::default());
+            values.push((name, made.clone()));
+            made
+        })
+    }
+
     /// The decoded text, display path and line index.
     pub fn source(&self) -> &Arc<SourceFile> {
         &self.source
@@ -262,6 +297,8 @@ pub struct FileCache {
     /// Folders with their links resolved (`None`: not there), for [`FileCache::escape`]:
     /// the files of a dataset share a few folders, and the root is asked about each time.
     folders: Mutex<ByPath<Option<PathBuf>>>,
+    /// What later layers keep for every file of the cache ([`CachedFile::run_shared`]).
+    run: Arc<RunShared>,
 }
 
 impl FileCache {
@@ -307,6 +344,7 @@ impl FileCache {
             lines: Default::default(),
             findings: Mutex::default(),
             derived: Mutex::default(),
+            run: Arc::clone(&self.run),
         });
         Ok(self
             .map()
@@ -418,6 +456,25 @@ mod tests {
     use crate::load::fs::MemoryFs;
 
     fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn the_files_of_one_cache_share_their_run_values_and_another_cache_has_its_own() {
+        let fs = MemoryFs::new()
+            .with("/d/a.lst", "A\n")
+            .with("/d/b.lst", "B\n");
+        let read = |cache: &FileCache, path: &str| {
+            cache
+                .read(&fs, Path::new(path), || path.into())
+                .expect("in memory")
+        };
+        let (one, other) = (FileCache::new(), FileCache::new());
+        let a = read(&one, "/d/a.lst").run_shared::<Mutex<Vec<u32>>>("test::numbers");
+        a.lock().expect("not poisoned").push(7);
+        let b = read(&one, "/d/b.lst").run_shared::<Mutex<Vec<u32>>>("test::numbers");
+        assert_eq!(*b.lock().expect("not poisoned"), vec![7]);
+        let c = read(&other, "/d/a.lst").run_shared::<Mutex<Vec<u32>>>("test::numbers");
+        assert!(c.lock().expect("not poisoned").is_empty());
+    }
 
     #[test]
     fn a_files_findings_are_computed_once_and_follow_the_askers_id() {

@@ -335,8 +335,9 @@ pub struct Object {
 }
 
 /// The number of an object key, the same for equal keys (without regard to ASCII case)
-/// throughout the process, given to the keys of cached object lines and to the keys their
-/// `.COPY=`, `.MOD` and `.FORGET` lines look up; [`KeyId::NONE`] for the other keys.
+/// throughout a run (the numbers belong to its file cache), given to the keys of cached
+/// object lines and to the keys their `.COPY=`, `.MOD` and `.FORGET` lines look up;
+/// [`KeyId::NONE`] for the other keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct KeyId(pub(crate) u32);
 

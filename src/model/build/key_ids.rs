@@ -1,31 +1,32 @@
-//! Object keys numbered once per process, so that two keys are compared by their numbers.
+//! Object keys numbered once per run, so that two keys are compared by their numbers.
 //!
 //! A `.MOD` line looks its object up by kind and key in every load set that loads it, and
 //! telling the object found from an object of another key with the same hash read the
 //! object's key through the object lines it came from: three reads from memory far apart
 //! per look-up. An object made from a cached object line carries the number of its key,
 //! and so does the look-up: equal numbers are equal keys ([`Name`] equality, without
-//! regard to ASCII case).
+//! regard to ASCII case). The numbers belong to the run's file cache
+//! ([`CachedFile::run_shared`](crate::load::cache::CachedFile::run_shared)): every object line of
+//! a load set comes from one cache, and the numbers go when the cache goes (a language
+//! server starts a new cache when the data changes).
 
 use crate::model::KeyId;
 use crate::name::Name;
-use std::sync::{LazyLock, Mutex, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
-/// Every key numbered so far, by its [`crate::model::key_hash`].
 #[derive(Default)]
 pub(super) struct KeyIds {
     table: hashbrown::HashTable<(u64, Name, KeyId)>,
 }
 
-/// The process's key numbers (shared by every run's file cache: a number only ever stands
-/// for one key).
-static KEY_IDS: LazyLock<Mutex<KeyIds>> = LazyLock::new(Mutex::default);
+/// The key numbers of one run's file cache, kept there under this name.
+pub(super) const RUN_KEY_IDS: &str = "model::key_ids";
 
 impl KeyIds {
-    /// The key numbers, locked (a file's keys are numbered under one lock).
-    pub(super) fn lock() -> std::sync::MutexGuard<'static, KeyIds> {
+    /// `ids` locked (a file's keys are numbered under one lock).
+    pub(super) fn lock(ids: &Mutex<KeyIds>) -> MutexGuard<'_, KeyIds> {
         // A number is entered whole or not at all: a poisoned table is still sound.
-        KEY_IDS.lock().unwrap_or_else(PoisonError::into_inner)
+        ids.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The number of `key`, whose [`crate::model::key_hash`] is `hash` (numbered now if it

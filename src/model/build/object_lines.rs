@@ -8,14 +8,14 @@
 //! `INCLUDE`/`EXCLUDE` filter, the objects made and what their tokens mean — is done per load
 //! set ([`super::Builder::object_kind`]).
 
-use super::key_ids::KeyIds;
+use super::key_ids::{KeyIds, RUN_KEY_IDS};
 use super::{Builder, LineForm};
 use crate::load::cache::CachedFile;
 use crate::load::loadset::line_mode;
 use crate::load::{FileKind, Line};
 use crate::model::KeyId;
 use crate::name::Name;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// The name under which an object file's lines are kept in the file cache.
 const DERIVED: &str = "model::object_lines";
@@ -192,12 +192,24 @@ impl ObjectLines {
     /// The lines of `file` read as `kind`, from the run's cache (worked out on first use).
     pub(super) fn of(file: &CachedFile, kind: FileKind) -> Arc<ObjectLines> {
         file.derived(DERIVED, kind as u32, |f| {
-            ObjectLines::read(f.shared_lines(line_mode(kind)), &f.source().text, kind)
+            let ids = f.run_shared::<Mutex<KeyIds>>(RUN_KEY_IDS);
+            ObjectLines::read(
+                f.shared_lines(line_mode(kind)),
+                &f.source().text,
+                kind,
+                &ids,
+            )
         })
     }
 
-    /// Reads `lines` (of a file whose text is `text`) as object lines of `kind`.
-    pub(super) fn read(lines: &[Line], text: &str, kind: FileKind) -> ObjectLines {
+    /// Reads `lines` (of a file whose text is `text`) as object lines of `kind`, their keys
+    /// numbered in `ids`.
+    pub(super) fn read(
+        lines: &[Line],
+        text: &str,
+        kind: FileKind,
+        ids: &Mutex<KeyIds>,
+    ) -> ObjectLines {
         let slice = |s: crate::source::Span| text.get(s.range()).unwrap_or("");
         let mut out = Vec::with_capacity(lines.len());
         // Each line's tokens, read in one pass: the model's, their facts and the first
@@ -280,7 +292,7 @@ impl ObjectLines {
                 facts,
             });
         }
-        number_keys(&mut out);
+        number_keys(&mut out, ids);
         let heads: Box<[LineHead]> = out.iter().map(LineHead::of).collect();
         let deferred = heads.iter().filter(|h| h.does == Does::Defer).count();
         ObjectLines {
@@ -291,9 +303,9 @@ impl ObjectLines {
     }
 }
 
-/// Numbers the keys `lines` make and look up ([`KeyIds`]), under one lock.
-fn number_keys(lines: &mut [ObjectLine]) {
-    let mut ids = KeyIds::lock();
+/// Numbers the keys `lines` make and look up in `ids`, under one lock.
+fn number_keys(lines: &mut [ObjectLine], ids: &Mutex<KeyIds>) {
+    let mut ids = KeyIds::lock(ids);
     for line in lines {
         match &mut line.form {
             Form::Continuation => {}
@@ -364,7 +376,7 @@ mod tests {
 
     fn read(text: &str, kind: FileKind) -> ObjectLines {
         let lines = crate::load::text::lines(FileId(0), text, LineMode::Object);
-        ObjectLines::read(&lines, text, kind)
+        ObjectLines::read(&lines, text, kind, &Mutex::default())
     }
 
     #[test]
