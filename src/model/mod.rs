@@ -430,11 +430,12 @@ pub struct ObjectExtras {
 
 impl Object {
     /// An object with nothing on it yet (the id is set when it is added to a dataset) whose
-    /// key and name are the dataset's own key `key` (see [`Dataset::push_own_key`]).
-    /// `key_id` is the key's number, if it has one.
-    pub(in crate::model) fn own(
+    /// key and name are `key` (the dataset's own, see [`Dataset::push_own_key`], or a line
+    /// of its object lines, see [`Dataset::push_object_lines`]); `key_id` is the key's
+    /// number, if it has one.
+    pub(in crate::model) fn new(
         kind: ObjectKind,
-        key: u32,
+        key: ObjectKey,
         key_id: KeyId,
         scope: ScopeId,
         span: Span,
@@ -442,28 +443,7 @@ impl Object {
         Object {
             id: ObjectId(0),
             kind,
-            key: ObjectKey::Own(key),
-            scope,
-            span,
-            forgotten: false,
-            key_id,
-            extras: None,
-        }
-    }
-
-    /// An object whose key and name are those of line `line` of the dataset's object
-    /// lines `lines` (see [`Dataset::push_object_lines`]); `key_id` is the key's number.
-    pub(in crate::model) fn cached(
-        kind: ObjectKind,
-        (lines, line): (u32, u32),
-        key_id: KeyId,
-        scope: ScopeId,
-        span: Span,
-    ) -> Self {
-        Object {
-            id: ObjectId(0),
-            kind,
-            key: ObjectKey::Cached { lines, line },
+            key,
             scope,
             span,
             forgotten: false,
@@ -660,7 +640,7 @@ impl Dataset {
     }
 
     /// Keeps `lines` for objects to take their keys and names from; returns its index for
-    /// [`Object::cached`].
+    /// [`ObjectKey::Cached`].
     pub(in crate::model) fn push_object_lines(
         &mut self,
         lines: std::sync::Arc<build::ObjectLines>,
@@ -671,7 +651,7 @@ impl Dataset {
     }
 
     /// Keeps `key` and `name` (`None` when it is the key's spelling) for an object of
-    /// its own; returns their index for [`Object::own`].
+    /// its own; returns their index for [`ObjectKey::Own`].
     pub(in crate::model) fn push_own_key(
         &mut self,
         key: Name,

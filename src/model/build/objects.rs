@@ -126,7 +126,7 @@ impl<'a> Builder<'a> {
         span: Span,
     ) -> ObjectId {
         let key = self.ds.push_own_key(key, name);
-        let object = Object::own(kind, key, key_id, scope, span);
+        let object = Object::new(kind, ObjectKey::Own(key), key_id, scope, span);
         self.ds.push_object(object, key_hash)
     }
 
@@ -225,8 +225,8 @@ impl<'a> Builder<'a> {
                         }
                         // The key and name stay in the cache's object lines.
                         let line = u32::try_from(i).unwrap_or(u32::MAX);
-                        let (key, id) = ((keys, line), head.key_id);
-                        let object = Object::cached(okind.clone(), key, id, scope, first);
+                        let key = ObjectKey::Cached { lines: keys, line };
+                        let object = Object::new(okind.clone(), key, head.key_id, scope, first);
                         let id = self.ds.push_object_of(object, kind_hash, head.key_hash);
                         last = Some(id);
                         if head.acts {
