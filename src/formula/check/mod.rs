@@ -122,13 +122,16 @@ pub fn check_with_args(
     SPINE.set(spine);
     let mut deps = std::mem::take(&mut c.deps);
     let result = match typed {
-        Some(t) if c.diags.is_empty() => Some(compiled(
-            TypedForm::tree(t.node),
-            t.format,
-            &mut deps,
-            formula.span,
-            c.uses_input,
-        )),
+        Some(t) if c.diags.is_empty() => {
+            first_uses(&mut deps);
+            Some(compiled(
+                TypedForm::tree(t.node),
+                t.format,
+                &deps,
+                formula.span,
+                c.uses_input,
+            ))
+        }
         _ => None,
     };
     deps.clear();
@@ -151,15 +154,15 @@ pub fn check_with_args(
 }
 
 /// The compiled formula of a checked tree or plain formula's code (`typed`) of `format`
-/// that reads `deps` (in text order, with repeats: they are removed here) and spans `span`.
+/// that reads `deps` (each once, where it first appears: see [`first_uses`]) and spans
+/// `span`.
 fn compiled(
     typed: TypedForm,
     format: Format,
-    deps: &mut Vec<VarRef>,
+    deps: &[VarRef],
     span: Span,
     uses_input: bool,
 ) -> CompiledFormula {
-    first_uses(deps);
     CompiledFormula {
         typed,
         fast: std::sync::OnceLock::new(),

@@ -2,7 +2,10 @@
 //! the text once and, as each operand and operator is complete, checks it (formats on a
 //! small stack) and appends it to the formula's postfix code (`compile::Plain`), so no
 //! syntax tree is made and no node is visited twice. The typed tree is built from that code
-//! on first evaluation.
+//! on first evaluation. An operand followed by an operator of the level of the one waiting
+//! for it (`a+b` then `+`) completes that operator at once, and in long formulas the names
+//! of such runs (`a+b+c+…`) are gathered and looked up in batches ([`Reader::run`]), so that
+//! the environment's index is read for several names at once.
 //!
 //! It answers only for formulas that check without a problem and are written in the plain
 //! part of the language: NUMBER and BOOLEAN variables whose names are ASCII letters and
@@ -40,11 +43,11 @@ const MAX_NESTING: usize = 8;
 ///
 /// `env` is asked about the names in text order, as the checker asks; after a `None` it may
 /// have been asked about some of them already.
-pub fn parse_check_plain(
+pub fn parse_check_plain<E: CheckEnv + ?Sized>(
     text: &str,
     file: FileId,
     offset: u32,
-    env: &dyn CheckEnv,
+    env: &E,
     asserted: &Format,
     input: Option<&Format>,
 ) -> Option<CompiledFormula> {
@@ -64,15 +67,25 @@ pub fn parse_check_plain(
         offset,
         env,
         input,
-        deps: &mut deps,
-        operands: &mut buffers.operands,
-        ops: &mut buffers.ops,
-        steps: &mut buffers.steps,
+        deps,
+        seen: std::mem::take(&mut buffers.seen),
+        deps_unique: true,
+        operands: std::mem::take(&mut buffers.operands),
+        ops: std::mem::take(&mut buffers.ops),
+        steps: std::mem::take(&mut buffers.steps),
         numbers: Vec::new(),
         uses_input: false,
     };
     let read = reader.read();
-    let (uses_input, numbers) = (reader.uses_input, reader.numbers);
+    let Reader {
+        uses_input,
+        numbers,
+        deps_unique,
+        mut deps,
+        ..
+    } = reader;
+    (buffers.seen, buffers.operands, buffers.ops, buffers.steps) =
+        (reader.seen, reader.operands, reader.ops, reader.steps);
     let format = match (read, buffers.operands.as_slice()) {
         (Some(()), [only]) if !only.boolean => Some(Format::Number),
         (Some(()), [_]) => Some(Format::Boolean),
@@ -89,10 +102,14 @@ pub fn parse_check_plain(
             };
             let whole = Span::new(file, 0..text.len()).shifted(offset);
             let typed = TypedForm::plain(plain);
-            Some(super::compiled(typed, format, &mut deps, whole, uses_input))
+            if !deps_unique {
+                super::first_uses(&mut deps);
+            }
+            Some(super::compiled(typed, format, &deps, whole, uses_input))
         }
         _ => None,
     };
+    buffers.forget_seen(&deps);
     deps.clear();
     if deps.capacity() <= super::KEPT_DEPS {
         super::DEPS.set(deps);
@@ -104,8 +121,17 @@ pub fn parse_check_plain(
     compiled
 }
 
+/// Formulas longer than this many bytes have the names of their sums and products looked
+/// up in batches ([`Reader::run`]).
+const RUN_TEXT: usize = 256;
+
 /// Buffers above this many steps (512 KiB) are not kept for the next formula.
 const KEPT_STEPS: usize = 1 << 15;
+
+/// The variables a formula may read whose repeats are removed as they are read (a bit per
+/// handle): handles below this many words of 64 (two million variables, 256 KiB of bits).
+/// A formula that reads a larger handle has its repeats removed at the end instead.
+const SEEN_WORDS: usize = 1 << 15;
 
 /// The stacks of one pass, kept from one formula to the next.
 #[derive(Default)]
@@ -113,6 +139,9 @@ struct Buffers {
     operands: Vec<Operand>,
     ops: Vec<Pending>,
     steps: Vec<PlainStep>,
+    /// A bit per variable handle, set for those the formula being read has read already;
+    /// all clear between formulas.
+    seen: Vec<u64>,
 }
 
 impl Buffers {
@@ -120,6 +149,15 @@ impl Buffers {
         self.operands.clear();
         self.ops.clear();
         self.steps.clear();
+    }
+
+    /// Clears the bits of `deps` (every variable the formula read, or more) in `seen`.
+    fn forget_seen(&mut self, deps: &[VarRef]) {
+        for d in deps {
+            if let Some(word) = self.seen.get_mut(d.0 as usize / 64) {
+                *word = 0;
+            }
+        }
     }
 }
 
@@ -155,25 +193,30 @@ enum Pending {
 /// The reader and checker: operands (their spans and formats) on one stack, the operators
 /// waiting for an operand on another; each operand and operator checked as it completes
 /// and appended to the postfix code.
-struct Reader<'t, 'b> {
+struct Reader<'t, E: ?Sized> {
     src: &'t str,
     /// `src`'s bytes.
     text: &'t [u8],
     /// Where the text starts in its file.
     offset: u32,
-    env: &'t dyn CheckEnv,
+    env: &'t E,
     input: Option<&'t Format>,
-    /// Every variable read, in text order (repeats removed at the end).
-    deps: &'b mut Vec<VarRef>,
-    operands: &'b mut Vec<Operand>,
-    ops: &'b mut Vec<Pending>,
-    steps: &'b mut Vec<PlainStep>,
+    /// Every variable read, in text order, each once while `deps_unique`.
+    deps: Vec<VarRef>,
+    /// A bit per variable handle: set for those in `deps` (see [`Buffers::seen`]).
+    seen: Vec<u64>,
+    /// False once a handle beyond [`SEEN_WORDS`] was read: from then on `deps` takes every
+    /// read, and repeats are removed at the end.
+    deps_unique: bool,
+    operands: Vec<Operand>,
+    ops: Vec<Pending>,
+    steps: Vec<PlainStep>,
     /// Number literals other than small integers.
     numbers: Vec<Number>,
     uses_input: bool,
 }
 
-impl Reader<'_, '_> {
+impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     #[inline]
     fn byte(&self, i: usize) -> u8 {
         self.text.get(i).copied().unwrap_or(0)
@@ -185,6 +228,152 @@ impl Reader<'_, '_> {
         // `i` is at most the text's length, and `offset` plus that length fits (checked
         // before reading): no overflow.
         self.offset + i as u32
+    }
+
+    /// The names from byte `pos` on that are each followed by an operator of the level of
+    /// the binary operator waiting on top (`b+c-d+` after `a+`), read in batches: a batch's
+    /// names are gathered first, then looked up, then appended with the operators they
+    /// complete. The look-ups of a batch do not wait for one another, nor for appending,
+    /// so the environment's index is read for several names at once. What this appends is
+    /// what [`Reader::number_operand`] appends for each of those names, and it answers
+    /// `None` where the usual reading would; it stops before the first name it cannot take
+    /// so (another operator after it, a call, a number…). Answers where reading goes on and
+    /// the tokens read by then (`tokens` before).
+    fn run(&mut self, mut pos: usize, mut tokens: usize) -> Option<(usize, usize)> {
+        const BATCH: usize = 16;
+        let Some(&Pending::Binary { level, .. }) = self.ops.last() else {
+            return Some((pos, tokens));
+        };
+        let mut names = [(0usize, 0usize, BinaryOp::Add); BATCH];
+        let mut vars = [VarRef(0); BATCH];
+        loop {
+            // The names, each with the operator after it.
+            let mut n = 0;
+            let mut at = pos;
+            for slot in &mut names {
+                let Some(item) = self.run_item(at, level) else {
+                    break;
+                };
+                *slot = item;
+                n += 1;
+                at = item.1 + 1;
+            }
+            let batch = names.get(..n)?;
+            if batch.is_empty() {
+                return Some((pos, tokens));
+            }
+            // A name and its operator are two tokens: the limit is checked once a batch
+            // (an operand follows the last operator, and its check would fail too).
+            tokens += 2 * n;
+            if tokens > MAX_TOKENS {
+                return None;
+            }
+            // Their variables: NUMBERs (a BOOLEAN would not take `+`; the usual reading
+            // answers `None` for it too).
+            for (&(start, end, _), var) in batch.iter().zip(&mut vars) {
+                match self.env.scalar_variable(self.src.get(start..end)?)? {
+                    (v, Scalar::Number) => *var = v,
+                    (_, Scalar::Boolean) => return None,
+                }
+            }
+            // Each completes the operator waiting before it; its own waits in its place.
+            let (Some(Pending::Binary { op: waiting, .. }), Some(a)) =
+                (self.ops.last_mut(), self.operands.last_mut())
+            else {
+                return None;
+            };
+            for (&(start, end, op), &var) in batch.iter().zip(&vars) {
+                let (start, end) = (self.offset + start as u32, self.offset + end as u32);
+                self.steps.push(PlainStep {
+                    op: PlainOp::NumVar(var),
+                    start,
+                    end,
+                });
+                (a.start, a.end) = (a.start.min(start), a.end.max(end));
+                self.steps.push(PlainStep {
+                    op: PlainOp::Binary(*waiting),
+                    start: a.start,
+                    end: a.end,
+                });
+                *waiting = op;
+            }
+            for &var in vars.get(..n)? {
+                self.read_variable(var);
+            }
+            pos = at;
+            if n < BATCH {
+                return Some((pos, tokens));
+            }
+        }
+    }
+
+    /// The name at byte `at` of the text when an operator of precedence `level` (`+` `-`,
+    /// or `*` `/`) without a space after it follows: where the name starts and ends, and
+    /// the operator.
+    #[inline]
+    fn run_item(&self, at: usize, level: u8) -> Option<(usize, usize, BinaryOp)> {
+        if !self.byte(at).is_ascii_alphabetic() {
+            return None;
+        }
+        let end = plain_name_end(self.text, at)?;
+        let op = match (self.byte(end), level) {
+            (b'+', 4) => BinaryOp::Add,
+            (b'-', 4) => BinaryOp::Sub,
+            (b'*', 5) => BinaryOp::Mul,
+            (b'/', 5) => BinaryOp::Div,
+            _ => return None,
+        };
+        (self.byte(end + 1) != b' ').then_some((at, end, op))
+    }
+
+    /// Appends the NUMBER operand `op` (the text `start..end`, file positions) read up to
+    /// byte `after` of the text. When the operator after it is `+` `-` `*` or `/` (without
+    /// a space after) and a binary operator of the same level waits for this operand (`a+b`
+    /// followed by `+c`), that waiting operator is complete: it is appended at once, the
+    /// new one waits in its place, and the answer is where the next operand starts. Else
+    /// (`None`) the operand is pushed, for the usual reading of what follows.
+    #[inline(always)]
+    fn number_operand(
+        &mut self,
+        op: PlainOp,
+        start: u32,
+        end: u32,
+        after: usize,
+    ) -> Option<Option<usize>> {
+        let (next, level) = match self.byte(after) {
+            b'+' => (BinaryOp::Add, 4),
+            b'-' => (BinaryOp::Sub, 4),
+            b'*' => (BinaryOp::Mul, 5),
+            b'/' => (BinaryOp::Div, 5),
+            _ => {
+                self.emit(op, start, end, false)?;
+                return Some(None);
+            }
+        };
+        if let (Some(top), Some(a)) = (self.ops.last_mut(), self.operands.last_mut()) {
+            if let Pending::Binary {
+                op: before,
+                level: l,
+            } = *top
+            {
+                // `before` is `+` `-` `*` or `/` (the operators of these levels), as
+                // `binary` would check it: of two NUMBERs, a NUMBER.
+                if l == level && !a.boolean && self.text.get(after + 1) != Some(&b' ') {
+                    *top = Pending::Binary { op: next, level };
+                    self.steps.push(PlainStep { op, start, end });
+                    // The node replaces its operands: its span joins theirs.
+                    (a.start, a.end) = (a.start.min(start), a.end.max(end));
+                    self.steps.push(PlainStep {
+                        op: PlainOp::Binary(before),
+                        start: a.start,
+                        end: a.end,
+                    });
+                    return Some(Some(after + 1));
+                }
+            }
+        }
+        self.emit(op, start, end, false)?;
+        Some(None)
     }
 
     /// Appends `op`, the node of the text `start..end` (file positions), whose result is a
@@ -207,6 +396,9 @@ impl Reader<'_, '_> {
         // After `^` the operand is a primary: no prefix operator.
         let mut after_pow = false;
         let mut nesting = 0usize;
+        // Names are looked up in batches (`run`) in long formulas only: a batch pays for
+        // itself where many names follow one another.
+        let long = self.text.len() > RUN_TEXT;
         loop {
             tokens += 1;
             if tokens > MAX_TOKENS {
@@ -245,13 +437,24 @@ impl Reader<'_, '_> {
                         }
                         // An array item `name[i]` is left to the usual way.
                         b'[' => return None,
-                        _ => self.variable(start, pos)?,
+                        _ => {
+                            if let Some(next) = self.variable(start, pos)? {
+                                (pos, tokens) = (next, tokens + 1);
+                                if long {
+                                    (pos, tokens) = self.run(pos, tokens)?;
+                                }
+                                continue;
+                            }
+                        }
                     }
                 }
                 b'0'..=b'9' => {
                     let start = pos;
                     pos = plain_number_end(self.text, start)?;
-                    self.number(start, pos)?;
+                    if let Some(next) = self.number(start, pos)? {
+                        (pos, tokens) = (next, tokens + 1);
+                        continue;
+                    }
                 }
                 b'(' => {
                     nesting += 1;
@@ -391,7 +594,7 @@ impl Reader<'_, '_> {
 
     /// Completes the waiting operators of precedence `level` and tighter, and the prefix
     /// operators, down to the innermost open parenthesis or call.
-    #[inline]
+    #[inline(always)]
     fn reduce(&mut self, level: u8) -> Option<()> {
         while let Some(&top) = self.ops.last() {
             match top {
@@ -409,9 +612,10 @@ impl Reader<'_, '_> {
         Some(())
     }
 
-    /// A number literal, `start..end` of the text.
+    /// A number literal, `start..end` of the text; where the next operand starts when the
+    /// operator after it was taken too ([`Reader::number_operand`]).
     #[inline]
-    fn number(&mut self, start: usize, end: usize) -> Option<()> {
+    fn number(&mut self, start: usize, end: usize) -> Option<Option<usize>> {
         let op = match Number::parse_literal(self.src.get(start..end)?) {
             Some(Ok(Number::Int(n))) => match u32::try_from(n) {
                 Ok(n) => PlainOp::Int(n),
@@ -420,7 +624,7 @@ impl Reader<'_, '_> {
             Some(Ok(n)) => self.big(n)?,
             _ => return None,
         };
-        self.emit(op, self.at(start), self.at(end), false)
+        self.number_operand(op, self.at(start), self.at(end), end)
     }
 
     /// A literal kept beside the code.
@@ -430,16 +634,40 @@ impl Reader<'_, '_> {
         Some(PlainOp::Number(at))
     }
 
-    /// The variable named `start..end` of the text.
+    /// The variable named `start..end` of the text; where the next operand starts when the
+    /// operator after it was taken too ([`Reader::number_operand`]).
     #[inline]
-    fn variable(&mut self, start: usize, end: usize) -> Option<()> {
+    fn variable(&mut self, start: usize, end: usize) -> Option<Option<usize>> {
         let (var, scalar) = self.env.scalar_variable(self.src.get(start..end)?)?;
-        self.deps.push(var);
-        let (start, end) = (self.at(start), self.at(end));
+        self.read_variable(var);
+        let (s, e) = (self.at(start), self.at(end));
         match scalar {
-            Scalar::Number => self.emit(PlainOp::NumVar(var), start, end, false),
-            Scalar::Boolean => self.emit(PlainOp::BoolVar(var), start, end, true),
+            Scalar::Number => self.number_operand(PlainOp::NumVar(var), s, e, end),
+            Scalar::Boolean => {
+                self.emit(PlainOp::BoolVar(var), s, e, true)?;
+                Some(None)
+            }
         }
+    }
+
+    /// Notes that the formula reads `var`: appended to `deps` the first time.
+    #[inline]
+    fn read_variable(&mut self, var: VarRef) {
+        let (at, bit) = (var.0 as usize / 64, 1u64 << (var.0 % 64));
+        if let Some(word) = self.seen.get_mut(at) {
+            if *word & bit != 0 {
+                return;
+            }
+            *word |= bit;
+        } else if at < SEEN_WORDS {
+            self.seen.resize(at + 1, 0);
+            if let Some(word) = self.seen.get_mut(at) {
+                *word = bit;
+            }
+        } else {
+            self.deps_unique = false;
+        }
+        self.deps.push(var);
     }
 
     /// Takes the operand on top, which must be a BOOLEAN if `boolean`, else a NUMBER.
@@ -709,16 +937,15 @@ mod tests {
         })
     }
 
-    /// The property below is not vacuous: on its formulas, the one-pass check answers often
-    /// (and then as parse then check does).
-    #[test]
-    fn onepass_answers_for_many_random_formulas() {
+    /// Of `cases` formulas drawn from `formulas`: how many the one-pass check answers for
+    /// (asserting that it answers as parse then check does), and how many check.
+    fn answers(formulas: impl Strategy<Value = String>, cases: usize) -> (usize, usize) {
         use proptest::strategy::ValueTree;
         let env = env();
         let mut runner = proptest::test_runner::TestRunner::deterministic();
         let (mut answered, mut checked) = (0, 0);
-        for _ in 0..3000 {
-            let Ok(tree) = formula().new_tree(&mut runner) else {
+        for _ in 0..cases {
+            let Ok(tree) = formulas.new_tree(&mut runner) else {
                 continue;
             };
             let text = tree.current();
@@ -730,10 +957,101 @@ mod tests {
                 assert_eq!(Some(fast), slow, "{text:?}");
             }
         }
+        (answered, checked)
+    }
+
+    /// The property below is not vacuous: on its formulas, the one-pass check answers often
+    /// (and then as parse then check does).
+    #[test]
+    fn onepass_answers_for_many_random_formulas() {
+        let (answered, checked) = answers(formula(), 3000);
         assert!(
             answered * 2 > checked,
             "{answered} answered of {checked} checked"
         );
+    }
+
+    /// A long formula (beyond [`RUN_TEXT`], so its names are looked up in batches): plain
+    /// NUMBER pieces, mostly names, joined by operators, with at most one flaw at a random
+    /// place (a BOOLEAN or unknown name, a call, an array, a space, another operator…), so
+    /// that both the answers and the refusals are met at every place of a batch.
+    fn long_formula() -> impl Strategy<Value = String> {
+        let piece = prop::sample::select(vec![
+            "a", "B", "c3", "Score", "t01", "a", "B", "c3", "Score", "t01", "2", "(a)", "a*B",
+            "max(a,B)", "-a",
+        ]);
+        let op = prop::sample::select(vec!["+", "-", "*", "/", "+", "-", "+", "+"]);
+        let flaw = prop::sample::select(vec![
+            "flag", "zz", "s", "a_b", "a[1]", "Ab", " + ", "+ ", "^", "<", "a(", "(", "",
+        ]);
+        (
+            prop::collection::vec((piece, op), 70..160),
+            prop::option::of((any::<prop::sample::Index>(), any::<bool>(), flaw)),
+        )
+            .prop_map(|(mut items, flaw)| {
+                if let Some((at, as_piece, f)) = flaw {
+                    let i = at.index(items.len());
+                    if as_piece {
+                        items[i].0 = f;
+                    } else {
+                        items[i].1 = f;
+                    }
+                }
+                let mut text: String = items.iter().map(|(p, o)| format!("{p}{o}")).collect();
+                text.push_str("t01");
+                text
+            })
+    }
+
+    /// The property below is not vacuous: the one-pass check answers for most long
+    /// formulas without a flaw.
+    #[test]
+    fn onepass_answers_for_many_long_formulas() {
+        let (answered, checked) = answers(long_formula(), 500);
+        assert!(
+            answered * 4 > checked * 3 && checked > 100,
+            "{answered} answered of {checked} checked"
+        );
+    }
+
+    /// A sum of many distinct NUMBER variables (and a few repeats), in an environment of
+    /// many: the batched look-ups answer as parse then check.
+    #[test]
+    fn long_sums_are_read_as_parse_then_check_reads_them() {
+        let mut env = env();
+        for i in 0..3000 {
+            env.define(&format!("v{i}"), Format::Number, None);
+        }
+        let n = Format::Number;
+        for (terms, op) in [(3000, "+"), (1000, "-"), (500, "*"), (17, "+"), (9, "/")] {
+            let text = (0..terms)
+                .map(|i| format!("v{}", (i * 7) % 3000))
+                .chain(["a", "B", "v0"].map(String::from))
+                .collect::<Vec<_>>()
+                .join(op);
+            let text = format!("Score*2+{text}+(a-B)");
+            assert!(text.len() > RUN_TEXT || terms < 20, "{terms}");
+            let fast = one_pass(&text, 11, &env, &n, Some(&n));
+            assert!(fast.is_some(), "{terms} terms of {op}");
+            assert_eq!(fast, the_usual_way(&text, 11, &env, &n, Some(&n)));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1500))]
+
+        /// Long formulas too: whenever the one-pass check answers, it answers as parse then
+        /// check.
+        #[test]
+        fn long_formulas_match_parse_then_check(text in long_formula(), offset in 0u32..40) {
+            let env = env();
+            let n = Format::Number;
+            prop_assume!(text.len() > RUN_TEXT);
+            if let Some(fast) = one_pass(&text, offset, &env, &n, Some(&n)) {
+                let slow = the_usual_way(&text, offset, &env, &n, Some(&n));
+                prop_assert_eq!(Some(fast), slow, "{:?}", text);
+            }
+        }
     }
 
     proptest! {
