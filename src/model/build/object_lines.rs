@@ -31,6 +31,9 @@ pub(in crate::model) struct ObjectLines {
     pub(super) heads: Box<[LineHead]>,
     /// How many of `lines` are [`Form::Deferred`].
     pub(super) deferred: usize,
+    /// The number of the key each [`Form::Deferred`] line looks up, in order: the objects a
+    /// load set made with other keys are not indexed while it is built.
+    pub(super) looked_up: Box<[KeyId]>,
 }
 
 /// The part of an [`ObjectLine`] read for every line of every load set.
@@ -294,11 +297,18 @@ impl ObjectLines {
         }
         number_keys(&mut out, ids);
         let heads: Box<[LineHead]> = out.iter().map(LineHead::of).collect();
-        let deferred = heads.iter().filter(|h| h.does == Does::Defer).count();
+        let looked_up: Box<[KeyId]> = out
+            .iter()
+            .filter_map(|l| match &l.form {
+                Form::Deferred(_, _, id, _) => Some(*id),
+                _ => None,
+            })
+            .collect();
         ObjectLines {
             lines: out,
             heads,
-            deferred,
+            deferred: looked_up.len(),
+            looked_up,
         }
     }
 }

@@ -125,9 +125,12 @@ impl<'a> Builder<'a> {
         scope: ScopeId,
         span: Span,
     ) -> ObjectId {
+        let hash = crate::model::KindHash::new(&kind).of(key_hash);
         let key = self.ds.push_own_key(key, name);
         let object = Object::new(kind, ObjectKey::Own(key), key_id, scope, span);
-        self.ds.push_object(object, key_hash)
+        let id = self.ds.push_object(object);
+        self.index.insert_first(self.ds.indexed(), id, hash);
+        id
     }
 
     /// [`Builder::new_object`] of `key` as key and name, with the key made and hashed
@@ -195,6 +198,14 @@ impl<'a> Builder<'a> {
             .files(kind)
             .map(|f| (f, ObjectLines::of(&f.cached, kind)))
             .collect();
+        // Only the objects the kind's deferred lines look up are indexed now.
+        self.wanted.clear();
+        for id in files.iter().flat_map(|(_, lines)| lines.looked_up.iter()) {
+            self.wanted.want(*id);
+        }
+        // Each deferred line looks up one key and makes at most one object.
+        let deferred_lines: usize = files.iter().map(|(_, lines)| lines.deferred).sum();
+        self.index.reserve(deferred_lines.saturating_mul(2));
         // The shared lines (spans against the cache's file id): only the spans the model
         // keeps or reports are moved onto the load set's file.
         let mut deferred: Vec<(&'a LoadedFile, Span, &ObjectLine)> =
@@ -227,7 +238,11 @@ impl<'a> Builder<'a> {
                         let line = u32::try_from(i).unwrap_or(u32::MAX);
                         let key = ObjectKey::Cached { lines: keys, line };
                         let object = Object::new(okind.clone(), key, head.key_id, scope, first);
-                        let id = self.ds.push_object_of(object, kind_hash, head.key_hash);
+                        let id = self.ds.push_object(object);
+                        if self.wanted.contains(head.key_id) {
+                            let hash = kind_hash.of(head.key_hash);
+                            self.index.insert_first(self.ds.indexed(), id, hash);
+                        }
                         last = Some(id);
                         if head.acts {
                             self.object_tokens(id, f, ol, kind);
@@ -252,9 +267,12 @@ impl<'a> Builder<'a> {
                         if !passes_filter(&f.filter, new) {
                             continue;
                         }
-                        let base_id =
-                            self.ds
-                                .object_hashed(&okind, kind_hash, (base, key_id, hash));
+                        let base_id = self.index.find(
+                            self.ds.indexed(),
+                            &okind,
+                            kind_hash.of(hash),
+                            (base, key_id),
+                        );
                         let id =
                             self.made_object(okind.clone(), made.as_deref(), new, scope, first);
                         let base = base_id
@@ -288,10 +306,13 @@ impl<'a> Builder<'a> {
                         if !passes_filter(&f.filter, key) {
                             continue;
                         }
-                        let id = match self
-                            .ds
-                            .object_hashed(&okind, kind_hash, (key, key_id, hash))
-                        {
+                        let found = self.index.find(
+                            self.ds.indexed(),
+                            &okind,
+                            kind_hash.of(hash),
+                            (key, key_id),
+                        );
+                        let id = match found {
                             Some(id) => id,
                             None => {
                                 let id = self.made_object(
@@ -310,10 +331,13 @@ impl<'a> Builder<'a> {
                         self.object_tokens(id, f, ol, kind);
                     }
                     (2, LineForm::Forget(key)) => {
-                        if let Some(id) =
-                            self.ds
-                                .object_hashed(&okind, kind_hash, (key, key_id, hash))
-                        {
+                        let found = self.index.find(
+                            self.ds.indexed(),
+                            &okind,
+                            kind_hash.of(hash),
+                            (key, key_id),
+                        );
+                        if let Some(id) = found {
                             if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
                                 o.forgotten = true;
                             }
@@ -708,12 +732,12 @@ impl<'a> Builder<'a> {
             .enumerate()
             .flat_map(|(i, o)| o.grants().iter().enumerate().map(move |(j, g)| (i, j, g)))
             .map(|(i, j, g)| {
-                (
-                    i,
-                    j,
-                    self.ds
-                        .object(&ObjectKind::Dynamic(g.category.clone()), g.key.as_str()),
-                )
+                let kind = ObjectKind::Dynamic(g.category.clone());
+                // Dynamic objects have keys of their own: all are indexed.
+                let found = self
+                    .index
+                    .find_key(self.ds.indexed(), &kind, g.key.as_str());
+                (i, j, found)
             })
             .collect();
         for (i, j, id) in grants {
