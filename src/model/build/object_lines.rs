@@ -58,8 +58,20 @@ pub(super) enum Does {
     Continue,
     /// [`Form::Base`].
     Make,
-    /// [`Form::Deferred`].
-    Defer,
+    /// [`Form::Deferred`], done in this pass.
+    Defer(Pass),
+}
+
+/// The pass of a kind's [`Form::Deferred`] lines a line is done in: PCGen makes the copies,
+/// then the mods, then the forgets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pass {
+    /// `.COPY=`.
+    Copy,
+    /// `.MOD`.
+    Mod,
+    /// `.FORGET`.
+    Forget,
 }
 
 impl LineHead {
@@ -70,7 +82,15 @@ impl LineHead {
             Form::Base {
                 key_hash, key_id, ..
             } => (Does::Make, *key_hash, *key_id),
-            Form::Deferred(..) => (Does::Defer, 0, KeyId::NONE),
+            Form::Deferred(form, ..) => {
+                let pass = match form {
+                    LineForm::Copy(..) => Pass::Copy,
+                    LineForm::Forget(..) => Pass::Forget,
+                    // A base line is no deferred line; done with the mods if it were.
+                    LineForm::Mod(..) | LineForm::Base(..) => Pass::Mod,
+                };
+                (Does::Defer(pass), 0, KeyId::NONE)
+            }
         };
         LineHead {
             first: line.first,

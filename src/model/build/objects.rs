@@ -1,6 +1,6 @@
 //! DYNAMIC, GLOBALMODIFIER and object files: objects, their tokens, and references between them.
 
-use super::object_lines::{Does, FactName, Form, NewKey, ObjectLine, ObjectLines};
+use super::object_lines::{Does, FactName, Form, NewKey, ObjectLine, ObjectLines, Pass};
 use super::*;
 use std::sync::Arc;
 
@@ -207,9 +207,9 @@ impl<'a> Builder<'a> {
         let deferred_lines: usize = files.iter().map(|(_, lines)| lines.deferred).sum();
         self.index.reserve(deferred_lines.saturating_mul(2));
         // The shared lines (spans against the cache's file id): only the spans the model
-        // keeps or reports are moved onto the load set's file.
-        let mut deferred: Vec<(&'a LoadedFile, Span, &ObjectLine)> =
-            Vec::with_capacity(files.iter().map(|(_, lines)| lines.deferred).sum());
+        // keeps or reports are moved onto the load set's file. By pass, so that each
+        // deferred line is read once.
+        let (mut copies, mut mods, mut forgets) = (Vec::new(), Vec::new(), Vec::new());
         for (f, lines) in &files {
             let f: &'a LoadedFile = f;
             let mut last: Option<ObjectId> = None;
@@ -248,16 +248,21 @@ impl<'a> Builder<'a> {
                             self.object_tokens(id, f, ol, kind);
                         }
                     }
-                    Does::Defer => {
+                    Does::Defer(pass) => {
                         last = None;
-                        deferred.push((f, first, ol));
+                        let lines: &mut Vec<(&'a LoadedFile, Span, &ObjectLine)> = match pass {
+                            Pass::Copy => &mut copies,
+                            Pass::Mod => &mut mods,
+                            Pass::Forget => &mut forgets,
+                        };
+                        lines.push((f, first, ol));
                     }
                 }
             }
         }
         // PCGen order: copies, then mods, then forgets.
-        for pass in 0..3 {
-            for &(f, first, ol) in &deferred {
+        for (pass, deferred) in [(0, copies), (1, mods), (2, forgets)] {
+            for (f, first, ol) in deferred {
                 let Form::Deferred(form, hash, key_id, made) = &ol.form else {
                     continue;
                 };
@@ -680,6 +685,10 @@ impl<'a> Builder<'a> {
 
     pub(super) fn check_refs(&mut self) {
         let refs = std::mem::take(&mut self.refs);
+        // Every GRANT: is a reference too: with none, there is no object to read.
+        if refs.is_empty() {
+            return;
+        }
         // Only objects in a scope some reference looks in can answer it (GRANT: names
         // dynamic objects, a few in most loads): the rest are not hashed.
         let mut wanted: Vec<ScopeId> = refs.iter().map(|r| r.scope).collect();

@@ -17,6 +17,7 @@ pub(super) struct WantedKeys {
 
 impl WantedKeys {
     /// Adds `id`; [`KeyId::NONE`] makes every key wanted.
+    #[inline]
     pub(super) fn want(&mut self, id: KeyId) {
         if id == KeyId::NONE {
             self.all = true;
