@@ -31,8 +31,8 @@ pub(in crate::model) struct ObjectLines {
     pub(super) heads: Box<[LineHead]>,
     /// How many of `lines` are [`Form::Deferred`].
     pub(super) deferred: usize,
-    /// The number of the key each [`Form::Deferred`] line looks up, in order: the objects a
-    /// load set made with other keys are not indexed while it is built.
+    /// The numbers of the keys the [`Form::Deferred`] lines look up, each once: the objects
+    /// a load set made with other keys are not indexed while it is built.
     pub(super) looked_up: Box<[KeyId]>,
 }
 
@@ -317,18 +317,22 @@ impl ObjectLines {
         }
         number_keys(&mut out, ids);
         let heads: Box<[LineHead]> = out.iter().map(LineHead::of).collect();
-        let looked_up: Box<[KeyId]> = out
+        let mut looked_up: Vec<KeyId> = out
             .iter()
             .filter_map(|l| match &l.form {
                 Form::Deferred(_, _, id, _) => Some(*id),
                 _ => None,
             })
             .collect();
+        let deferred = looked_up.len();
+        // A set: each key once (a file often modifies one object on several lines).
+        looked_up.sort_unstable_by_key(|id| id.0);
+        looked_up.dedup();
         ObjectLines {
             lines: out,
             heads,
-            deferred: looked_up.len(),
-            looked_up,
+            deferred,
+            looked_up: looked_up.into(),
         }
     }
 }

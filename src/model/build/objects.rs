@@ -374,7 +374,8 @@ impl<'a> Builder<'a> {
                 // Read before: the token's text is read again only to report it.
                 Some(fact) => {
                     self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
-                    self.fact(id, kind, fact.set, FactToken::Read(fact, t));
+                    let token = FactToken::Read(fact, t);
+                    self.fact(id, kind, fact.set, token, ol.facts.len());
                 }
                 None => self.object_token(id, t, kind),
             }
@@ -426,7 +427,7 @@ impl<'a> Builder<'a> {
                     );
                 };
                 let token = FactToken::Split(name.trim(), value);
-                self.fact(id, kind, key.text == "FACTSET", token);
+                self.fact(id, kind, key.text == "FACTSET", token, 1);
             }
             "FACE" if matches!(kind, FileKind::Race | FileKind::Template) => {
                 self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
@@ -497,8 +498,16 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// A `FACT:`/`FACTSET:` token (`set`) of object `id`.
-    fn fact(&mut self, id: ObjectId, kind: FileKind, set: bool, token: FactToken<'_, 'a>) {
+    /// A `FACT:`/`FACTSET:` token (`set`) of object `id`, one of `expected` on its line (the
+    /// room its facts are given at the first).
+    fn fact(
+        &mut self,
+        id: ObjectId,
+        kind: FileKind,
+        set: bool,
+        token: FactToken<'_, 'a>,
+        expected: usize,
+    ) {
         let Some(loc) = fact_location(kind) else {
             return;
         };
@@ -556,7 +565,11 @@ impl<'a> Builder<'a> {
             FactToken::Split(_, value) => Arc::from(value.text),
         };
         if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-            o.extras_mut().facts.push(Fact {
+            let facts = &mut o.extras_mut().facts;
+            if facts.capacity() == 0 {
+                facts.reserve_exact(expected);
+            }
+            facts.push(Fact {
                 name: fact_name,
                 value,
                 set,
