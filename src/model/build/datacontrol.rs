@@ -185,9 +185,8 @@ impl<'a> Builder<'a> {
             }
         }
         let at = self.ds.fact_defs.len();
-        self.fact_index
-            .insert_first(hash, (def.set, &def.location, &def.name), at);
         self.ds.fact_defs.push(def);
+        self.fact_index.insert_first(&self.ds.fact_defs, hash, at);
     }
 
     fn fact_attribute_problem(&mut self, span: Span, message: &str, help: &str) {

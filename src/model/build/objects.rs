@@ -532,9 +532,11 @@ impl<'a> Builder<'a> {
             self.fact_location = (loc, crate::model::key_hash(loc));
         }
         let location_hash = self.fact_location.1;
-        let defined = self
-            .fact_index
-            .get(set, loc, location_hash, &fact_name, hash);
+        let defined = self.fact_index.get(
+            &self.ds.fact_defs,
+            (set, loc, location_hash),
+            (&fact_name, hash),
+        );
         let Some(def) = defined else {
             return self.unknown_fact(set, loc, &fact_name, &token);
         };
