@@ -131,6 +131,8 @@ pub(super) struct FactName {
     pub(super) hash: u64,
     /// The value as written.
     pub(super) value: Arc<str>,
+    /// The token (in the cache's file): a load set reads no line to report it.
+    pub(super) token: crate::source::Span,
 }
 
 /// What an object line does.
@@ -256,7 +258,7 @@ impl ObjectLines {
                     continue;
                 }
                 acted.push(j);
-                if let Some(fact) = fact_name(token) {
+                if let Some(fact) = fact_name(token, *t) {
                     read_facts.push((j, fact));
                 }
             }
@@ -367,8 +369,9 @@ fn number_keys(lines: &mut [ObjectLine], ids: &Mutex<KeyIds>) {
     }
 }
 
-/// The fact name and value of a `FACT:Name|value` or `FACTSET:Name|value` token `text`.
-fn fact_name(text: &str) -> Option<FactName> {
+/// The fact name and value of a `FACT:Name|value` or `FACTSET:Name|value` token `text`
+/// (at `token`).
+fn fact_name(text: &str, token: crate::source::Span) -> Option<FactName> {
     let (key, value) = text.split_once(':')?;
     if key != "FACT" && key != "FACTSET" {
         return None;
@@ -380,6 +383,7 @@ fn fact_name(text: &str) -> Option<FactName> {
         name: Name::new(name),
         hash: crate::model::key_hash(name),
         value: Arc::from(value),
+        token,
     })
 }
 

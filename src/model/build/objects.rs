@@ -358,26 +358,27 @@ impl<'a> Builder<'a> {
     /// acts on (see [`ObjectLine::tokens`](super::object_lines::ObjectLine::tokens)), with
     /// the fact names it read.
     fn object_tokens(&mut self, id: ObjectId, f: &LoadedFile, ol: &ObjectLine, kind: FileKind) {
-        if ol.tokens.is_empty() {
-            return;
-        }
-        let Some(line) = f.lines.shared().get(ol.line) else {
-            return;
-        };
+        // The shared line (its tokens elsewhere in memory) is read only for tokens other
+        // than facts: a fact read before keeps its token's span.
+        let mut line = None;
         let mut facts = ol.facts.iter().peekable();
         for i in &ol.tokens {
-            let fact = facts.next_if(|(j, _)| j == i).map(|(_, n)| n);
-            let Some(t) = line.tokens.get(*i).map(|t| f.lines.place(*t)) else {
-                continue;
-            };
-            match fact {
+            if let Some((_, fact)) = facts.next_if(|(j, _)| j == i) {
                 // Read before: the token's text is read again only to report it.
-                Some(fact) => {
-                    self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
-                    let token = FactToken::Read(fact, t);
-                    self.fact(id, kind, fact.set, token, ol.facts.len());
-                }
-                None => self.object_token(id, t, kind),
+                self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
+                let token = FactToken::Read(fact, f.lines.place(fact.token));
+                self.fact(id, kind, fact.set, token, ol.facts.len());
+                continue;
+            }
+            let line = match line {
+                Some(line) => line,
+                None => match f.lines.shared().get(ol.line) {
+                    Some(l) => *line.insert(l),
+                    None => return,
+                },
+            };
+            if let Some(t) = line.tokens.get(*i).map(|t| f.lines.place(*t)) {
+                self.object_token(id, t, kind);
             }
         }
     }
