@@ -31,6 +31,8 @@ pub(in crate::model) struct ObjectLines {
     pub(super) heads: Box<[LineHead]>,
     /// How many of `lines` are [`Form::Deferred`].
     pub(super) deferred: usize,
+    /// How many of those are done in each [`Pass`] (copies, mods, forgets).
+    pub(super) passes: [usize; 3],
     /// The numbers of the keys the [`Form::Deferred`] lines look up, each once: the objects
     /// a load set made with other keys are not indexed while it is built.
     pub(super) looked_up: Box<[KeyId]>,
@@ -327,6 +329,19 @@ impl ObjectLines {
             })
             .collect();
         let deferred = looked_up.len();
+        let mut passes = [0; 3];
+        for head in &heads {
+            if let Does::Defer(pass) = head.does {
+                let at = match pass {
+                    Pass::Copy => 0,
+                    Pass::Mod => 1,
+                    Pass::Forget => 2,
+                };
+                if let Some(n) = passes.get_mut(at) {
+                    *n += 1;
+                }
+            }
+        }
         // A set: each key once (a file often modifies one object on several lines).
         looked_up.sort_unstable_by_key(|id| id.0);
         looked_up.dedup();
@@ -334,6 +349,7 @@ impl ObjectLines {
             lines: out,
             heads,
             deferred,
+            passes,
             looked_up: looked_up.into(),
         }
     }

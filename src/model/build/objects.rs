@@ -209,7 +209,15 @@ impl<'a> Builder<'a> {
         // The shared lines (spans against the cache's file id): only the spans the model
         // keeps or reports are moved onto the load set's file. By pass, so that each
         // deferred line is read once.
-        let (mut copies, mut mods, mut forgets) = (Vec::new(), Vec::new(), Vec::new());
+        let passes = |at: usize| -> usize {
+            files
+                .iter()
+                .map(|(_, lines)| lines.passes.get(at).copied().unwrap_or(0))
+                .sum()
+        };
+        let mut copies = Vec::with_capacity(passes(0));
+        let mut mods = Vec::with_capacity(passes(1));
+        let mut forgets = Vec::with_capacity(passes(2));
         for (f, lines) in &files {
             let f: &'a LoadedFile = f;
             let mut last: Option<ObjectId> = None;
