@@ -147,3 +147,49 @@ impl KindHash {
         h.finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::FileKind;
+    use crate::model::scope::ScopeId;
+    use crate::model::{Dataset, ObjectKey};
+    use crate::name::Name;
+    use crate::source::Span;
+
+    /// Adds an object of `kind` with its own key `key` to `ds`.
+    fn add(ds: &mut Dataset, kind: ObjectKind, key: &str) -> ObjectId {
+        let own = ds.push_own_key(Name::new(key), None);
+        let object = Object::new(
+            kind,
+            ObjectKey::Own(own),
+            KeyId::NONE,
+            ScopeId::GLOBAL,
+            Span::DETACHED,
+        );
+        ds.push_object(object)
+    }
+
+    #[test]
+    fn the_first_object_of_a_kind_and_key_is_found_whatever_the_case() {
+        let mut ds = Dataset::default();
+        let race = ObjectKind::File(FileKind::Race);
+        let skill = ObjectKind::File(FileKind::Skill);
+        let elf = add(&mut ds, race.clone(), "Elf");
+        add(&mut ds, race.clone(), "ELF");
+        let elf_skill = add(&mut ds, skill.clone(), "Elf");
+        let index = ObjectIndex::of_all(ds.indexed());
+        assert_eq!(index.find_key(ds.indexed(), &race, "elf"), Some(elf));
+        assert_eq!(index.find_key(ds.indexed(), &skill, "Elf"), Some(elf_skill));
+        assert_eq!(index.find_key(ds.indexed(), &race, "Orc"), None);
+    }
+
+    #[test]
+    fn a_dataset_indexes_the_objects_added_after_a_look_up() {
+        let mut ds = Dataset::default();
+        let race = ObjectKind::File(FileKind::Race);
+        assert_eq!(ds.object(&race, "Orc"), None);
+        let orc = add(&mut ds, race.clone(), "Orc");
+        assert_eq!(ds.object(&race, "orc"), Some(orc));
+    }
+}
