@@ -889,6 +889,8 @@ fn load_from(
     drop(candidates);
     l.diagnostics.extend(never);
     let mut files = Vec::with_capacity(plan.len());
+    // Sized once: growing the map of files read rehashed every path in it.
+    l.read.reserve(plan.len());
     for (kind, path, filter, at) in plan {
         let Some((id, cached)) = l.read_cached(&path, at, &KindFile(kind)) else {
             continue;
