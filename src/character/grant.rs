@@ -216,31 +216,43 @@ impl Character {
 
     /// Applies MODIFYOTHER `mid` of `source` to `target` if it addresses it.
     fn apply_other_to(&mut self, source: InstanceId, mid: ModId, target: InstanceId) {
-        let ds = Arc::clone(&self.dataset);
-        let Some(m) = ds.modifier(mid) else { return };
-        let Applies::Other {
-            scope,
-            selector,
-            child,
-        } = &m.applies
-        else {
-            return;
+        // Whether it addresses `target`, and its child selector, read through shared
+        // borrows: most instances a MODIFYOTHER is offered are not addressed, and deciding
+        // that touches no reference count.
+        let child = {
+            let Some(m) = self.dataset.modifier(mid) else {
+                return;
+            };
+            let Applies::Other {
+                scope,
+                selector,
+                child,
+            } = &m.applies
+            else {
+                return;
+            };
+            let Some(t) = self.instances.get(target.0 as usize) else {
+                return;
+            };
+            if !t.alive || t.part.is_some() || t.scope != *scope || t.object.is_none() {
+                return;
+            }
+            if !self.selector_matches(selector, target) {
+                return;
+            }
+            match child {
+                None => None,
+                Some(cs) => {
+                    let parts: Vec<InstanceId> = t.parts.iter().map(|(_, p)| *p).collect();
+                    Some((cs.clone(), parts))
+                }
+            }
         };
-        let Some(t) = self.instances.get(target.0 as usize) else {
-            return;
-        };
-        if !t.alive || t.part.is_some() || t.scope != *scope || t.object.is_none() {
-            return;
-        }
-        if !self.selector_matches(selector, target) {
-            return;
-        }
         match child {
             None => self.apply(source, mid, target),
-            Some(cs) => {
-                let parts: Vec<InstanceId> = t.parts.iter().map(|(_, p)| *p).collect();
+            Some((cs, parts)) => {
                 for p in parts {
-                    if self.selector_matches(cs, p) {
+                    if self.selector_matches(&cs, p) {
                         self.apply(source, mid, p);
                     }
                 }

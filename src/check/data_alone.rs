@@ -168,31 +168,34 @@ fn unset(yes: &mut [bool], v: VarId) -> bool {
 /// with whether the modifier is in force by that object alone: an object's own MODIFY or
 /// `PART:n` (not an EQUIPMOD's, which acts on the part it is granted onto), a MODIFYOTHER of
 /// a GLOBALMODIFIER file, or one of the object itself; a MODIFYOTHER of another object
-/// needs that object too.
-fn local_places(ds: &Dataset, m: &Modifier) -> Vec<(ObjectId, bool)> {
+/// needs that object too. Written to `out` (emptied first): it is asked for every modifier,
+/// and most act on one object or none.
+fn local_places(ds: &Dataset, m: &Modifier, out: &mut Vec<(ObjectId, bool)>) {
+    out.clear();
     if ds
         .variable(m.variable)
         .is_none_or(|v| v.scope == ScopeId::GLOBAL)
     {
-        return Vec::new();
+        return;
     }
     let live = |o: ObjectId| ds.object_by_id(o).filter(|o| !o.forgotten);
     match &m.applies {
-        Applies::Global => Vec::new(),
-        Applies::Own | Applies::Part(_) => m
-            .source
-            .and_then(live)
-            .filter(|o| o.kind != ObjectKind::File(FileKind::EquipMod))
-            .map(|o| vec![(o.id, true)])
-            .unwrap_or_default(),
+        Applies::Global => {}
+        Applies::Own | Applies::Part(_) => out.extend(
+            m.source
+                .and_then(live)
+                .filter(|o| o.kind != ObjectKind::File(FileKind::EquipMod))
+                .map(|o| (o.id, true)),
+        ),
         Applies::Other { .. } => {
             if m.source.is_some_and(|s| live(s).is_none()) {
-                return Vec::new();
+                return;
             }
-            super::object_cycles::addressed(ds, m)
-                .into_iter()
-                .map(|t| (t, m.source.is_none_or(|s| s == t)))
-                .collect()
+            out.extend(
+                super::object_cycles::addressed(ds, m)
+                    .into_iter()
+                    .map(|t| (t, m.source.is_none_or(|s| s == t))),
+            );
         }
     }
 }
@@ -205,12 +208,14 @@ fn local_places(ds: &Dataset, m: &Modifier) -> Vec<(ObjectId, bool)> {
 fn decided(ds: &Dataset, independent: &[bool]) -> FxHashMap<(VarId, ObjectId), bool> {
     let mut yes: FxHashMap<(VarId, ObjectId), bool> = FxHashMap::default();
     let mut places: Vec<(&Modifier, ObjectId)> = Vec::new();
+    let mut at = Vec::new();
     for m in &ds.modifiers {
         let clean = match &m.value {
             ModifierValue::Constant(_) => true,
             ModifierValue::Formula(f) => f.compiled.is_some(),
         };
-        for (o, alone) in local_places(ds, m) {
+        local_places(ds, m, &mut at);
+        for &(o, alone) in &at {
             let entry = yes.entry((m.variable, o)).or_insert(true);
             *entry &= alone && clean;
             if alone {
@@ -267,8 +272,10 @@ fn objects(ds: &Dataset, independent: &[bool], base: &Character) -> Vec<Diagnost
     let decided = decided(ds, independent);
     // The modifiers that set a decided variable, by the object they act on.
     let mut watched: Vec<(&Modifier, ObjectId)> = Vec::new();
+    let mut at = Vec::new();
     for m in &ds.modifiers {
-        for (o, alone) in local_places(ds, m) {
+        local_places(ds, m, &mut at);
+        for &(o, alone) in &at {
             if alone && decided.get(&(m.variable, o)).copied().unwrap_or(false) {
                 watched.push((m, o));
             }
@@ -308,7 +315,8 @@ fn objects(ds: &Dataset, independent: &[bool], base: &Character) -> Vec<Diagnost
         let Some(&(m, o)) = first_of_span.get(&span).and_then(|&i| watched.get(i)) else {
             continue;
         };
-        if local_places(ds, m)
+        local_places(ds, m, &mut at);
+        if at
             .iter()
             .any(|&(t, alone)| !alone || !decided.get(&(m.variable, t)).copied().unwrap_or(false))
         {

@@ -398,7 +398,7 @@ impl FileCache {
         if let Some(known) = self
             .escape_memo()
             .iter()
-            .find(|(r, _)| *r == root.root)
+            .find(|(r, _)| path_key(r) == path_key(&root.root))
             .and_then(|(_, paths)| paths.get(path_key(path)))
         {
             return known.clone();
@@ -414,7 +414,10 @@ impl FileCache {
             },
         );
         let mut memo = self.escape_memo();
-        let at = match memo.iter().position(|(r, _)| *r == root.root) {
+        let at = match memo
+            .iter()
+            .position(|(r, _)| path_key(r) == path_key(&root.root))
+        {
             Some(at) => at,
             None => {
                 memo.push((root.root.clone(), ByPath::default()));

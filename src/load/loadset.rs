@@ -170,7 +170,7 @@ impl Loader<'_> {
         );
     }
 
-    fn not_a_file(&mut self, path: &Path, at: Option<Span>, what: &str) {
+    fn not_a_file(&mut self, path: &Path, at: Option<Span>, what: &dyn std::fmt::Display) {
         let display = self.root.display(path);
         let kind = if self.fs.is_dir(path) {
             "a folder"
@@ -194,7 +194,7 @@ impl Loader<'_> {
         );
     }
 
-    fn missing(&mut self, path: &Path, at: Option<Span>, what: &str) {
+    fn missing(&mut self, path: &Path, at: Option<Span>, what: &dyn std::fmt::Display) {
         let display = self.root.display(path);
         let span = at.unwrap_or_else(|| {
             let id = self
@@ -220,7 +220,7 @@ impl Loader<'_> {
         &mut self,
         path: &Path,
         at: Option<Span>,
-        what: &str,
+        what: &dyn std::fmt::Display,
     ) -> Option<(FileId, Arc<CachedFile>)> {
         if let Some(found) = self.read.get(path_key(path)) {
             return Some(found.clone());
@@ -332,7 +332,7 @@ impl Loader<'_> {
         if let Some(i) = self.by_path.get(path_key(&path)) {
             return Some(*i);
         }
-        let (id, cached) = self.read_cached(&path, at, "campaign file")?;
+        let (id, cached) = self.read_cached(&path, at, &"campaign file")?;
         let c = parse_pcc_cached(&path, id, &cached, &self.root, &mut self.diagnostics);
         let includes = c.includes.clone();
         let index = self.campaigns.len();
@@ -684,6 +684,16 @@ pub fn load_cached(
     load_from(fs, root, pccs, IndexRef::Shared(index), cache)
 }
 
+/// What a file of a kind is called in a report (`ABILITY file`): written out only when one
+/// is reported, not for every file of every load set.
+struct KindFile(FileKind);
+
+impl std::fmt::Display for KindFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} file", self.0.token())
+    }
+}
+
 fn load_from(
     fs: &dyn FileSystem,
     root: &PcgenRoot,
@@ -879,8 +889,10 @@ fn load_from(
     drop(candidates);
     l.diagnostics.extend(never);
     let mut files = Vec::with_capacity(plan.len());
+    // Sized once: growing the map of files read rehashed every path in it.
+    l.read.reserve(plan.len());
     for (kind, path, filter, at) in plan {
-        let Some((id, cached)) = l.read_cached(&path, at, &format!("{} file", kind.token())) else {
+        let Some((id, cached)) = l.read_cached(&path, at, &KindFile(kind)) else {
             continue;
         };
         let lines = FileLines::new(cached.clone(), line_mode(kind), id);

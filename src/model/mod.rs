@@ -40,6 +40,8 @@ pub mod elsewhere;
 mod formulas;
 pub(crate) use crate::fxhash;
 pub mod literal;
+mod object_index;
+pub(crate) use object_index::KindHash;
 pub mod scope;
 mod table;
 #[cfg(test)]
@@ -567,12 +569,9 @@ pub struct Dataset {
     /// Formula-system tokens read.
     pub tokens_checked: usize,
     var_index: fxhash::FxHashMap<(ScopeId, Name, bool), VarId>,
-    /// Objects by kind and key (the first made of each), hashed with [`object_hash`]. A
-    /// table of ids rather than a map: the kind and key are the object's own, so no key is
-    /// copied, and the key's hash comes from the file cache ([`key_hash`]). Each entry
-    /// keeps 32 bits of its hash ([`hash_check`]): most entries a probe meets are told
-    /// apart by those, without reading the object and its key elsewhere in memory.
-    object_index: hashbrown::HashTable<(u32, ObjectId)>,
+    /// Objects by kind and key (the first made of each), made on the first look-up
+    /// ([`Dataset::object`]) and dropped when an object is added.
+    object_index: std::sync::OnceLock<object_index::ObjectIndex>,
     /// Where objects take their key and name from (see [`ObjectKey`]).
     object_keys: ObjectKeys,
 }
@@ -586,53 +585,7 @@ pub(crate) fn key_hash(key: &str) -> u64 {
     h.finish()
 }
 
-/// The bits of an index hash kept with each entry of the object index: neither the low
-/// bits (the bucket) nor the top seven (the table's own tag), which entries met in one
-/// probe mostly share.
-fn hash_check(hash: u64) -> u32 {
-    (hash >> 24) as u32
-}
-
-/// The index hash of the object of `kind` whose key hashes to `key` ([`key_hash`]).
-fn object_hash(kind: &ObjectKind, key: u64) -> u64 {
-    KindHash::new(kind).of(key)
-}
-
-/// An object kind hashed as [`object_hash`] starts: the objects of one file kind are made
-/// (and looked up) together, and their kind is hashed once for all of them.
-#[derive(Clone, Copy)]
-pub(crate) struct KindHash(fxhash::FxHasher);
-
-impl KindHash {
-    /// The hash of `kind`.
-    pub(crate) fn new(kind: &ObjectKind) -> Self {
-        use std::hash::Hash;
-        let mut h = fxhash::FxHasher::default();
-        kind.hash(&mut h);
-        KindHash(h)
-    }
-
-    /// The index hash of the object of this kind whose key hashes to `key` ([`key_hash`]).
-    #[inline]
-    pub(crate) fn of(self, key: u64) -> u64 {
-        use std::hash::Hasher;
-        let mut h = self.0;
-        h.write_u64(key);
-        h.finish()
-    }
-}
-
 impl Dataset {
-    /// Makes room for `n` more objects in the index of objects by kind and key.
-    pub(crate) fn reserve_object_index(&mut self, n: usize) {
-        let (objects, keys) = (&self.objects, &self.object_keys);
-        self.object_index.reserve(n, |(_, id)| {
-            objects.get(id.0 as usize).map_or(0, |o| {
-                object_hash(&o.kind, key_hash(keys.resolve(o.key).0.as_str()))
-            })
-        });
-    }
-
     /// Makes room for the object lines of `n` more files (see
     /// [`Dataset::push_object_lines`]).
     pub(crate) fn reserve_object_lines(&mut self, n: usize) {
@@ -674,49 +627,23 @@ impl Dataset {
         name.unwrap_or(key.as_str())
     }
 
-    /// Adds `object` (whose key hashes to `key_hash`, see [`key_hash`]) and indexes it by
-    /// kind and key unless an earlier object has both; returns its id.
-    pub(crate) fn push_object(&mut self, object: Object, key_hash: u64) -> ObjectId {
-        let kind = KindHash::new(&object.kind);
-        self.push_object_of(object, kind, key_hash)
-    }
-
-    /// [`Dataset::push_object`] with the object's kind hashed before (`kind` is
-    /// `KindHash::new(&object.kind)`).
-    pub(crate) fn push_object_of(
-        &mut self,
-        mut object: Object,
-        kind: KindHash,
-        key_hash: u64,
-    ) -> ObjectId {
+    /// Adds `object`; returns its id.
+    pub(crate) fn push_object(&mut self, mut object: Object) -> ObjectId {
         let id = ObjectId(u32::try_from(self.objects.len()).unwrap_or(u32::MAX));
         object.id = id;
-        let hash = kind.of(key_hash);
-        debug_assert_eq!(hash, object_hash(&object.kind, key_hash));
-        let (objects, keys) = (&self.objects, &self.object_keys);
-        let check = hash_check(hash);
-        if let hashbrown::hash_table::Entry::Vacant(slot) = self.object_index.entry(
-            hash,
-            |(c, o)| {
-                *c == check
-                    && objects.get(o.0 as usize).is_some_and(|o| {
-                        o.kind == object.kind
-                            && o.key_id.same(object.key_id).unwrap_or_else(|| {
-                                keys.resolve(o.key).0 == keys.resolve(object.key).0
-                            })
-                    })
-            },
-            |(_, o)| {
-                objects.get(o.0 as usize).map_or(0, |o| {
-                    let key = keys.resolve(o.key).0;
-                    object_hash(&o.kind, crate::model::key_hash(key.as_str()))
-                })
-            },
-        ) {
-            slot.insert((check, id));
-        }
         self.objects.push(object);
+        if self.object_index.get().is_some() {
+            self.object_index = std::sync::OnceLock::new();
+        }
         id
+    }
+
+    /// The objects and their keys, for an [`object_index::ObjectIndex`] of them.
+    pub(in crate::model) fn indexed(&self) -> object_index::Indexed<'_> {
+        object_index::Indexed {
+            objects: &self.objects,
+            keys: &self.object_keys,
+        }
     }
 
     /// The variable with this id.
@@ -770,35 +697,12 @@ impl Dataset {
         self.objects.get(id.0 as usize)
     }
 
-    /// The object of `kind` with `key`.
+    /// The object of `kind` with `key` (the first made of that kind and key).
     pub fn object(&self, kind: &ObjectKind, key: &str) -> Option<ObjectId> {
-        let key_at = (key, KeyId::NONE, key_hash(key));
-        self.object_hashed(kind, KindHash::new(kind), key_at)
-    }
-
-    /// [`Dataset::object`] with the kind hashed before (`kind_hash` is
-    /// `KindHash::new(kind)`) and the key's number (or [`KeyId::NONE`]) and [`key_hash`]
-    /// known.
-    pub(crate) fn object_hashed(
-        &self,
-        kind: &ObjectKind,
-        kind_hash: KindHash,
-        (key, key_id, key_hash): (&str, KeyId, u64),
-    ) -> Option<ObjectId> {
-        let hash = kind_hash.of(key_hash);
-        debug_assert_eq!(hash, object_hash(kind, key_hash));
-        let check = hash_check(hash);
-        self.object_index
-            .find(hash, |(c, id)| {
-                *c == check
-                    && self.objects.get(id.0 as usize).is_some_and(|o| {
-                        o.kind == *kind
-                            && o.key_id
-                                .same(key_id)
-                                .unwrap_or_else(|| self.key_of(o).is(key))
-                    })
-            })
-            .map(|(_, id)| *id)
+        let index = self
+            .object_index
+            .get_or_init(|| object_index::ObjectIndex::of_all(self.indexed()));
+        index.find_key(self.indexed(), kind, key)
     }
 
     /// The modifier with this id.

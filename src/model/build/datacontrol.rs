@@ -185,9 +185,8 @@ impl<'a> Builder<'a> {
             }
         }
         let at = self.ds.fact_defs.len();
-        self.fact_index
-            .insert_first(hash, (def.set, &def.location, &def.name), at);
         self.ds.fact_defs.push(def);
+        self.fact_index.insert_first(&self.ds.fact_defs, hash, at);
     }
 
     fn fact_attribute_problem(&mut self, span: Span, message: &str, help: &str) {
@@ -203,11 +202,19 @@ impl<'a> Builder<'a> {
             return;
         }
         let mut found = Vec::new();
-        let checked = self
-            .ds
-            .objects
-            .iter()
-            .filter(|o| !o.forgotten && !self.made_by_mod.contains(&o.id));
+        // The kinds of the locations of the required facts: other objects are passed over
+        // without a look-up.
+        let kinds: Vec<FileKind> = FileKind::LOAD_ORDER
+            .into_iter()
+            .filter(|k| {
+                fact_location(*k).is_some_and(|loc| required.iter().any(|d| d.location.is(loc)))
+            })
+            .collect();
+        let checked = self.ds.objects.iter().filter(|o| {
+            matches!(&o.kind, ObjectKind::File(k) if kinds.contains(k))
+                && !o.forgotten
+                && !self.made_by_mod.contains(&o.id)
+        });
         for o in checked {
             let ObjectKind::File(kind) = &o.kind else {
                 continue;

@@ -6,17 +6,17 @@
 //! file with its object lines ([`super::object_lines`]), the location's by the caller (once
 //! per file kind), so a look-up hashes no text and makes no [`Name`].
 
-use crate::model::key_hash;
+use crate::model::{FactDef, key_hash};
 use crate::name::Name;
 use std::hash::Hasher;
 
-/// One definition: its (FACTSET?, location, name) and index in the dataset's `fact_defs`.
+/// One definition: its index hash and index in the dataset's `fact_defs`, which holds its
+/// (FACTSET?, location, name) (not copied here: the names are shared by every load set of
+/// a game mode, and raising their reference counts from both threads was most of entering
+/// a definition).
 #[derive(Debug)]
 struct Entry {
     hash: u64,
-    set: bool,
-    location: Name,
-    name: Name,
     def: usize,
 }
 
@@ -48,45 +48,44 @@ impl FactIndex {
         self.table.reserve(n, |e| e.hash);
     }
 
-    /// Records `def` as the definition of (`set`, `location`, `name`), whose
-    /// [`FactIndex::hash_of`] is `h`, unless an earlier one is.
-    pub(super) fn insert_first(
-        &mut self,
-        h: u64,
-        (set, location, name): (bool, &Name, &Name),
-        def: usize,
-    ) {
-        debug_assert_eq!(h, Self::hash_of(set, location, name));
+    /// Records `def`, entry `def` of `defs`, as the definition of its (FACTSET?, location,
+    /// name), whose [`FactIndex::hash_of`] is `h`, unless an earlier one is.
+    pub(super) fn insert_first(&mut self, defs: &[FactDef], h: u64, def: usize) {
+        let Some(d) = defs.get(def) else {
+            return;
+        };
+        debug_assert_eq!(h, Self::hash_of(d.set, &d.location, &d.name));
         let entry = self.table.entry(
             h,
-            |e| e.set == set && e.location == *location && e.name == *name,
+            |e| {
+                e.hash == h
+                    && defs.get(e.def).is_some_and(|o| {
+                        o.set == d.set && o.location == d.location && o.name == d.name
+                    })
+            },
             |e| e.hash,
         );
         if let hashbrown::hash_table::Entry::Vacant(slot) = entry {
-            slot.insert(Entry {
-                hash: h,
-                set,
-                location: location.clone(),
-                name: name.clone(),
-                def,
-            });
+            slot.insert(Entry { hash: h, def });
         }
     }
 
     /// The first definition of (`set`, `location`, `name`), where `location_hash` and
     /// `name_hash` are `location`'s and `name`'s [`key_hash`].
+    /// `defs` is the dataset's `fact_defs`, which the index was made from.
     pub(super) fn get(
         &self,
-        set: bool,
-        location: &str,
-        location_hash: u64,
-        name: &Name,
-        name_hash: u64,
+        defs: &[FactDef],
+        (set, location, location_hash): (bool, &str, u64),
+        (name, name_hash): (&Name, u64),
     ) -> Option<usize> {
         let h = hash(set, location_hash, name_hash);
         self.table
             .find(h, |e| {
-                e.hash == h && e.set == set && e.name == *name && e.location.is(location)
+                e.hash == h
+                    && defs
+                        .get(e.def)
+                        .is_some_and(|d| d.set == set && d.name == *name && d.location.is(location))
             })
             .map(|e| e.def)
     }
@@ -96,26 +95,44 @@ impl FactIndex {
 mod tests {
     use super::*;
 
+    fn def(set: bool, location: &str, name: &str) -> FactDef {
+        FactDef {
+            location: Name::new(location),
+            name: Name::new(name),
+            set,
+            format: None,
+            span: crate::source::Span::DETACHED,
+            required: false,
+            selectable: false,
+            visibility: Default::default(),
+            display_name: None,
+            explanation: None,
+        }
+    }
+
     #[test]
     fn the_first_definition_is_found_whatever_the_case() {
+        let defs = [
+            def(false, "ABILITY", "BaseAbility"),
+            def(false, "ability", "BASEABILITY"),
+            def(true, "ABILITY", "BaseAbility"),
+        ];
         let mut index = FactIndex::default();
-        let (ability, base) = (Name::new("ABILITY"), Name::new("BaseAbility"));
-        let mut insert = |set: bool, location: &Name, name: &Name, def: usize| {
-            let h = FactIndex::hash_of(set, location, name);
-            index.insert_first(h, (set, location, name), def);
-        };
-        insert(false, &ability, &base, 0);
-        insert(false, &Name::new("ability"), &Name::new("BASEABILITY"), 1);
-        insert(true, &ability, &base, 2);
+        for (i, d) in defs.iter().enumerate() {
+            index.insert_first(&defs, FactIndex::hash_of(d.set, &d.location, &d.name), i);
+        }
         let name = Name::new("baseability");
         let h = key_hash(name.as_str());
         let (ability, race) = (key_hash("ABILITY"), key_hash("RACE"));
-        assert_eq!(index.get(false, "ABILITY", ability, &name, h), Some(0));
-        assert_eq!(index.get(true, "Ability", ability, &name, h), Some(2));
-        assert_eq!(index.get(false, "RACE", race, &name, h), None);
+        let get = |set, location, location_hash, name, h| {
+            index.get(&defs, (set, location, location_hash), (name, h))
+        };
+        assert_eq!(get(false, "ABILITY", ability, &name, h), Some(0));
+        assert_eq!(get(true, "Ability", ability, &name, h), Some(2));
+        assert_eq!(get(false, "RACE", race, &name, h), None);
         let other = Name::new("Other");
         assert_eq!(
-            index.get(false, "ABILITY", ability, &other, key_hash("Other")),
+            get(false, "ABILITY", ability, &other, key_hash("Other")),
             None
         );
     }

@@ -22,6 +22,7 @@ pub(super) use object_lines::ObjectLines;
 mod objects;
 mod suggest;
 mod variables;
+mod wanted_keys;
 
 /// Object formats PCGen registers besides the built-in value formats (and DYNAMICSCOPEs).
 /// The deepest `ARRAY[…]`/`OPTIONAL[…]` nesting of a format name that is parsed. Format names
@@ -204,6 +205,12 @@ pub(crate) struct Builder<'a> {
     fact_location: (&'static str, u64),
     /// The global `Face` variable and the number of variables when it was looked up.
     face_variable: Option<(usize, Option<VarId>)>,
+    /// The objects that `.COPY=`, `.MOD`, `.FORGET` and `GRANT:` can look up: every object
+    /// with a key of its own, and each object made from a cached line whose key was in
+    /// [`Builder::wanted`] (see [`crate::model::object_index`]).
+    index: crate::model::object_index::ObjectIndex,
+    /// The keys the deferred lines of the object kind being built look up.
+    wanted: wanted_keys::WantedKeys,
 }
 
 /// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
@@ -231,12 +238,13 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         unknown_facts: crate::model::fxhash::FxHashMap::default(),
         fact_location: ("", key_hash("")),
         face_variable: None,
+        index: Default::default(),
+        wanted: Default::default(),
     };
-    // Nearly every line of an object file is an object: sized once, the object table and
-    // its index are not grown (and rehashed) a dozen times per load set.
+    // Nearly every line of an object file is an object: sized once, the object table is
+    // not grown a dozen times per load set.
     let lines: usize = load.files.iter().map(|f| f.lines.len()).sum();
     b.ds.objects.reserve(lines);
-    b.ds.reserve_object_index(lines);
     b.ds.reserve_object_lines(load.files.len());
     b.run();
     (b.ds, b.diags)

@@ -31,6 +31,11 @@ pub(in crate::model) struct ObjectLines {
     pub(super) heads: Box<[LineHead]>,
     /// How many of `lines` are [`Form::Deferred`].
     pub(super) deferred: usize,
+    /// How many of those are done in each [`Pass`] (copies, mods, forgets).
+    pub(super) passes: [usize; 3],
+    /// The numbers of the keys the [`Form::Deferred`] lines look up, each once: the objects
+    /// a load set made with other keys are not indexed while it is built.
+    pub(super) looked_up: Box<[KeyId]>,
 }
 
 /// The part of an [`ObjectLine`] read for every line of every load set.
@@ -55,8 +60,20 @@ pub(super) enum Does {
     Continue,
     /// [`Form::Base`].
     Make,
-    /// [`Form::Deferred`].
-    Defer,
+    /// [`Form::Deferred`], done in this pass.
+    Defer(Pass),
+}
+
+/// The pass of a kind's [`Form::Deferred`] lines a line is done in: PCGen makes the copies,
+/// then the mods, then the forgets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pass {
+    /// `.COPY=`.
+    Copy,
+    /// `.MOD`.
+    Mod,
+    /// `.FORGET`.
+    Forget,
 }
 
 impl LineHead {
@@ -67,7 +84,15 @@ impl LineHead {
             Form::Base {
                 key_hash, key_id, ..
             } => (Does::Make, *key_hash, *key_id),
-            Form::Deferred(..) => (Does::Defer, 0, KeyId::NONE),
+            Form::Deferred(form, ..) => {
+                let pass = match form {
+                    LineForm::Copy(..) => Pass::Copy,
+                    LineForm::Forget(..) => Pass::Forget,
+                    // A base line is no deferred line; done with the mods if it were.
+                    LineForm::Mod(..) | LineForm::Base(..) => Pass::Mod,
+                };
+                (Does::Defer(pass), 0, KeyId::NONE)
+            }
         };
         LineHead {
             first: line.first,
@@ -108,6 +133,8 @@ pub(super) struct FactName {
     pub(super) hash: u64,
     /// The value as written.
     pub(super) value: Arc<str>,
+    /// The token (in the cache's file): a load set reads no line to report it.
+    pub(super) token: crate::source::Span,
 }
 
 /// What an object line does.
@@ -233,7 +260,7 @@ impl ObjectLines {
                     continue;
                 }
                 acted.push(j);
-                if let Some(fact) = fact_name(token) {
+                if let Some(fact) = fact_name(token, *t) {
                     read_facts.push((j, fact));
                 }
             }
@@ -294,11 +321,36 @@ impl ObjectLines {
         }
         number_keys(&mut out, ids);
         let heads: Box<[LineHead]> = out.iter().map(LineHead::of).collect();
-        let deferred = heads.iter().filter(|h| h.does == Does::Defer).count();
+        let mut looked_up: Vec<KeyId> = out
+            .iter()
+            .filter_map(|l| match &l.form {
+                Form::Deferred(_, _, id, _) => Some(*id),
+                _ => None,
+            })
+            .collect();
+        let deferred = looked_up.len();
+        let mut passes = [0; 3];
+        for head in &heads {
+            if let Does::Defer(pass) = head.does {
+                let at = match pass {
+                    Pass::Copy => 0,
+                    Pass::Mod => 1,
+                    Pass::Forget => 2,
+                };
+                if let Some(n) = passes.get_mut(at) {
+                    *n += 1;
+                }
+            }
+        }
+        // A set: each key once (a file often modifies one object on several lines).
+        looked_up.sort_unstable_by_key(|id| id.0);
+        looked_up.dedup();
         ObjectLines {
             lines: out,
             heads,
             deferred,
+            passes,
+            looked_up: looked_up.into(),
         }
     }
 }
@@ -333,8 +385,9 @@ fn number_keys(lines: &mut [ObjectLine], ids: &Mutex<KeyIds>) {
     }
 }
 
-/// The fact name and value of a `FACT:Name|value` or `FACTSET:Name|value` token `text`.
-fn fact_name(text: &str) -> Option<FactName> {
+/// The fact name and value of a `FACT:Name|value` or `FACTSET:Name|value` token `text`
+/// (at `token`).
+fn fact_name(text: &str, token: crate::source::Span) -> Option<FactName> {
     let (key, value) = text.split_once(':')?;
     if key != "FACT" && key != "FACTSET" {
         return None;
@@ -346,6 +399,7 @@ fn fact_name(text: &str) -> Option<FactName> {
         name: Name::new(name),
         hash: crate::model::key_hash(name),
         value: Arc::from(value),
+        token,
     })
 }
 

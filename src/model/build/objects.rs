@@ -1,6 +1,6 @@
 //! DYNAMIC, GLOBALMODIFIER and object files: objects, their tokens, and references between them.
 
-use super::object_lines::{Does, FactName, Form, NewKey, ObjectLine, ObjectLines};
+use super::object_lines::{Does, FactName, Form, NewKey, ObjectLine, ObjectLines, Pass};
 use super::*;
 use std::sync::Arc;
 
@@ -125,9 +125,12 @@ impl<'a> Builder<'a> {
         scope: ScopeId,
         span: Span,
     ) -> ObjectId {
+        let hash = crate::model::KindHash::new(&kind).of(key_hash);
         let key = self.ds.push_own_key(key, name);
         let object = Object::new(kind, ObjectKey::Own(key), key_id, scope, span);
-        self.ds.push_object(object, key_hash)
+        let id = self.ds.push_object(object);
+        self.index.insert_first(self.ds.indexed(), id, hash);
+        id
     }
 
     /// [`Builder::new_object`] of `key` as key and name, with the key made and hashed
@@ -195,10 +198,26 @@ impl<'a> Builder<'a> {
             .files(kind)
             .map(|f| (f, ObjectLines::of(&f.cached, kind)))
             .collect();
+        // Only the objects the kind's deferred lines look up are indexed now.
+        self.wanted.clear();
+        for id in files.iter().flat_map(|(_, lines)| lines.looked_up.iter()) {
+            self.wanted.want(*id);
+        }
+        // Each deferred line looks up one key and makes at most one object.
+        let deferred_lines: usize = files.iter().map(|(_, lines)| lines.deferred).sum();
+        self.index.reserve(deferred_lines.saturating_mul(2));
         // The shared lines (spans against the cache's file id): only the spans the model
-        // keeps or reports are moved onto the load set's file.
-        let mut deferred: Vec<(&'a LoadedFile, Span, &ObjectLine)> =
-            Vec::with_capacity(files.iter().map(|(_, lines)| lines.deferred).sum());
+        // keeps or reports are moved onto the load set's file. By pass, so that each
+        // deferred line is read once.
+        let passes = |at: usize| -> usize {
+            files
+                .iter()
+                .map(|(_, lines)| lines.passes.get(at).copied().unwrap_or(0))
+                .sum()
+        };
+        let mut copies = Vec::with_capacity(passes(0));
+        let mut mods = Vec::with_capacity(passes(1));
+        let mut forgets = Vec::with_capacity(passes(2));
         for (f, lines) in &files {
             let f: &'a LoadedFile = f;
             let mut last: Option<ObjectId> = None;
@@ -227,22 +246,31 @@ impl<'a> Builder<'a> {
                         let line = u32::try_from(i).unwrap_or(u32::MAX);
                         let key = ObjectKey::Cached { lines: keys, line };
                         let object = Object::new(okind.clone(), key, head.key_id, scope, first);
-                        let id = self.ds.push_object_of(object, kind_hash, head.key_hash);
+                        let id = self.ds.push_object(object);
+                        if self.wanted.contains(head.key_id) {
+                            let hash = kind_hash.of(head.key_hash);
+                            self.index.insert_first(self.ds.indexed(), id, hash);
+                        }
                         last = Some(id);
                         if head.acts {
                             self.object_tokens(id, f, ol, kind);
                         }
                     }
-                    Does::Defer => {
+                    Does::Defer(pass) => {
                         last = None;
-                        deferred.push((f, first, ol));
+                        let lines: &mut Vec<(&'a LoadedFile, Span, &ObjectLine)> = match pass {
+                            Pass::Copy => &mut copies,
+                            Pass::Mod => &mut mods,
+                            Pass::Forget => &mut forgets,
+                        };
+                        lines.push((f, first, ol));
                     }
                 }
             }
         }
         // PCGen order: copies, then mods, then forgets.
-        for pass in 0..3 {
-            for &(f, first, ol) in &deferred {
+        for (pass, deferred) in [(0, copies), (1, mods), (2, forgets)] {
+            for (f, first, ol) in deferred {
                 let Form::Deferred(form, hash, key_id, made) = &ol.form else {
                     continue;
                 };
@@ -252,9 +280,12 @@ impl<'a> Builder<'a> {
                         if !passes_filter(&f.filter, new) {
                             continue;
                         }
-                        let base_id =
-                            self.ds
-                                .object_hashed(&okind, kind_hash, (base, key_id, hash));
+                        let base_id = self.index.find(
+                            self.ds.indexed(),
+                            &okind,
+                            kind_hash.of(hash),
+                            (base, key_id),
+                        );
                         let id =
                             self.made_object(okind.clone(), made.as_deref(), new, scope, first);
                         let base = base_id
@@ -288,10 +319,13 @@ impl<'a> Builder<'a> {
                         if !passes_filter(&f.filter, key) {
                             continue;
                         }
-                        let id = match self
-                            .ds
-                            .object_hashed(&okind, kind_hash, (key, key_id, hash))
-                        {
+                        let found = self.index.find(
+                            self.ds.indexed(),
+                            &okind,
+                            kind_hash.of(hash),
+                            (key, key_id),
+                        );
+                        let id = match found {
                             Some(id) => id,
                             None => {
                                 let id = self.made_object(
@@ -310,10 +344,13 @@ impl<'a> Builder<'a> {
                         self.object_tokens(id, f, ol, kind);
                     }
                     (2, LineForm::Forget(key)) => {
-                        if let Some(id) =
-                            self.ds
-                                .object_hashed(&okind, kind_hash, (key, key_id, hash))
-                        {
+                        let found = self.index.find(
+                            self.ds.indexed(),
+                            &okind,
+                            kind_hash.of(hash),
+                            (key, key_id),
+                        );
+                        if let Some(id) = found {
                             if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
                                 o.forgotten = true;
                             }
@@ -329,25 +366,27 @@ impl<'a> Builder<'a> {
     /// acts on (see [`ObjectLine::tokens`](super::object_lines::ObjectLine::tokens)), with
     /// the fact names it read.
     fn object_tokens(&mut self, id: ObjectId, f: &LoadedFile, ol: &ObjectLine, kind: FileKind) {
-        if ol.tokens.is_empty() {
-            return;
-        }
-        let Some(line) = f.lines.shared().get(ol.line) else {
-            return;
-        };
+        // The shared line (its tokens elsewhere in memory) is read only for tokens other
+        // than facts: a fact read before keeps its token's span.
+        let mut line = None;
         let mut facts = ol.facts.iter().peekable();
         for i in &ol.tokens {
-            let fact = facts.next_if(|(j, _)| j == i).map(|(_, n)| n);
-            let Some(t) = line.tokens.get(*i).map(|t| f.lines.place(*t)) else {
-                continue;
-            };
-            match fact {
+            if let Some((_, fact)) = facts.next_if(|(j, _)| j == i) {
                 // Read before: the token's text is read again only to report it.
-                Some(fact) => {
-                    self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
-                    self.fact(id, kind, fact.set, FactToken::Read(fact, t));
-                }
-                None => self.object_token(id, t, kind),
+                self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
+                let token = FactToken::Read(fact, f.lines.place(fact.token));
+                self.fact(id, kind, fact.set, token, ol.facts.len());
+                continue;
+            }
+            let line = match line {
+                Some(line) => line,
+                None => match f.lines.shared().get(ol.line) {
+                    Some(l) => *line.insert(l),
+                    None => return,
+                },
+            };
+            if let Some(t) = line.tokens.get(*i).map(|t| f.lines.place(*t)) {
+                self.object_token(id, t, kind);
             }
         }
     }
@@ -397,7 +436,7 @@ impl<'a> Builder<'a> {
                     );
                 };
                 let token = FactToken::Split(name.trim(), value);
-                self.fact(id, kind, key.text == "FACTSET", token);
+                self.fact(id, kind, key.text == "FACTSET", token, 1);
             }
             "FACE" if matches!(kind, FileKind::Race | FileKind::Template) => {
                 self.ds.tokens_checked = self.ds.tokens_checked.saturating_add(1);
@@ -468,8 +507,16 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// A `FACT:`/`FACTSET:` token (`set`) of object `id`.
-    fn fact(&mut self, id: ObjectId, kind: FileKind, set: bool, token: FactToken<'_, 'a>) {
+    /// A `FACT:`/`FACTSET:` token (`set`) of object `id`, one of `expected` on its line (the
+    /// room its facts are given at the first).
+    fn fact(
+        &mut self,
+        id: ObjectId,
+        kind: FileKind,
+        set: bool,
+        token: FactToken<'_, 'a>,
+        expected: usize,
+    ) {
         let Some(loc) = fact_location(kind) else {
             return;
         };
@@ -494,9 +541,11 @@ impl<'a> Builder<'a> {
             self.fact_location = (loc, crate::model::key_hash(loc));
         }
         let location_hash = self.fact_location.1;
-        let defined = self
-            .fact_index
-            .get(set, loc, location_hash, &fact_name, hash);
+        let defined = self.fact_index.get(
+            &self.ds.fact_defs,
+            (set, loc, location_hash),
+            (&fact_name, hash),
+        );
         let Some(def) = defined else {
             return self.unknown_fact(set, loc, &fact_name, &token);
         };
@@ -527,7 +576,11 @@ impl<'a> Builder<'a> {
             FactToken::Split(_, value) => Arc::from(value.text),
         };
         if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-            o.extras_mut().facts.push(Fact {
+            let facts = &mut o.extras_mut().facts;
+            if facts.capacity() == 0 {
+                facts.reserve_exact(expected);
+            }
+            facts.push(Fact {
                 name: fact_name,
                 value,
                 set,
@@ -656,6 +709,10 @@ impl<'a> Builder<'a> {
 
     pub(super) fn check_refs(&mut self) {
         let refs = std::mem::take(&mut self.refs);
+        // Every GRANT: is a reference too: with none, there is no object to read.
+        if refs.is_empty() {
+            return;
+        }
         // Only objects in a scope some reference looks in can answer it (GRANT: names
         // dynamic objects, a few in most loads): the rest are not hashed.
         let mut wanted: Vec<ScopeId> = refs.iter().map(|r| r.scope).collect();
@@ -708,12 +765,12 @@ impl<'a> Builder<'a> {
             .enumerate()
             .flat_map(|(i, o)| o.grants().iter().enumerate().map(move |(j, g)| (i, j, g)))
             .map(|(i, j, g)| {
-                (
-                    i,
-                    j,
-                    self.ds
-                        .object(&ObjectKind::Dynamic(g.category.clone()), g.key.as_str()),
-                )
+                let kind = ObjectKind::Dynamic(g.category.clone());
+                // Dynamic objects have keys of their own: all are indexed.
+                let found = self
+                    .index
+                    .find_key(self.ds.indexed(), &kind, g.key.as_str());
+                (i, j, found)
             })
             .collect();
         for (i, j, id) in grants {
