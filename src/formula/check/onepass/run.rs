@@ -60,6 +60,8 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                 return None;
             };
             for (&(start, end, op), &var) in batch.iter().zip(&vars) {
+                // File positions, as `Reader::at` gives them (the text was checked to fit
+                // in `u32` at its offset before reading: no overflow).
                 let (start, end) = (self.offset + start as u32, self.offset + end as u32);
                 self.steps.push(PlainStep {
                     op: PlainOp::NumVar(var),
