@@ -472,15 +472,27 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     /// operator after it was taken too ([`Reader::number_operand`]).
     #[inline]
     fn number(&mut self, start: usize, end: usize) -> Option<Option<usize>> {
-        let op = match Number::parse_literal(self.src.get(start..end)?) {
+        let digits = self.text.get(start..end)?;
+        let op = if digits.len() <= 9 && digits.iter().all(u8::is_ascii_digit) {
+            // At most nine digits (the usual literal): an integer below 10^9, read here as
+            // `Number::parse_literal` reads it, without its call and its wide answer.
+            PlainOp::Int(digits.iter().fold(0, |n, b| n * 10 + u32::from(b - b'0')))
+        } else {
+            self.literal(start, end)?
+        };
+        self.number_operand(op, self.at(start), self.at(end), end)
+    }
+
+    /// The code of a number literal, `start..end` of the text, that is not a short integer.
+    fn literal(&mut self, start: usize, end: usize) -> Option<PlainOp> {
+        Some(match Number::parse_literal(self.src.get(start..end)?) {
             Some(Ok(Number::Int(n))) => match u32::try_from(n) {
                 Ok(n) => PlainOp::Int(n),
                 Err(_) => self.big(Number::Int(n))?,
             },
             Some(Ok(n)) => self.big(n)?,
             _ => return None,
-        };
-        self.number_operand(op, self.at(start), self.at(end), end)
+        })
     }
 
     /// A literal kept beside the code.

@@ -60,6 +60,7 @@ fn plain_formulas_are_read_in_one_pass_as_parse_then_check_reads_them() {
         "if(Long!=flag,1,0)+if(a!=B,1,0)+if((a)==B,1,0)",
         "if(!flag||a<3&&B>2,a/2,a)",
         "007+1.50+0.5*0",
+        "999999999+1000000000+4294967295*4294967296-0000000001",
     ] {
         let slow = the_usual_way(text, 7, &env, &number, Some(&number));
         assert!(slow.is_some(), "{text} checks");
