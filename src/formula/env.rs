@@ -364,6 +364,14 @@ impl CheckEnv for MapEnv {
         }
     }
 
+    #[inline]
+    fn scalar_variable_ascii(&self, name: &[u8]) -> Option<(VarRef, Scalar)> {
+        match self.find_spelt_as_defined(name) {
+            Some(found) => found,
+            None => self.scalar_variable_compared(std::str::from_utf8(name).ok()?),
+        }
+    }
+
     fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
         let (i, f) = self.find(name)?;
         let f = match f {
@@ -502,6 +510,11 @@ mod tests {
                 n.to_ascii_lowercase(),
             ] {
                 assert_eq!(env.scalar_variable(&spelling), scalar, "{spelling}");
+                assert_eq!(
+                    env.scalar_variable_ascii(spelling.as_bytes()),
+                    scalar,
+                    "{spelling}"
+                );
             }
             assert_eq!(env.variable(n), want, "{n}");
             assert_eq!(env.variable(&n.to_ascii_uppercase()), want, "{n}");
@@ -518,6 +531,7 @@ mod tests {
             "t01 ",
         ] {
             assert_eq!(env.variable(n), None, "{n}");
+            assert_eq!(env.scalar_variable_ascii(n.as_bytes()), None, "{n}");
         }
         // Redefining in another case keeps one variable.
         assert_eq!(env.define("SCORE", Format::Boolean, None), VarRef(3));

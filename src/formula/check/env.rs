@@ -108,6 +108,14 @@ pub trait CheckEnv {
         }
     }
 
+    /// [`CheckEnv::scalar_variable`] of a name given as its bytes, which are ASCII letters,
+    /// digits and `~` (as the one-pass check reads names, in the long runs of `a+b+c+…`).
+    /// The default makes the `&str` and asks `scalar_variable`; an environment that looks
+    /// names up by their bytes may skip that.
+    fn scalar_variable_ascii(&self, name: &[u8]) -> Option<(VarRef, Scalar)> {
+        self.scalar_variable(std::str::from_utf8(name).ok()?)
+    }
+
     /// The user or host function called `name` (any case).
     fn function(&self, name: &str) -> Option<FunctionRef<'_>> {
         let _ = name;
@@ -146,5 +154,32 @@ pub struct EmptyEnv;
 impl CheckEnv for EmptyEnv {
     fn variable(&self, _name: &str) -> Option<(VarRef, Format)> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formula::testing::Env;
+
+    #[test]
+    fn the_default_ascii_look_up_answers_as_the_str_one() {
+        let env = Env::default()
+            .with("Score", "NUMBER", "1")
+            .with("Flag", "BOOLEAN", "true")
+            .with("Text", "STRING", "a");
+        for name in ["Score", "SCORE", "flag", "Text", "Nope", ""] {
+            assert_eq!(
+                env.scalar_variable_ascii(name.as_bytes()),
+                env.scalar_variable(name),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            env.scalar_variable_ascii(b"Score"),
+            Some((VarRef(0), Scalar::Number))
+        );
+        // Bytes that are not UTF-8 name nothing.
+        assert_eq!(env.scalar_variable_ascii(b"Sc\xffre"), None);
     }
 }

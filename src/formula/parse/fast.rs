@@ -103,12 +103,20 @@ pub(super) fn parse_bytes(text: &str, place: Place, whole: Span) -> Option<Formu
 /// [`Bytes`] and the one-pass check.
 #[inline]
 pub(crate) fn plain_name_end(text: &[u8], start: usize) -> Option<usize> {
+    let end = name_end(text, start);
+    // The end of the text reads as 0: an end.
+    (!NEEDS_FULL_LEXER[usize::from(text.get(end).copied().unwrap_or(0))]).then_some(end)
+}
+
+/// Where the ASCII letters, digits and `~` from byte `start + 1` of `text` on end: the end
+/// of the name starting at `start`, before [`plain_name_end`] looks at what follows it.
+#[inline]
+pub(crate) fn name_end(text: &[u8], start: usize) -> usize {
     let mut end = start + 1;
     while NAME_END_ASCII[usize::from(text.get(end).copied().unwrap_or(0))] {
         end += 1;
     }
-    // The end of the text reads as 0: an end.
-    (!NEEDS_FULL_LEXER[usize::from(text.get(end).copied().unwrap_or(0))]).then_some(end)
+    end
 }
 
 /// Bytes after a name that may continue it or need the full lexer: `_`, a space, `:`, `.`,

@@ -14,7 +14,7 @@ mod lexer;
 
 pub mod codes;
 
-pub(crate) use fast::{plain_name_end, plain_number_end};
+pub(crate) use fast::{name_end, plain_name_end, plain_number_end};
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::formula::ast::Formula;

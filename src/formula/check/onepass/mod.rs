@@ -521,10 +521,20 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     /// Notes that the formula reads `var`: appended to `deps` the first time.
     #[inline]
     fn read_variable(&mut self, var: VarRef) {
+        if self.first_read(var) {
+            self.deps.push(var);
+        }
+    }
+
+    /// Whether `var` is to be appended to `deps`: read for the first time (its bit in
+    /// `seen` is set now), or a handle beyond [`SEEN_WORDS`] (whose repeats are removed at
+    /// the end).
+    #[inline]
+    fn first_read(&mut self, var: VarRef) -> bool {
         let (at, bit) = (var.0 as usize / 64, 1u64 << (var.0 % 64));
         if let Some(word) = self.seen.get_mut(at) {
             if *word & bit != 0 {
-                return;
+                return false;
             }
             *word |= bit;
         } else if at < SEEN_WORDS {
@@ -535,7 +545,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
         } else {
             self.deps_unique = false;
         }
-        self.deps.push(var);
+        true
     }
 
     /// Takes the operand on top, which must be a BOOLEAN if `boolean`, else a NUMBER.
