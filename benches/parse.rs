@@ -7,7 +7,9 @@
 //! `parse_check/*` times what PCGen does per formula at load (the reference's
 //! "parse+validate"): parse, then check and compile against the reference's variables, for
 //! the six formulas and the reference's 10,000-term sum; each case prints the reference's
-//! figure and the target (1/20 of it) beside the measurement.
+//! figure and the target (1/20 of it) beside the measurement, and times fasteval's parse of
+//! the same formula right after (`fasteval_parse`): the same run's measure of how fast the
+//! machine is (on a shared machine its speed swings between runs).
 
 use criterion::{Criterion, Throughput, criterion_group};
 use rulebook::formula::{Format, MapEnv, Number, Value, check, parse_check_plain, parse_formula};
@@ -158,6 +160,28 @@ fn parse_check(c: &mut Criterion) {
         // spaces, other functions…) is read: a syntax tree, then the checker's walk.
         g.bench_function("tree", |b| {
             b.iter(|| parse_then_check(black_box(text), &env, &format))
+        });
+        // The same run's baseline, measured right after: fasteval's parser (it has no
+        // check) on the formula in its syntax (the sum is written alike).
+        let fe_text = FORMULAS
+            .iter()
+            .position(|(n, _)| *n == name)
+            .and_then(|i| FASTEVAL.get(i).copied())
+            .unwrap_or(text);
+        let parser = fasteval::Parser {
+            expr_len_limit: 1 << 20,
+            expr_depth_limit: 1 << 10,
+        };
+        let mut slab = fasteval::Slab::with_capacity(1 << 15);
+        assert!(
+            parser.parse(fe_text, &mut slab.ps).is_ok(),
+            "{name}: fasteval"
+        );
+        g.bench_function("fasteval_parse", |b| {
+            b.iter(|| {
+                slab.clear();
+                parser.parse(black_box(fe_text), &mut slab.ps).is_ok()
+            })
         });
         g.finish();
     }
