@@ -76,6 +76,14 @@ pub(super) enum Pass {
     Forget,
 }
 
+impl Pass {
+    /// Its place in PCGen's order: copies 0, mods 1, forgets 2 (see
+    /// [`ObjectLines::passes`]).
+    pub(super) fn index(self) -> usize {
+        self as usize
+    }
+}
+
 impl LineHead {
     /// The head of `line`.
     fn of(line: &ObjectLine) -> LineHead {
@@ -332,12 +340,7 @@ impl ObjectLines {
         let mut passes = [0; 3];
         for head in &heads {
             if let Does::Defer(pass) = head.does {
-                let at = match pass {
-                    Pass::Copy => 0,
-                    Pass::Mod => 1,
-                    Pass::Forget => 2,
-                };
-                if let Some(n) = passes.get_mut(at) {
+                if let Some(n) = passes.get_mut(pass.index()) {
                     *n += 1;
                 }
             }

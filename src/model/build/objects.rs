@@ -215,9 +215,9 @@ impl<'a> Builder<'a> {
                 .map(|(_, lines)| lines.passes.get(at).copied().unwrap_or(0))
                 .sum()
         };
-        let mut copies = Vec::with_capacity(passes(0));
-        let mut mods = Vec::with_capacity(passes(1));
-        let mut forgets = Vec::with_capacity(passes(2));
+        let mut copies = Vec::with_capacity(passes(Pass::Copy.index()));
+        let mut mods = Vec::with_capacity(passes(Pass::Mod.index()));
+        let mut forgets = Vec::with_capacity(passes(Pass::Forget.index()));
         for (f, lines) in &files {
             let f: &'a LoadedFile = f;
             let mut last: Option<ObjectId> = None;
@@ -268,15 +268,15 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        // PCGen order: copies, then mods, then forgets.
-        for (pass, deferred) in [(0, copies), (1, mods), (2, forgets)] {
+        // PCGen order: copies, then mods, then forgets (each pass holds its own lines).
+        for deferred in [copies, mods, forgets] {
             for (f, first, ol) in deferred {
                 let Form::Deferred(form, hash, key_id, made) = &ol.form else {
                     continue;
                 };
                 let (hash, key_id) = (*hash, *key_id);
-                match (pass, form) {
-                    (0, LineForm::Copy(base, new)) => {
+                match form {
+                    LineForm::Copy(base, new) => {
                         if !passes_filter(&f.filter, new) {
                             continue;
                         }
@@ -315,7 +315,7 @@ impl<'a> Builder<'a> {
                         }
                         self.object_tokens(id, f, ol, kind);
                     }
-                    (1, LineForm::Mod(key)) => {
+                    LineForm::Mod(key) => {
                         if !passes_filter(&f.filter, key) {
                             continue;
                         }
@@ -343,7 +343,7 @@ impl<'a> Builder<'a> {
                         };
                         self.object_tokens(id, f, ol, kind);
                     }
-                    (2, LineForm::Forget(key)) => {
+                    LineForm::Forget(key) => {
                         let found = self.index.find(
                             self.ds.indexed(),
                             &okind,
