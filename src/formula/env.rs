@@ -209,7 +209,7 @@ impl MapEnv {
     /// one), `Some(Some(_))` when one is spelt so. `None` when the name is longer, or a
     /// variable with the name's hash but another spelling is met (the name written in
     /// another case, or a rare collision): then [`MapEnv::find_index`] decides.
-    #[inline]
+    #[inline(always)]
     fn find_spelt_as_defined(&self, bytes: &[u8]) -> Option<Option<(VarRef, Scalar)>> {
         if bytes.len() > 8 {
             return None;
@@ -364,7 +364,7 @@ impl CheckEnv for MapEnv {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn scalar_variable_ascii(&self, name: &[u8]) -> Option<(VarRef, Scalar)> {
         match self.find_spelt_as_defined(name) {
             Some(found) => found,

@@ -2,10 +2,12 @@
 //! the text once and, as each operand and operator is complete, checks it (formats on a
 //! small stack) and appends it to the formula's postfix code (`compile::Plain`), so no
 //! syntax tree is made and no node is visited twice. The typed tree is built from that code
-//! on first evaluation. An operand followed by an operator of the level of the one waiting
-//! for it (`a+b` then `+`) completes that operator at once, and in long formulas the names
-//! of such runs (`a+b+c+…`) are gathered and looked up in batches ([`Reader::run`]), so that
-//! the environment's index is read for several names at once.
+//! on first evaluation. Runs of sums and products (`b*2-c+d/e` after `a+`: names and short
+//! integers, each followed by `+ - * /`) are read in a tight loop of their own, with the
+//! operators waiting on those two levels kept in locals ([`Reader::run`]); in long
+//! formulas the names of runs of one level (`a+b+c+…`) are gathered and looked up in
+//! batches ([`Reader::run_batched`]), so that the environment's index is read for several
+//! names at once.
 //!
 //! It answers only for formulas that check without a problem and are written in the plain
 //! part of the language: NUMBER and BOOLEAN variables whose names are ASCII letters and
@@ -124,7 +126,7 @@ pub fn parse_check_plain<E: CheckEnv + ?Sized>(
 }
 
 /// Formulas longer than this many bytes have the names of their sums and products looked
-/// up in batches ([`Reader::run`]).
+/// up in batches ([`Reader::run_batched`]).
 const RUN_TEXT: usize = 256;
 
 /// Buffers above this many steps (512 KiB) are not kept for the next formula.
@@ -252,7 +254,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
         // After `^` the operand is a primary: no prefix operator.
         let mut after_pow = false;
         let mut nesting = 0usize;
-        // Names are looked up in batches (`run`) in long formulas only: a batch pays for
+        // Names are looked up in batches (`run_batched`) in long formulas only: a batch pays for
         // itself where many names follow one another.
         let long = self.text.len() > RUN_TEXT;
         loop {
@@ -294,11 +296,8 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                         // An array item `name[i]` is left to the usual way.
                         b'[' => return None,
                         _ => {
-                            if let Some(next) = self.variable(start, pos)? {
-                                (pos, tokens) = (next, tokens + 1);
-                                if long {
-                                    (pos, tokens) = self.run(pos, tokens)?;
-                                }
+                            if let Some(read) = self.variable(start, pos, tokens)? {
+                                (pos, tokens) = read;
                                 continue;
                             }
                         }
@@ -307,8 +306,8 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                 b'0'..=b'9' => {
                     let start = pos;
                     pos = plain_number_end(self.text, start)?;
-                    if let Some(next) = self.number(start, pos)? {
-                        (pos, tokens) = (next, tokens + 1);
+                    if let Some(read) = self.number(start, pos, tokens)? {
+                        (pos, tokens) = read;
                         continue;
                     }
                 }
@@ -430,8 +429,8 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                         } if l == level => {
                             *top = Pending::Binary { op, level };
                             self.binary(before)?;
-                            pos += len;
-                            tokens += 1;
+                            (pos, tokens) =
+                                self.operator_read(pos + len, tokens + 1, level, long)?;
                             break;
                         }
                         // A looser operator, a parenthesis or a call waits: nothing to do.
@@ -441,10 +440,27 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                     }
                 }
                 self.ops.push(Pending::Binary { op, level });
-                pos += len;
-                tokens += 1;
+                (pos, tokens) = self.operator_read(pos + len, tokens + 1, level, long)?;
                 break;
             }
+        }
+    }
+
+    /// Where the next operand starts and the tokens read by then, after the binary
+    /// operator of `level` that ends at byte `pos` was pushed: in a `long` formula, a
+    /// `+ - * /` starts a run of names of its level, read in batches
+    /// ([`Reader::run_batched`]).
+    #[inline(always)]
+    fn operator_read(
+        &mut self,
+        pos: usize,
+        tokens: usize,
+        level: u8,
+        long: bool,
+    ) -> Option<(usize, usize)> {
+        match level {
+            4 | 5 if long => self.run_batched(pos, tokens),
+            _ => Some((pos, tokens)),
         }
     }
 
@@ -468,10 +484,15 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
         Some(())
     }
 
-    /// A number literal, `start..end` of the text; where the next operand starts when the
-    /// operator after it was taken too ([`Reader::number_operand`]).
+    /// A number literal, `start..end` of the text, `tokens` read by then (it included);
+    /// where reading goes on when it starts a run ([`Reader::number_operand`]).
     #[inline]
-    fn number(&mut self, start: usize, end: usize) -> Option<Option<usize>> {
+    fn number(
+        &mut self,
+        start: usize,
+        end: usize,
+        tokens: usize,
+    ) -> Option<Option<(usize, usize)>> {
         let digits = self.text.get(start..end)?;
         let op = if digits.len() <= 9 && digits.iter().all(u8::is_ascii_digit) {
             // At most nine digits (the usual literal): an integer below 10^9, read here as
@@ -480,7 +501,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
         } else {
             self.literal(start, end)?
         };
-        self.number_operand(op, self.at(start), self.at(end), end)
+        self.number_operand(op, start, end, tokens)
     }
 
     /// The code of a number literal, `start..end` of the text, that is not a short integer.
@@ -502,17 +523,21 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
         Some(PlainOp::Number(at))
     }
 
-    /// The variable named `start..end` of the text; where the next operand starts when the
-    /// operator after it was taken too ([`Reader::number_operand`]).
+    /// The variable named `start..end` of the text, `tokens` read by then (it included);
+    /// where reading goes on when it starts a run ([`Reader::number_operand`]).
     #[inline]
-    fn variable(&mut self, start: usize, end: usize) -> Option<Option<usize>> {
+    fn variable(
+        &mut self,
+        start: usize,
+        end: usize,
+        tokens: usize,
+    ) -> Option<Option<(usize, usize)>> {
         let (var, scalar) = self.env.scalar_variable(self.src.get(start..end)?)?;
         self.read_variable(var);
-        let (s, e) = (self.at(start), self.at(end));
         match scalar {
-            Scalar::Number => self.number_operand(PlainOp::NumVar(var), s, e, end),
+            Scalar::Number => self.number_operand(PlainOp::NumVar(var), start, end, tokens),
             Scalar::Boolean => {
-                self.emit(PlainOp::BoolVar(var), s, e, true)?;
+                self.emit(PlainOp::BoolVar(var), self.at(start), self.at(end), true)?;
                 Some(None)
             }
         }

@@ -54,6 +54,10 @@ fn plain_formulas_are_read_in_one_pass_as_parse_then_check_reads_them() {
         "if(Long,20,30)",
         "max(value()-1,1)",
         "t01+a*2-B+c3/2+a*B-t01+a+B*3",
+        // Runs of sums and products with literals (odd ones: a literal read wrong shows).
+        "a+7*B-15/c3+a*13-B/3*Score+t01",
+        "(a-3*B+1)*(c3+5/a-9)+max(a*B-1,7)",
+        "Score-1+2-3+4*5*7/9-a*-B+c3/2^a-1",
         "if(a>=5,max(floor((Score-10)/2),0)+a/2,min(a,3))",
         "-(2*3)+-a^2",
         "ABS(-a)+Ceil(B/3)+round(2.5)+MIN(a,B,c3)",
@@ -215,7 +219,7 @@ fn onepass_answers_for_many_random_formulas() {
 /// that both the answers and the refusals are met at every place of a batch.
 fn long_formula() -> impl Strategy<Value = String> {
     let piece = prop::sample::select(vec![
-        "a", "B", "c3", "Score", "t01", "a", "B", "c3", "Score", "t01", "2", "(a)", "a*B",
+        "a", "B", "c3", "Score", "t01", "a", "B", "c3", "Score", "t01", "2", "17", "(a)", "a*B",
         "max(a,B)", "-a",
     ]);
     let op = prop::sample::select(vec!["+", "-", "*", "/", "+", "-", "+", "+"]);
