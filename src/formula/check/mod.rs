@@ -156,6 +156,7 @@ pub fn check_with_args(
 /// The compiled formula of a checked tree or plain formula's code (`typed`) of `format`
 /// that reads `deps` (each once, where it first appears: see [`first_uses`]) and spans
 /// `span`.
+#[inline]
 fn compiled(
     typed: TypedForm,
     format: Format,

@@ -50,7 +50,8 @@ pub(crate) enum Op {
 /// A plain formula's postfix code.
 #[derive(Clone, Debug)]
 pub(crate) struct Plain {
-    pub(crate) file: FileId,
+    /// The steps, their spans in the formula's file (the compiled formula's span tells
+    /// which).
     pub(crate) steps: Box<[Step]>,
     /// Number literals that are not small integers.
     pub(crate) numbers: Box<[Number]>,
@@ -81,13 +82,13 @@ impl Item {
 impl Plain {
     /// The typed tree: the one the checker makes of the formula's syntax tree (before
     /// `optimize`). `None` only if the code is not well formed, which the one-pass check
-    /// never produces.
-    pub(crate) fn tree(&self) -> Option<Val> {
+    /// never produces. `file` is the formula's file.
+    pub(crate) fn tree(&self, file: FileId) -> Option<Val> {
         let mut stack: Vec<Item> = Vec::with_capacity(8);
         // The first chain (`a+b-c…`) gets room for every `+` and `-` still to come.
         let mut first_chain = true;
         for (i, step) in self.steps.iter().enumerate() {
-            let span = Span::new(self.file, step.start as usize..step.end as usize);
+            let span = Span::new(file, step.start as usize..step.end as usize);
             let item = match step.op {
                 Op::NumVar(v) => Item::Num(Num::Var(v, span)),
                 Op::BoolVar(v) => Item::Bool(Bool::Var(v, span)),

@@ -20,7 +20,6 @@
 //! the one [`check`](super::check) makes of the tree `parse_formula` gives (the
 //! `onepass_matches_parse_then_check` proptest below compares the typed trees).
 
-use super::builtins::lower_short;
 use super::{CheckEnv, Scalar, VarRef};
 use crate::formula::ast::{BinaryOp, UnaryOp};
 use crate::formula::compile::{
@@ -57,13 +56,29 @@ pub fn parse_check_plain<E: CheckEnv + ?Sized>(
 ) -> Option<CompiledFormula> {
     // Every position in the text is a `u32` in its file (else the usual way takes it).
     u32::try_from(text.len()).ok()?.checked_add(offset)?;
-    let mut deps = super::DEPS.take();
-    let mut buffers = BUFFERS.take();
+    let (at, check) = ((file, offset), (asserted, input));
+    BUFFERS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buffers) => read_formula(&mut buffers, text, at, env, check),
+        // In use further up this thread (nothing the reader calls reads a formula; were it
+        // to, the inner formula would be read with buffers of its own).
+        Err(_) => read_formula(&mut Buffers::new(), text, at, env, check),
+    })
+}
+
+/// [`parse_check_plain`] of `text` at `offset` in `file`, with `buffers` (all empty, and
+/// left so), checked for the `asserted` format with `input`.
+fn read_formula<E: CheckEnv + ?Sized>(
+    buffers: &mut Buffers,
+    text: &str,
+    (file, offset): (FileId, u32),
+    env: &E,
+    (asserted, input): (&Format, Option<&Format>),
+) -> Option<CompiledFormula> {
     if text.len() > 1024 {
         // A long formula: room for about as many steps as it can have (an operand and an
         // operator take two bytes at least), so the code is not copied as it grows.
         buffers.steps.reserve(text.len() / 2 + 1);
-        deps.reserve(text.len() / 2 + 1);
+        buffers.deps.reserve(text.len() / 2 + 1);
     }
     let mut reader = Reader {
         src: text,
@@ -71,12 +86,8 @@ pub fn parse_check_plain<E: CheckEnv + ?Sized>(
         offset,
         env,
         input,
-        deps,
-        seen: std::mem::take(&mut buffers.seen),
+        b: buffers,
         deps_unique: true,
-        operands: std::mem::take(&mut buffers.operands),
-        ops: std::mem::take(&mut buffers.ops),
-        steps: std::mem::take(&mut buffers.steps),
         numbers: Vec::new(),
         uses_input: false,
     };
@@ -85,11 +96,9 @@ pub fn parse_check_plain<E: CheckEnv + ?Sized>(
         uses_input,
         numbers,
         deps_unique,
-        mut deps,
+        b: buffers,
         ..
     } = reader;
-    (buffers.seen, buffers.operands, buffers.ops, buffers.steps) =
-        (reader.seen, reader.operands, reader.ops, reader.steps);
     let format = match (read, buffers.operands.as_slice()) {
         (Some(()), [only]) if !only.boolean => Some(Format::Number),
         (Some(()), [_]) => Some(Format::Boolean),
@@ -100,28 +109,25 @@ pub fn parse_check_plain<E: CheckEnv + ?Sized>(
             // Copied out at its size: the buffer stays for the next formula (handing a
             // long formula's buffer over instead made every such formula map fresh pages).
             let plain = Plain {
-                file,
                 steps: buffers.steps.as_slice().into(),
                 numbers: numbers.into(),
             };
             let whole = Span::new(file, 0..text.len()).shifted(offset);
             let typed = TypedForm::plain(plain);
             if !deps_unique {
-                super::first_uses(&mut deps);
+                super::first_uses(&mut buffers.deps);
             }
-            Some(super::compiled(typed, format, &deps, whole, uses_input))
+            Some(super::compiled(
+                typed,
+                format,
+                &buffers.deps,
+                whole,
+                uses_input,
+            ))
         }
         _ => None,
     };
-    buffers.forget_seen(&deps);
-    deps.clear();
-    if deps.capacity() <= super::KEPT_DEPS {
-        super::DEPS.set(deps);
-    }
     buffers.clear();
-    if buffers.steps.capacity() <= KEPT_STEPS {
-        BUFFERS.set(buffers);
-    }
     compiled
 }
 
@@ -137,37 +143,80 @@ const KEPT_STEPS: usize = 1 << 15;
 /// A formula that reads a larger handle has its repeats removed at the end instead.
 const SEEN_WORDS: usize = 1 << 15;
 
+/// A name of up to eight bytes (ASCII letters, digits and `~`, as the reader's names are)
+/// as one word, its letters lower-cased: each byte with its `0x20` bit set, the first in the
+/// low byte. That bit makes an upper-case letter its lower-case one and leaves the other
+/// bytes of such names as they are, so two names are one word exactly when they are the
+/// same name in any case. Longer names are 0 (no built-in's name is that long).
+const fn folded_word(name: &[u8]) -> u64 {
+    if name.len() > 8 {
+        return 0;
+    }
+    let (mut word, mut shift, mut rest) = (0u64, 0, name);
+    while let [b, tail @ ..] = rest {
+        word |= ((*b | 0x20) as u64) << shift;
+        (shift, rest) = (shift + 8, tail);
+    }
+    word
+}
+
+/// The built-ins the one-pass check reads, as [`folded_word`]s.
+const ABS: u64 = folded_word(b"abs");
+const CEIL: u64 = folded_word(b"ceil");
+const FLOOR: u64 = folded_word(b"floor");
+const ROUND: u64 = folded_word(b"round");
+const MAX: u64 = folded_word(b"max");
+const MIN: u64 = folded_word(b"min");
+const IF: u64 = folded_word(b"if");
+const VALUE: u64 = folded_word(b"value");
+
 /// The stacks of one pass, kept from one formula to the next.
-#[derive(Default)]
 struct Buffers {
     operands: Vec<Operand>,
     ops: Vec<Pending>,
     steps: Vec<PlainStep>,
-    /// A bit per variable handle, set for those the formula being read has read already;
-    /// all clear between formulas.
+    /// Every variable read, in text order, each once while [`Reader::deps_unique`].
+    deps: Vec<VarRef>,
+    /// A bit per variable handle, set for those in `deps`: all clear between formulas.
     seen: Vec<u64>,
 }
 
 impl Buffers {
-    fn clear(&mut self) {
-        self.operands.clear();
-        self.ops.clear();
-        self.steps.clear();
+    const fn new() -> Buffers {
+        Buffers {
+            operands: Vec::new(),
+            ops: Vec::new(),
+            steps: Vec::new(),
+            deps: Vec::new(),
+            seen: Vec::new(),
+        }
     }
 
-    /// Clears the bits of `deps` (every variable the formula read, or more) in `seen`.
-    fn forget_seen(&mut self, deps: &[VarRef]) {
-        for d in deps {
+    /// Empties the buffers for the next formula: the bits of `deps` (every variable the
+    /// formula read) cleared in `seen`, and the buffers grown beyond what is kept
+    /// dropped.
+    fn clear(&mut self) {
+        for d in &self.deps {
             if let Some(word) = self.seen.get_mut(d.0 as usize / 64) {
                 *word = 0;
             }
+        }
+        self.operands.clear();
+        self.ops.clear();
+        self.steps.clear();
+        self.deps.clear();
+        if self.steps.capacity() > KEPT_STEPS {
+            self.steps = Vec::new();
+        }
+        if self.deps.capacity() > super::KEPT_DEPS {
+            self.deps = Vec::new();
         }
     }
 }
 
 thread_local! {
-    /// The buffers of the last one-pass check on this thread, reused.
-    static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::new(Buffers::default());
+    /// The buffers of the one-pass check on this thread, reused.
+    static BUFFERS: std::cell::RefCell<Buffers> = const { std::cell::RefCell::new(Buffers::new()) };
 }
 
 /// An operand read and not yet taken by an operator, a call or the end: where its text is
@@ -205,16 +254,11 @@ struct Reader<'t, E: ?Sized> {
     offset: u32,
     env: &'t E,
     input: Option<&'t Format>,
-    /// Every variable read, in text order, each once while `deps_unique`.
-    deps: Vec<VarRef>,
-    /// A bit per variable handle: set for those in `deps` (see [`Buffers::seen`]).
-    seen: Vec<u64>,
+    /// The stacks, the code and the variables read.
+    b: &'t mut Buffers,
     /// False once a handle beyond [`SEEN_WORDS`] was read: from then on `deps` takes every
     /// read, and repeats are removed at the end.
     deps_unique: bool,
-    operands: Vec<Operand>,
-    ops: Vec<Pending>,
-    steps: Vec<PlainStep>,
     /// Number literals other than small integers.
     numbers: Vec<Number>,
     uses_input: bool,
@@ -238,8 +282,8 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     /// BOOLEAN if `boolean`, and pushes it as an operand.
     #[inline]
     fn emit(&mut self, op: PlainOp, start: u32, end: u32, boolean: bool) -> Option<()> {
-        self.steps.push(PlainStep { op, start, end });
-        self.operands.push(Operand {
+        self.b.steps.push(PlainStep { op, start, end });
+        self.b.operands.push(Operand {
             start,
             end,
             boolean,
@@ -274,9 +318,9 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                             if nesting > MAX_NESTING {
                                 return None;
                             }
-                            self.ops.push(Pending::Call {
+                            self.b.ops.push(Pending::Call {
                                 name: (start as u32, pos as u32),
-                                mark: self.operands.len(),
+                                mark: self.b.operands.len(),
                             });
                             pos += 1;
                             tokens += 1;
@@ -287,7 +331,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                             // `f()`: closed at once.
                             tokens += 1;
                             pos += 1;
-                            let Some(Pending::Call { name, mark }) = self.ops.pop() else {
+                            let Some(Pending::Call { name, mark }) = self.b.ops.pop() else {
                                 return None;
                             };
                             self.call(name, mark, pos)?;
@@ -316,7 +360,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                     if nesting > MAX_NESTING {
                         return None;
                     }
-                    self.ops.push(Pending::Paren { at: pos as u32 });
+                    self.b.ops.push(Pending::Paren { at: pos as u32 });
                     pos += 1;
                     after_pow = false;
                     continue;
@@ -333,13 +377,13 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                         UnaryOp::Not
                     };
                     // `--x`, `!!x` and `!-x` are not formulas; `-!x` is.
-                    if let Some(&Pending::Prefix { op: before, at }) = self.ops.last() {
+                    if let Some(&Pending::Prefix { op: before, at }) = self.b.ops.last() {
                         if at as usize + 1 == pos && !(before == UnaryOp::Neg && op == UnaryOp::Not)
                         {
                             return None;
                         }
                     }
-                    self.ops.push(Pending::Prefix { op, at: pos as u32 });
+                    self.b.ops.push(Pending::Prefix { op, at: pos as u32 });
                     pos += 1;
                     continue;
                 }
@@ -359,17 +403,17 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                     0 if pos >= self.text.len() => {
                         self.reduce(0)?;
                         // Every parenthesis and call closed.
-                        return self.ops.is_empty().then_some(());
+                        return self.b.ops.is_empty().then_some(());
                     }
                     b')' => {
                         tokens += 1;
                         self.reduce(0)?;
                         pos += 1;
-                        match self.ops.pop()? {
+                        match self.b.ops.pop()? {
                             Pending::Paren { at } => {
                                 // The parenthesised operand's span takes in the parentheses.
                                 let (start, end) = (self.at(at as usize), self.at(pos));
-                                let top = self.operands.last_mut()?;
+                                let top = self.b.operands.last_mut()?;
                                 top.start = start;
                                 top.end = end;
                             }
@@ -382,7 +426,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                     b',' => {
                         tokens += 1;
                         self.reduce(0)?;
-                        if !matches!(self.ops.last(), Some(Pending::Call { .. })) {
+                        if !matches!(self.b.ops.last(), Some(Pending::Call { .. })) {
                             return None;
                         }
                         pos += 1;
@@ -410,13 +454,13 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                 if level == 6 {
                     if let Some(&Pending::Binary {
                         op: BinaryOp::Pow, ..
-                    }) = self.ops.last()
+                    }) = self.b.ops.last()
                     {
-                        self.ops.pop();
+                        self.b.ops.pop();
                         self.binary(BinaryOp::Pow)?;
                     }
                     after_pow = true;
-                } else if let Some(top) = self.ops.last_mut() {
+                } else if let Some(top) = self.b.ops.last_mut() {
                     match *top {
                         // The waiting operator is of this level (`a+b` before `-c`): below
                         // it only looser operators wait (each binary operator completed the
@@ -439,7 +483,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                         _ => self.reduce(level)?,
                     }
                 }
-                self.ops.push(Pending::Binary { op, level });
+                self.b.ops.push(Pending::Binary { op, level });
                 (pos, tokens) = self.operator_read(pos + len, tokens + 1, level, long)?;
                 break;
             }
@@ -468,14 +512,14 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     /// operators, down to the innermost open parenthesis or call.
     #[inline(always)]
     fn reduce(&mut self, level: u8) -> Option<()> {
-        while let Some(&top) = self.ops.last() {
+        while let Some(&top) = self.b.ops.last() {
             match top {
                 Pending::Binary { op, level: l } if l >= level => {
-                    self.ops.pop();
+                    self.b.ops.pop();
                     self.binary(op)?;
                 }
                 Pending::Prefix { op, at } => {
-                    self.ops.pop();
+                    self.b.ops.pop();
                     self.unary(op, self.at(at as usize))?;
                 }
                 _ => break,
@@ -547,7 +591,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     #[inline]
     fn read_variable(&mut self, var: VarRef) {
         if self.first_read(var) {
-            self.deps.push(var);
+            self.b.deps.push(var);
         }
     }
 
@@ -557,14 +601,14 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     #[inline]
     fn first_read(&mut self, var: VarRef) -> bool {
         let (at, bit) = (var.0 as usize / 64, 1u64 << (var.0 % 64));
-        if let Some(word) = self.seen.get_mut(at) {
+        if let Some(word) = self.b.seen.get_mut(at) {
             if *word & bit != 0 {
                 return false;
             }
             *word |= bit;
         } else if at < SEEN_WORDS {
-            self.seen.resize(at + 1, 0);
-            if let Some(word) = self.seen.get_mut(at) {
+            self.b.seen.resize(at + 1, 0);
+            if let Some(word) = self.b.seen.get_mut(at) {
                 *word = bit;
             }
         } else {
@@ -576,49 +620,48 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     /// Takes the operand on top, which must be a BOOLEAN if `boolean`, else a NUMBER.
     #[inline]
     fn take(&mut self, boolean: bool) -> Option<Operand> {
-        self.operands.pop().filter(|o| o.boolean == boolean)
+        self.b.operands.pop().filter(|o| o.boolean == boolean)
     }
 
     /// The call of the name at `name` whose arguments are the operands from `mark` on,
     /// closed by the `)` before `end`.
     fn call(&mut self, name: (u32, u32), mark: usize, end: usize) -> Option<()> {
-        let n = self.operands.len().checked_sub(mark)?;
-        let mut buf = [0u8; 16];
-        let lower = lower_short(self.src.get(name.0 as usize..name.1 as usize)?, &mut buf);
-        let (op, boolean) = match (lower, n) {
-            ("abs" | "ceil" | "floor" | "round", 1) => {
+        let n = self.b.operands.len().checked_sub(mark)?;
+        let word = folded_word(self.text.get(name.0 as usize..name.1 as usize)?);
+        let (op, boolean) = match (word, n) {
+            (ABS | CEIL | FLOOR | ROUND, 1) => {
                 self.take(false)?;
-                let f = match lower {
-                    "abs" => NumFn::Abs,
-                    "ceil" => NumFn::Ceil,
-                    "floor" => NumFn::Floor,
+                let f = match word {
+                    ABS => NumFn::Abs,
+                    CEIL => NumFn::Ceil,
+                    FLOOR => NumFn::Floor,
                     _ => NumFn::Round,
                 };
                 (PlainOp::Fn1(f), false)
             }
-            ("max" | "min", 2..) => {
-                if self.operands.get(mark..)?.iter().any(|o| o.boolean) {
+            (MAX | MIN, 2..) => {
+                if self.b.operands.get(mark..)?.iter().any(|o| o.boolean) {
                     return None;
                 }
-                self.operands.truncate(mark);
+                self.b.operands.truncate(mark);
                 let n = u32::try_from(n).ok()?;
-                let op = if lower == "max" {
+                let op = if word == MAX {
                     PlainOp::Max(n)
                 } else {
                     PlainOp::Min(n)
                 };
                 (op, false)
             }
-            ("if", 3) => {
-                let f = self.operands.pop()?;
-                let t = self.operands.pop()?;
+            (IF, 3) => {
+                let f = self.b.operands.pop()?;
+                let t = self.b.operands.pop()?;
                 self.take(true)?;
                 if t.boolean != f.boolean {
                     return None;
                 }
                 (PlainOp::If, t.boolean)
             }
-            ("value", 0) if self.input == Some(&Format::Number) => {
+            (VALUE, 0) if self.input == Some(&Format::Number) => {
                 self.uses_input = true;
                 (PlainOp::Input, false)
             }
@@ -638,8 +681,8 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     /// The binary operator `op` on the two operands on top.
     #[inline]
     fn binary(&mut self, op: BinaryOp) -> Option<()> {
-        let b = self.operands.pop()?;
-        let a = self.operands.last_mut()?;
+        let b = self.b.operands.pop()?;
+        let a = self.b.operands.last_mut()?;
         let numbers = !a.boolean && !b.boolean;
         let boolean = match op {
             _ if numbers && num_op(op).is_some() => false,
@@ -655,7 +698,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
             end,
             boolean,
         };
-        self.steps.push(PlainStep {
+        self.b.steps.push(PlainStep {
             op: PlainOp::Binary(op),
             start,
             end,

@@ -72,8 +72,10 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                 return Some(None);
             }
         };
-        if matches!(self.ops.last(), Some(Pending::Binary { level: 4 | 5, .. }))
-            && run_item(self.text, end + 1).is_some()
+        if matches!(
+            self.b.ops.last(),
+            Some(Pending::Binary { level: 4 | 5, .. })
+        ) && run_item(self.text, end + 1).is_some()
         {
             // (The operand after the operator starts with a letter or digit: no space.)
             let first = (op, self.at(start), self.at(end), next);
@@ -105,10 +107,10 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     ) -> Option<(usize, usize)> {
         // The code and the variables read are appended through locals, whose lengths can
         // stay in registers (the reader's own are behind `self`).
-        let mut steps = std::mem::take(&mut self.steps);
-        let mut deps = std::mem::take(&mut self.deps);
+        let mut steps = std::mem::take(&mut self.b.steps);
+        let mut deps = std::mem::take(&mut self.b.deps);
         let read = self.run_into(first, pos, tokens, &mut steps, &mut deps);
-        (self.steps, self.deps) = (steps, deps);
+        (self.b.steps, self.b.deps) = (steps, deps);
         read
     }
 
@@ -183,12 +185,12 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
         }
         for (w, level) in [(add, 4), (mul, 5)] {
             if let Some(w) = w {
-                self.operands.push(Operand {
+                self.b.operands.push(Operand {
                     start: w.start,
                     end: w.end,
                     boolean: false,
                 });
-                self.ops.push(Pending::Binary { op: w.op, level });
+                self.b.ops.push(Pending::Binary { op: w.op, level });
             }
         }
         Some((pos, tokens))
@@ -200,7 +202,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     fn take_waiting(&mut self) -> Option<(Option<Waiting>, Option<Waiting>)> {
         let mut waiting = (None, None);
         for level in [5, 4] {
-            match (self.ops.last(), self.operands.last()) {
+            match (self.b.ops.last(), self.b.operands.last()) {
                 (Some(&Pending::Binary { op, level: l }), Some(a)) if l == level => {
                     if a.boolean {
                         return None;
@@ -215,8 +217,8 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                     } else {
                         waiting.0 = w;
                     }
-                    self.ops.pop();
-                    self.operands.pop();
+                    self.b.ops.pop();
+                    self.b.operands.pop();
                 }
                 // A run starts after a `+ - * /`: one of them is on top.
                 _ if level == 4 && waiting.1.is_none() => return None,
@@ -246,7 +248,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     ) -> Option<(usize, usize)> {
         const BATCH: usize = 16;
         let (Some(&Pending::Binary { op, level }), Some(&a)) =
-            (self.ops.last(), self.operands.last())
+            (self.b.ops.last(), self.b.operands.last())
         else {
             return Some((pos, tokens));
         };
@@ -332,15 +334,15 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                     k += 1;
                 }
             }
-            self.steps.extend_from_slice(steps.get(..2 * n)?);
-            self.deps.extend_from_slice(first.get(..k)?);
+            self.b.steps.extend_from_slice(steps.get(..2 * n)?);
+            self.b.deps.extend_from_slice(first.get(..k)?);
             pos = at;
             if n < BATCH {
                 break;
             }
         }
         if let (Some(Pending::Binary { op, .. }), Some(a)) =
-            (self.ops.last_mut(), self.operands.last_mut())
+            (self.b.ops.last_mut(), self.b.operands.last_mut())
         {
             (*op, a.start, a.end) = (waiting, a_start, a_end);
         }

@@ -125,6 +125,33 @@ fn the_token_limit_is_the_parsers() {
     );
 }
 
+/// The built-ins are known by their names in any case, and no other name is taken for one.
+#[test]
+fn built_in_names_are_read_in_any_case_and_no_other() {
+    let builtins = [ABS, CEIL, FLOOR, ROUND, MAX, MIN, IF, VALUE];
+    for (name, word) in [("FlOoR", FLOOR), ("ABS", ABS), ("If", IF), ("VALUE", VALUE)] {
+        assert_eq!(folded_word(name.as_bytes()), word, "{name}");
+    }
+    for name in [
+        "floo",
+        "floors",
+        "flo0r",
+        "abs~",
+        "ifx",
+        "i",
+        "Valuex",
+        "maxmaxmax",
+        "",
+    ] {
+        let word = folded_word(name.as_bytes());
+        assert!(!builtins.contains(&word), "{name}");
+    }
+    // Distinct built-ins are distinct words.
+    for (i, a) in builtins.iter().enumerate() {
+        assert!(!builtins[i + 1..].contains(a));
+    }
+}
+
 /// A formula of the plain language (or near it), from random pieces.
 fn formula() -> impl Strategy<Value = String> {
     let leaf = prop::sample::select(vec![
