@@ -196,9 +196,14 @@ impl Buffers {
     /// formula read) cleared in `seen`, and the buffers grown beyond what is kept
     /// dropped.
     fn clear(&mut self) {
-        for d in &self.deps {
-            if let Some(word) = self.seen.get_mut(d.0 as usize / 64) {
-                *word = 0;
+        if self.deps.len() > self.seen.len() {
+            // More variables than words (a long formula): every word at once.
+            self.seen.fill(0);
+        } else {
+            for d in &self.deps {
+                if let Some(word) = self.seen.get_mut(d.0 as usize / 64) {
+                    *word = 0;
+                }
             }
         }
         self.operands.clear();
