@@ -198,34 +198,33 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
 
     /// The `+ - * /` on top of the operators and its left operand, taken off the stacks,
     /// and under a `*` or `/` a `+` or `-` with its own: the `+`/`-` and the `*`/`/`
-    /// waiting. `None` when a left operand is a BOOLEAN (the operator's check fails).
+    /// waiting. `None` when a left operand is a BOOLEAN (the operator's check fails), or
+    /// (never: a run starts only after one) when no `+ - * /` is on top.
     fn take_waiting(&mut self) -> Option<(Option<Waiting>, Option<Waiting>)> {
-        let mut waiting = (None, None);
-        for level in [5, 4] {
-            match (self.b.ops.last(), self.b.operands.last()) {
-                (Some(&Pending::Binary { op, level: l }), Some(a)) if l == level => {
-                    if a.boolean {
-                        return None;
-                    }
-                    let w = Some(Waiting {
-                        op,
-                        start: a.start,
-                        end: a.end,
-                    });
-                    if level == 5 {
-                        waiting.1 = w;
-                    } else {
-                        waiting.0 = w;
-                    }
-                    self.b.ops.pop();
-                    self.b.operands.pop();
+        let mul = self.take_binary(5)?;
+        let add = self.take_binary(4)?;
+        (add.is_some() || mul.is_some()).then_some((add, mul))
+    }
+
+    /// The binary operator of `level` on top of the operators and its left operand, taken
+    /// off the stacks (`Some(None)` when another is on top); `None` when that operand is a
+    /// BOOLEAN.
+    fn take_binary(&mut self, level: u8) -> Option<Option<Waiting>> {
+        match (self.b.ops.last(), self.b.operands.last()) {
+            (Some(&Pending::Binary { op, level: l }), Some(&a)) if l == level => {
+                if a.boolean {
+                    return None;
                 }
-                // A run starts after a `+ - * /`: one of them is on top.
-                _ if level == 4 && waiting.1.is_none() => return None,
-                _ => {}
+                self.b.ops.pop();
+                self.b.operands.pop();
+                Some(Some(Waiting {
+                    op,
+                    start: a.start,
+                    end: a.end,
+                }))
             }
+            _ => Some(None),
         }
-        Some(waiting)
     }
 
     /// The names from byte `pos` on that are each followed by an operator of the level of
