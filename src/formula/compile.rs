@@ -1115,4 +1115,10 @@ mod size_tests {
         assert_eq!(std::mem::size_of::<TypedForm>(), std::mem::size_of::<Val>());
         assert!(std::mem::size_of::<CompiledFormula>() <= 208);
     }
+
+    /// A step of a plain formula's code is four words of 32 bits (its operation and span).
+    #[test]
+    fn a_plain_step_is_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<PlainStep>(), 16);
+    }
 }

@@ -35,6 +35,10 @@ pub(crate) enum Op {
     Input,
     /// A binary operator on the two operands on top (formats checked).
     Binary(BinaryOp),
+    /// A binary operator on the operand on top and a NUMBER variable, whose name is the
+    /// last given number of bytes of the step's span (formats checked): the code of the
+    /// long runs of sums and products, a step for each name (`+b` of `a+b+c…`).
+    BinaryVar(BinaryOp, u16, VarRef),
     /// A prefix operator on the operand on top.
     Unary(UnaryOp),
     /// `abs`, `ceil`, `floor` or `round` of the operand on top.
@@ -89,83 +93,28 @@ impl Plain {
         let mut first_chain = true;
         for (i, step) in self.steps.iter().enumerate() {
             let span = Span::new(file, step.start as usize..step.end as usize);
-            let item = match step.op {
-                Op::NumVar(v) => Item::Num(Num::Var(v, span)),
-                Op::BoolVar(v) => Item::Bool(Bool::Var(v, span)),
-                Op::Int(n) => Item::Num(Num::Const(Number::Int(i64::from(n)))),
-                Op::Number(k) => Item::Num(Num::Const(*self.numbers.get(k as usize)?)),
-                Op::Input => Item::Num(Num::Input(span)),
-                Op::Unary(UnaryOp::Neg) => Item::Num(negate(stack.pop()?.into_num()?, span)),
-                Op::Unary(UnaryOp::Not) => {
-                    Item::Bool(Bool::Not(Box::new(stack.pop()?.into_bool()?)))
+            let (op, b) = match step.op {
+                Op::Binary(op) => (op, stack.pop()?),
+                Op::BinaryVar(op, len, v) => {
+                    let from = step.end.checked_sub(u32::from(len))?;
+                    let var = Span::new(file, from as usize..step.end as usize);
+                    (op, Item::Num(Num::Var(v, var)))
                 }
-                Op::Fn1(f) => Item::Num(Num::Fn1(f, Box::new(stack.pop()?.into_num()?), span)),
-                Op::Max(n) | Op::Min(n) => {
-                    let from = stack.len().checked_sub(n as usize)?;
-                    let xs = stack
-                        .drain(from..)
-                        .map(Item::into_num)
-                        .collect::<Option<Vec<Num>>>()?;
-                    Item::Num(match step.op {
-                        Op::Max(_) => Num::Max(xs),
-                        _ => Num::Min(xs),
-                    })
-                }
-                Op::If => {
-                    let f = stack.pop()?;
-                    let t = stack.pop()?;
-                    let c = Box::new(stack.pop()?.into_bool()?);
-                    match (t, f) {
-                        (Item::Num(t), Item::Num(f)) => {
-                            Item::Num(Num::If(c, Box::new(t), Box::new(f)))
-                        }
-                        (Item::Bool(t), Item::Bool(f)) => {
-                            Item::Bool(Bool::If(c, Box::new(t), Box::new(f)))
-                        }
-                        _ => return None,
-                    }
-                }
-                Op::Binary(op) => {
-                    let b = stack.pop()?;
-                    if let Some(nop) = num_op(op) {
-                        let Some(Item::Num(a)) = stack.last_mut() else {
-                            return None;
-                        };
-                        arithmetic(a, nop, b.into_num()?, span);
-                        if first_chain {
-                            if let Num::Chain(_, rest) = a {
-                                first_chain = false;
-                                let later = self.steps.get(i + 1..).unwrap_or_default();
-                                rest.reserve_exact(later.iter().filter(|s| additive(s.op)).count());
-                            }
-                        }
-                        continue;
-                    }
-                    match (op, stack.pop()?, b) {
-                        (_, Item::Num(a), Item::Num(b)) if cmp_op(op).is_some() => {
-                            Item::Bool(comparison(cmp_op(op)?, a, b))
-                        }
-                        (BinaryOp::Eq | BinaryOp::Ne, Item::Num(a), Item::Num(b)) => {
-                            Item::Bool(Bool::NumEq(op == BinaryOp::Ne, Box::new(a), Box::new(b)))
-                        }
-                        (BinaryOp::Eq | BinaryOp::Ne, Item::Bool(a), Item::Bool(b)) => {
-                            Item::Bool(Bool::Eq(
-                                op == BinaryOp::Ne,
-                                Box::new(Val::Bool(a)),
-                                Box::new(Val::Bool(b)),
-                            ))
-                        }
-                        (BinaryOp::And, Item::Bool(a), Item::Bool(b)) => {
-                            Item::Bool(Bool::And(Box::new(a), Box::new(b)))
-                        }
-                        (BinaryOp::Or, Item::Bool(a), Item::Bool(b)) => {
-                            Item::Bool(Bool::Or(Box::new(a), Box::new(b)))
-                        }
-                        _ => return None,
-                    }
+                _ => {
+                    let item = self.operand(step.op, &mut stack, span)?;
+                    stack.push(item);
+                    continue;
                 }
             };
-            stack.push(item);
+            let a = stack.last_mut()?;
+            binary(a, op, b, span)?;
+            if first_chain {
+                if let Item::Num(Num::Chain(_, rest)) = a {
+                    first_chain = false;
+                    let later = self.steps.get(i + 1..).unwrap_or_default();
+                    rest.reserve_exact(later.iter().filter(|s| additive(s.op)).count());
+                }
+            }
         }
         let root = match stack.pop()? {
             Item::Num(n) => Val::Num(n),
@@ -173,6 +122,79 @@ impl Plain {
         };
         stack.is_empty().then_some(root)
     }
+
+    /// The node of the step `op` (no binary operator), of the text `span`, taking its
+    /// operands off `stack`.
+    fn operand(&self, op: Op, stack: &mut Vec<Item>, span: Span) -> Option<Item> {
+        Some(match op {
+            Op::NumVar(v) => Item::Num(Num::Var(v, span)),
+            Op::BoolVar(v) => Item::Bool(Bool::Var(v, span)),
+            Op::Int(n) => Item::Num(Num::Const(Number::Int(i64::from(n)))),
+            Op::Number(k) => Item::Num(Num::Const(*self.numbers.get(k as usize)?)),
+            Op::Input => Item::Num(Num::Input(span)),
+            Op::Unary(UnaryOp::Neg) => Item::Num(negate(stack.pop()?.into_num()?, span)),
+            Op::Unary(UnaryOp::Not) => Item::Bool(Bool::Not(Box::new(stack.pop()?.into_bool()?))),
+            Op::Fn1(f) => Item::Num(Num::Fn1(f, Box::new(stack.pop()?.into_num()?), span)),
+            Op::Max(n) | Op::Min(n) => {
+                let from = stack.len().checked_sub(n as usize)?;
+                let xs = stack
+                    .drain(from..)
+                    .map(Item::into_num)
+                    .collect::<Option<Vec<Num>>>()?;
+                Item::Num(match op {
+                    Op::Max(_) => Num::Max(xs),
+                    _ => Num::Min(xs),
+                })
+            }
+            Op::If => {
+                let f = stack.pop()?;
+                let t = stack.pop()?;
+                let c = Box::new(stack.pop()?.into_bool()?);
+                match (t, f) {
+                    (Item::Num(t), Item::Num(f)) => Item::Num(Num::If(c, Box::new(t), Box::new(f))),
+                    (Item::Bool(t), Item::Bool(f)) => {
+                        Item::Bool(Bool::If(c, Box::new(t), Box::new(f)))
+                    }
+                    _ => return None,
+                }
+            }
+            Op::Binary(_) | Op::BinaryVar(..) => return None,
+        })
+    }
+}
+
+/// `a op b` into `a` (the node of the text `span`); `None` when the operands' formats do
+/// not take the operator (which the one-pass check never produces).
+fn binary(a: &mut Item, op: BinaryOp, b: Item, span: Span) -> Option<()> {
+    if let Some(nop) = num_op(op) {
+        let Item::Num(a) = a else {
+            return None;
+        };
+        arithmetic(a, nop, b.into_num()?, span);
+        return Some(());
+    }
+    let left = std::mem::replace(a, Item::Num(Num::Const(Number::ZERO)));
+    *a = match (op, left, b) {
+        (_, Item::Num(a), Item::Num(b)) if cmp_op(op).is_some() => {
+            Item::Bool(comparison(cmp_op(op)?, a, b))
+        }
+        (BinaryOp::Eq | BinaryOp::Ne, Item::Num(a), Item::Num(b)) => {
+            Item::Bool(Bool::NumEq(op == BinaryOp::Ne, Box::new(a), Box::new(b)))
+        }
+        (BinaryOp::Eq | BinaryOp::Ne, Item::Bool(a), Item::Bool(b)) => Item::Bool(Bool::Eq(
+            op == BinaryOp::Ne,
+            Box::new(Val::Bool(a)),
+            Box::new(Val::Bool(b)),
+        )),
+        (BinaryOp::And, Item::Bool(a), Item::Bool(b)) => {
+            Item::Bool(Bool::And(Box::new(a), Box::new(b)))
+        }
+        (BinaryOp::Or, Item::Bool(a), Item::Bool(b)) => {
+            Item::Bool(Bool::Or(Box::new(a), Box::new(b)))
+        }
+        _ => return None,
+    };
+    Some(())
 }
 
 /// `a op b` into `a`, as the checker's `chain` makes it: `var op constant` and `var op var`
@@ -197,5 +219,9 @@ fn arithmetic(a: &mut Num, op: NumOp, b: Num, span: Span) {
 
 /// True for `+` and `-` (the operations a chain may hold).
 fn additive(op: Op) -> bool {
-    matches!(op, Op::Binary(BinaryOp::Add | BinaryOp::Sub))
+    matches!(
+        op,
+        Op::Binary(BinaryOp::Add | BinaryOp::Sub)
+            | Op::BinaryVar(BinaryOp::Add | BinaryOp::Sub, ..)
+    )
 }

@@ -234,11 +234,13 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     /// (made in a local array, appended once a batch, as are the variables read for the
     /// first time). The look-ups of a batch do not wait for one another, nor for appending,
     /// so the environment's index is read for several names at once. Kept out of line: the
-    /// reader's own loop would leave this one few registers. What this appends is
-    /// what [`Reader::number_operand`] appends for each of those names, and it answers
-    /// `None` where the usual reading would; it stops before the first name it cannot take
-    /// so (another operator after it, a call, a number…). Answers where reading goes on and
-    /// the tokens read by then (`tokens` before).
+    /// reader's own loop would leave this one few registers. Each name is one step, its
+    /// operator joined with it ([`PlainOp::BinaryVar`]), where [`Reader::number_operand`]
+    /// would append two (the name, then the operator); it answers `None` where the usual
+    /// reading would, and for a name longer than such a step takes (65,535 bytes: the
+    /// formula is then left to parse then check). It stops before the first name it cannot
+    /// take so (another operator after it, a call, a number…). Answers where reading goes
+    /// on and the tokens read by then (`tokens` before).
     #[inline(never)]
     pub(super) fn run_batched(
         &mut self,
@@ -268,7 +270,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
             op: PlainOp::Input,
             start: 0,
             end: 0,
-        }; 2 * BATCH];
+        }; BATCH];
         loop {
             // The names, each with the operator after it.
             let mut n = 0;
@@ -303,28 +305,21 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
             // The variables read for the first time are noted in `first` (`k` of them).
             let mut k = 0;
             let offset = self.offset;
-            for ((&(start, end, op), &var), pair) in
-                batch.iter().zip(&vars).zip(steps.chunks_exact_mut(2))
-            {
-                // File positions, as `Reader::at` gives them (the text was checked to fit
-                // in `u32` at its offset before reading: no overflow).
-                let (start, end) = (offset + start as u32, offset + end as u32);
+            for ((&(start, end, op), &var), step) in batch.iter().zip(&vars).zip(&mut steps) {
+                // The operator waiting, joined with this name in one step. File
+                // positions, as `Reader::at` gives them (the text was checked to fit in
+                // `u32` at its offset before reading: no overflow).
+                let len = u16::try_from(end - start).ok()?;
+                let end = offset + end as u32;
                 // The node replaces its operands: its span joins theirs, and the left
                 // operand is text before this name.
-                debug_assert!(a_start <= start && a_end <= start);
+                debug_assert!(a_start <= end && a_end <= end);
                 a_end = end;
-                if let [name, node] = pair {
-                    *name = PlainStep {
-                        op: PlainOp::NumVar(var),
-                        start,
-                        end,
-                    };
-                    *node = PlainStep {
-                        op: PlainOp::Binary(waiting),
-                        start: a_start,
-                        end,
-                    };
-                }
+                *step = PlainStep {
+                    op: PlainOp::BinaryVar(waiting, len, var),
+                    start: a_start,
+                    end,
+                };
                 waiting = op;
                 if self.first_read(var) {
                     if let Some(slot) = first.get_mut(k) {
@@ -333,7 +328,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                     k += 1;
                 }
             }
-            self.b.steps.extend_from_slice(steps.get(..2 * n)?);
+            self.b.steps.extend_from_slice(steps.get(..n)?);
             self.b.deps.extend_from_slice(first.get(..k)?);
             pos = at;
             if n < BATCH {

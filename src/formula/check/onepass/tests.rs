@@ -306,6 +306,34 @@ fn long_sums_are_read_as_parse_then_check_reads_them() {
     }
 }
 
+#[test]
+fn a_long_run_takes_a_step_for_each_name() {
+    let mut env = env();
+    let long = "n".repeat(70_000);
+    for name in ["v0", "v1", long.as_str()] {
+        env.define(name, Format::Number, None);
+    }
+    let n = Format::Number;
+    let code = |text: &str| {
+        let mut buffers = Buffers::new();
+        let c = read_formula(&mut buffers, text, (FileId(3), 5), &env, (&n, Some(&n)));
+        match c.map(|c| c.typed) {
+            Some(TypedForm::Plain(plain, _)) => plain.steps.len(),
+            _ => 0,
+        }
+    };
+    // `a+` then 300 names: but for the first and last few (read the usual way, a step for
+    // the name and one for its operator), each `+` joined with the name after it.
+    let sum = ["v0", "v1"].repeat(150).join("+");
+    let steps = code(&format!("a+{sum}"));
+    assert!((301..=305).contains(&steps), "{steps}");
+    // A name of more than 65,535 bytes does not fit such a step: the formula is left to
+    // parse then check.
+    let text = format!("a+{sum}+{long}+v0");
+    assert_eq!(one_pass(&text, 5, &env, &n, Some(&n)), None);
+    assert!(the_usual_way(&text, 5, &env, &n, Some(&n)).is_some());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1500))]
 
