@@ -430,10 +430,17 @@ fn far_warnings(b: &mut Builder<'_>, formula: &Formula, far: Vec<Name>, scope: S
     }
 }
 
-/// A note for each variable defined in data that nothing modifies or reads.
+/// A note for each variable defined in data that nothing modifies or reads: not the data,
+/// nor PCGen's own code, which reads the variables the game mode's code controls name
+/// (`FACE:Face`; `STATMODSAVE:Save_StatBonus`, read on every save).
 pub(crate) fn unused_variables(b: &mut Builder<'_>) {
+    let controls = &b.ds.controls;
+    let read_by_pcgen = [&controls.face, &controls.stat_mod_save];
     for v in &b.ds.variables {
-        let used = b.used.get(v.id.0 as usize).copied().unwrap_or(true);
+        let used = b.used.get(v.id.0 as usize).copied().unwrap_or(true)
+            || read_by_pcgen
+                .iter()
+                .any(|name| name.as_deref().is_some_and(|n| v.name.is(n)));
         if used || v.flawed || !matches!(v.origin, VariableOrigin::Data | VariableOrigin::Channel) {
             continue;
         }

@@ -12,6 +12,11 @@ const TABLE: &str = "STARTTABLE:T\nKey,Text\nNUMBER,STRING\n1,one\nENDTABLE:T\n"
 /// Loads a dataset made of `files` (name → text, listed by kind in the PCC) and returns the
 /// checked set.
 fn load(files: &[(&str, &str, &str)]) -> Checked {
+    load_in_mode("", files)
+}
+
+/// [`load`] in a game mode whose `codeControl.lst` is `code_control` (none when empty).
+fn load_in_mode(code_control: &str, files: &[(&str, &str, &str)]) -> Checked {
     let mut fs = MemoryFs::new()
         .with("/r/system/gameModes/G/miscinfo.lst", "ALLOWEDMODES:G\n")
         .with("/r/data/d/dc.lst", DEFAULTS)
@@ -22,6 +27,9 @@ fn load(files: &[(&str, &str, &str)]) -> Checked {
         fs.insert(format!("/r/data/d/{name}"), *text);
     }
     fs.insert("/r/data/d/t.pcc", pcc);
+    if !code_control.is_empty() {
+        fs.insert("/r/system/gameModes/G/codeControl.lst", code_control);
+    }
     let root = PcgenRoot::find(&fs, Path::new("/r/data")).unwrap();
     let mut load = crate::load::load(&fs, &root, &[PathBuf::from("/r/data/d/t.pcc")]);
     let (dataset, model) = super::build(&load);
@@ -185,4 +193,30 @@ fn equipment_parts_come_from_part_tokens() {
     let club = ds.objects.iter().find(|o| ds.key_of(o).is("Club")).unwrap();
     assert_eq!(ds.parts(axe.id), vec![1, 2]);
     assert_eq!(ds.parts(club.id), vec![1]);
+}
+
+#[test]
+fn variables_pcgen_reads_by_code_control_are_not_unused() {
+    let vars = "LOCAL:PC.SAVE|NUMBER=Save_StatBonus\nGLOBAL:NUMBER=Forgotten\n";
+    let unused = |code_control: &str| {
+        let set = load_in_mode(code_control, &[("VARIABLE", "v.lst", vars)]);
+        set.diagnostics
+            .iter()
+            .filter(|d| d.code.id == "M0120")
+            .map(|d| d.message.clone())
+            .collect::<Vec<_>>()
+    };
+    // Starfinder's game mode makes PCGen read every save's `Save_StatBonus` (any case).
+    assert_eq!(
+        unused("STATMODSAVE:save_statbonus\n"),
+        ["variable `Forgotten` is never modified or read"]
+    );
+    // Without the control, nothing reads it.
+    assert_eq!(
+        unused(""),
+        [
+            "variable `Save_StatBonus` is never modified or read",
+            "variable `Forgotten` is never modified or read"
+        ]
+    );
 }
