@@ -1103,22 +1103,21 @@ mod tests {
         fn shareable<T: Send + Sync + Clone>() {}
         shareable::<super::CompiledFormula>();
     }
-}
-#[cfg(test)]
-mod size_tests {
-    use super::*;
 
     /// A plain formula's code sits in its compiled formula, beside the typed tree's room:
     /// that costs the compiled formula no size (every modifier of a load holds one).
     #[test]
     fn a_plain_formula_is_no_larger_than_a_tree() {
-        assert_eq!(std::mem::size_of::<TypedForm>(), std::mem::size_of::<Val>());
-        assert!(std::mem::size_of::<CompiledFormula>() <= 208);
+        assert_eq!(
+            std::mem::size_of::<super::TypedForm>(),
+            std::mem::size_of::<super::Val>()
+        );
+        assert!(std::mem::size_of::<super::CompiledFormula>() <= 208);
     }
 
     /// A step of a plain formula's code is four words of 32 bits (its operation and span).
     #[test]
     fn a_plain_step_is_sixteen_bytes() {
-        assert_eq!(std::mem::size_of::<PlainStep>(), 16);
+        assert_eq!(std::mem::size_of::<super::PlainStep>(), 16);
     }
 }

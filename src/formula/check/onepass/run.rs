@@ -2,7 +2,8 @@
 //! integers each followed by another of those operators (`b*2-c+d/` after `a+`), read
 //! and completed in one tight loop, with the operators waiting on the two levels kept in
 //! locals ([`Reader::run`]); and in long formulas, the runs of names of one level
-//! (`b+c-d+` after `a+`), looked up in batches ([`Reader::run_batched`]).
+//! (`b+c-d+` after `a+`), looked up in batches and appended a step each, with the operator
+//! before them ([`Reader::run_batched`]).
 
 use super::{Operand, Pending, PlainOp, PlainStep, Reader};
 use crate::formula::ast::BinaryOp;
@@ -313,7 +314,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                 let end = offset + end as u32;
                 // The node replaces its operands: its span joins theirs, and the left
                 // operand is text before this name.
-                debug_assert!(a_start <= end && a_end <= end);
+                debug_assert!(a_start <= a_end && a_end < end - u32::from(len));
                 a_end = end;
                 *step = PlainStep {
                     op: PlainOp::BinaryVar(waiting, len, var),
