@@ -1,7 +1,7 @@
 //! Diagnostics: the one value every layer uses to tell the user about a problem.
 //!
 //! Diagnostics are plain data. They are collected (never "first error wins") and rendered
-//! only at the edge: [`render`] and [`write_report`] turn them into ariadne reports (windowed
+//! only at the edge: [`render()`] and [`write_report`] turn them into ariadne reports (windowed
 //! to a width, control characters escaped, bounded in size), [`to_json`] into the JSON the
 //! CLI prints for CI. Nothing here prints. A `Diagnostic` is also a [`std::error::Error`], so
 //! library calls returning one work with `?` in a `Box<dyn Error>` function.
@@ -81,7 +81,7 @@ pub struct Label {
 /// One problem found in user input.
 ///
 /// `Display` gives `error[S0201]: message` and the help and notes on further lines (without
-/// the source excerpt, which needs the files: see [`render`]); `{:?}` gives the same text
+/// the source excerpt, which needs the files: see [`render()`]); `{:?}` gives the same text
 /// and where the span is, `{:#?}` every field.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Diagnostic {

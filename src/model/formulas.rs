@@ -1,5 +1,5 @@
 //! Type-checking every formula of a load in its object's scope, once (one
-//! [`crate::formula::check`] call per formula), with the loader as the [`CheckEnv`]: variables
+//! [`crate::formula::check()`] call per formula), with the loader as the [`CheckEnv`]: variables
 //! resolve by scope, `input()` to channels, `lookup()` to DATATABLE tables and columns,
 //! `getFact()` to fact definitions, and user functions to the dataset's registry.
 

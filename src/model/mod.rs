@@ -3,7 +3,7 @@
 //!
 //! # Using the model
 //!
-//! [`build`] turns a [`crate::load::LoadSet`] into a [`Dataset`] and the model's
+//! [`build()`] turns a [`crate::load::LoadSet`] into a [`Dataset`] and the model's
 //! diagnostics. A [`Dataset`] is plain, read-only data for the solver and the character API:
 //!
 //! * [`Dataset::scopes`] — the [`ScopeTree`] (`PC`, `PC.STAT`, …, `PC.EQUIPMENT.PART`,

@@ -190,7 +190,8 @@ pub(super) fn lex(text: &str, problems: &mut Vec<Problem>) -> Vec<Spanned> {
     lex_into(text, problems, Vec::new())
 }
 
-/// [`lex`] into `buffer` (cleared first; reused to save an allocation per formula).
+/// Splits `text` into tokens, pushing every lexical problem onto `problems`, into `buffer`
+/// (cleared first; reused to save an allocation per formula).
 pub(super) fn lex_into(
     text: &str,
     problems: &mut Vec<Problem>,

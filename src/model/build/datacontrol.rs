@@ -195,7 +195,7 @@ impl<'a> Builder<'a> {
 
     /// Every object of a FACTDEF's location that does not give a `REQUIRED:YES` fact:
     /// one error per object, naming every required fact it lacks (PCGen: "FACT X was
-    /// required but not set in <kind> <key>").
+    /// required but not set in `<kind> <key>`").
     pub(super) fn required_facts(&mut self) {
         let required: Vec<&FactDef> = self.ds.fact_defs.iter().filter(|d| d.required).collect();
         if required.is_empty() {
