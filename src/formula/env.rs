@@ -46,6 +46,9 @@ struct Slot {
     scalar: Option<Scalar>,
 }
 
+/// How many names [`MapEnv::number_batch`] hashes before it reads the index for any.
+const BATCH: usize = 16;
+
 /// The bits of a name's [`fold_hash`] kept in its [`Slot`].
 #[inline]
 fn tag_of(hash: u64) -> u16 {
@@ -215,7 +218,13 @@ impl MapEnv {
             return None;
         }
         let word = gather(bytes);
-        let hash = short_hash(word, bytes.len());
+        self.find_hashed(word, short_hash(word, bytes.len()), bytes.len())
+    }
+
+    /// [`MapEnv::find_spelt_as_defined`] of the name of `len` bytes (at most eight) whose
+    /// [`gather`] is `word` and [`short_hash`] `hash`.
+    #[inline(always)]
+    fn find_hashed(&self, word: u64, hash: u64, len: usize) -> Option<Option<(VarRef, Scalar)>> {
         let mask = self.slots.len().checked_sub(1)?;
         let mut at = slot_of(hash) & mask;
         loop {
@@ -223,7 +232,7 @@ impl MapEnv {
             let Some(i) = slot.index.checked_sub(1) else {
                 return Some(None);
             };
-            if slot.word == word && usize::from(slot.len) == bytes.len() {
+            if slot.word == word && usize::from(slot.len) == len {
                 return Some(slot.scalar.map(|s| (VarRef(i), s)));
             }
             if slot.tag == tag_of(hash) {
@@ -231,6 +240,52 @@ impl MapEnv {
             }
             at = (at + 1) & mask;
         }
+    }
+
+    /// [`CheckEnv::number_variables_ascii`] of at most [`BATCH`] names: the word and hash
+    /// of each first, then the index read for each. A hash is a chain of multiplies; made
+    /// before any slot is read, the batch's reads of the index are left waiting on nothing
+    /// else, and overlap (7 % faster on the bench's 10,000-term sum than a look-up per
+    /// name, with 4 % more instructions).
+    fn number_batch(&self, text: &[u8], spans: &[(usize, usize)], vars: &mut [VarRef]) -> bool {
+        if spans.len() > BATCH {
+            return false;
+        }
+        // Of each name: its `gather` and `short_hash` (names of more than eight bytes: 0).
+        let mut words = [0u64; BATCH];
+        let mut hashes = [0u64; BATCH];
+        for ((&(start, end), word), hash) in spans.iter().zip(&mut words).zip(&mut hashes) {
+            let Some(name) = text.get(start..end) else {
+                return false;
+            };
+            if name.len() <= 8 {
+                *word = gather(name);
+                *hash = short_hash(*word, name.len());
+            }
+        }
+        for (((&(start, end), &word), &hash), var) in
+            spans.iter().zip(&words).zip(&hashes).zip(vars)
+        {
+            let Some(name) = text.get(start..end) else {
+                return false;
+            };
+            let found = if name.len() <= 8 {
+                self.find_hashed(word, hash, name.len())
+            } else {
+                None
+            };
+            let found = match found {
+                Some(found) => found,
+                None => std::str::from_utf8(name)
+                    .ok()
+                    .and_then(|name| self.scalar_variable_compared(name)),
+            };
+            match found {
+                Some((v, Scalar::Number)) => *var = v,
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// [`CheckEnv::scalar_variable`] of a name that [`MapEnv::find_spelt_as_defined`] leaves
@@ -372,6 +427,25 @@ impl CheckEnv for MapEnv {
         }
     }
 
+    #[inline(never)]
+    fn number_variables_ascii(
+        &self,
+        text: &[u8],
+        spans: &[(usize, usize)],
+        vars: &mut [VarRef],
+    ) -> bool {
+        if vars.len() < spans.len() {
+            return false;
+        }
+        if spans.len() <= BATCH {
+            return self.number_batch(text, spans, vars);
+        }
+        spans
+            .chunks(BATCH)
+            .zip(vars.chunks_mut(BATCH))
+            .all(|(spans, vars)| self.number_batch(text, spans, vars))
+    }
+
     fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
         let (i, f) = self.find(name)?;
         let f = match f {
@@ -484,6 +558,82 @@ mod tests {
         assert_eq!(env.scalar_variable("Flag"), Some((v, Scalar::Boolean)));
         assert_eq!(env.scalar_variable("Text"), None);
         assert_eq!(env.scalar_variable("Nope"), None);
+    }
+
+    /// [`MapEnv`] through the trait's own look-ups (it answers only `variable`).
+    struct ByName<'a>(&'a MapEnv);
+
+    impl CheckEnv for ByName<'_> {
+        fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
+            self.0.variable(name)
+        }
+        fn variable_names(&self) -> Vec<Name> {
+            self.0.variable_names()
+        }
+        fn function_names(&self) -> Vec<Name> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn a_batch_of_names_is_looked_up_as_each_name_is() {
+        let mut env = MapEnv::new();
+        for (name, format) in [
+            ("a", Format::Number),
+            ("Score", Format::Number),
+            ("LongerThanEight", Format::Number),
+            ("Flag", Format::Boolean),
+            ("Text", Format::String),
+        ] {
+            env.define(name, format, None);
+        }
+        let text = b"a+SCORE-longerthaneight+score+Flag+Text+nope+a";
+        // Each name's span in `text`, by its start.
+        let span = |start: usize| {
+            let end = text[start..]
+                .iter()
+                .position(|b| matches!(b, b'+' | b'-'))
+                .map_or(text.len(), |n| start + n);
+            (start, end)
+        };
+        let [a, score, long, score2, flag, string, nope, a2] =
+            [0, 2, 8, 24, 30, 35, 40, 45].map(span);
+        // The spans looked up, and the variables found (`None`: not all NUMBERs).
+        type Case<'a> = (&'a [(usize, usize)], Option<[u32; 4]>);
+        let cases: [Case; 8] = [
+            (&[a, score, long, score2], Some([0, 1, 2, 1])),
+            (&[a2, a, score, long], Some([0, 0, 1, 2])),
+            (&[a, flag], None),
+            (&[string], None),
+            (&[score, nope], None),
+            (&[], Some([9, 9, 9, 9])),
+            // Beyond the text.
+            (&[(45, 48)], None),
+            // Too little room for the answers.
+            (&[a, a, a, a, a], None),
+        ];
+        for (spans, want) in cases {
+            for env in [&env as &dyn CheckEnv, &ByName(&env)] {
+                let mut vars = [VarRef(9); 4];
+                let found = env.number_variables_ascii(text, spans, &mut vars);
+                assert_eq!(found, want.is_some(), "{spans:?}");
+                if let Some(want) = want {
+                    assert_eq!(vars, want.map(VarRef), "{spans:?}");
+                }
+            }
+        }
+        // More names than `MapEnv` hashes at once: looked up in batches, the last one's
+        // failure seen.
+        let many: Vec<(usize, usize)> = (0..40).map(|i| [a, score, long, score2][i % 4]).collect();
+        let want: Vec<VarRef> = (0..40).map(|i| VarRef([0, 1, 2, 1][i % 4])).collect();
+        for env in [&env as &dyn CheckEnv, &ByName(&env)] {
+            let mut vars = vec![VarRef(9); 40];
+            assert!(env.number_variables_ascii(text, &many, &mut vars));
+            assert_eq!(vars, want);
+            let mut wrong = many.clone();
+            wrong[39] = nope;
+            assert!(!env.number_variables_ascii(text, &wrong, &mut vars));
+        }
     }
 
     #[test]

@@ -116,6 +116,34 @@ pub trait CheckEnv {
         self.scalar_variable(std::str::from_utf8(name).ok()?)
     }
 
+    /// The variables called `text[start..end]` for the `(start, end)` of `spans` in turn
+    /// (names of ASCII letters, digits and `~`), written to `vars`, when every one is a
+    /// NUMBER; `false` when one is not (unknown, a BOOLEAN or another format), or `vars` is
+    /// shorter than `spans` (`vars` is then left as it happens to be). What the one-pass
+    /// check asks of a batch of names of a long sum (`a+b+c+…`). The default asks
+    /// [`CheckEnv::scalar_variable_ascii`] for each; an environment may look the batch up
+    /// its own way (`MapEnv` hashes every name before it reads its index for any).
+    fn number_variables_ascii(
+        &self,
+        text: &[u8],
+        spans: &[(usize, usize)],
+        vars: &mut [VarRef],
+    ) -> bool {
+        if vars.len() < spans.len() {
+            return false;
+        }
+        for (&(start, end), var) in spans.iter().zip(vars) {
+            match text
+                .get(start..end)
+                .and_then(|name| self.scalar_variable_ascii(name))
+            {
+                Some((v, Scalar::Number)) => *var = v,
+                _ => return false,
+            }
+        }
+        true
+    }
+
     /// The user or host function called `name` (any case).
     fn function(&self, name: &str) -> Option<FunctionRef<'_>> {
         let _ = name;

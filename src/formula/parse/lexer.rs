@@ -151,7 +151,7 @@ pub(super) fn is_name_middle(c: char) -> bool {
 
 /// ASCII bytes that can end a name (letters, digits, `~`), as a table: the lexer's
 /// innermost loop (and the on-demand lexer's of `fast`).
-pub(super) static NAME_END_ASCII: [bool; 256] = {
+pub(crate) static NAME_END_ASCII: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0u8;
     while b < 128 {

@@ -8,7 +8,7 @@
 use super::{Operand, Pending, PlainOp, PlainStep, Reader};
 use crate::formula::ast::BinaryOp;
 use crate::formula::check::{CheckEnv, Scalar, VarRef};
-use crate::formula::parse::{MAX_TOKENS, name_end};
+use crate::formula::parse::{MAX_TOKENS, NAME_END_ASCII, name_end};
 
 /// An operand of a run: a name or an integer literal, and the operator after it.
 #[derive(Clone, Copy)]
@@ -230,8 +230,8 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
 
     /// The names from byte `pos` on that are each followed by an operator of the level of
     /// the binary operator waiting on top (`b+c-d+` after `a+`), read in batches: a batch's
-    /// names are gathered first, then looked up (by their bytes,
-    /// [`CheckEnv::scalar_variable_ascii`]), then appended with the operators they complete
+    /// names are gathered first, then looked up (by their bytes, in one call of
+    /// [`CheckEnv::number_variables_ascii`]), then appended with the operators they complete
     /// (made in a local array, appended once a batch, as are the variables read for the
     /// first time). The look-ups of a batch do not wait for one another, nor for appending,
     /// so the environment's index is read for several names at once. Kept out of line: the
@@ -264,7 +264,8 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
             _ => return Some((pos, tokens)),
         };
         let text = self.text;
-        let mut names = [(0usize, 0usize, BinaryOp::Add); BATCH];
+        let mut names = [(0usize, 0usize); BATCH];
+        let mut ops = [BinaryOp::Add; BATCH];
         let mut vars = [VarRef(0); BATCH];
         let mut first = [VarRef(0); BATCH];
         let mut steps = [PlainStep {
@@ -274,16 +275,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
         }; BATCH];
         loop {
             // The names, each with the operator after it.
-            let mut n = 0;
-            let mut at = pos;
-            for slot in &mut names {
-                let Some(item) = batch_item(text, at, plus, minus) else {
-                    break;
-                };
-                *slot = item;
-                n += 1;
-                at = item.1 + 1;
-            }
+            let (n, at) = scan_batch(text, pos, (plus, minus), &mut names, &mut ops);
             let batch = names.get(..n)?;
             if batch.is_empty() {
                 break;
@@ -296,17 +288,16 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
             }
             // Their variables: NUMBERs (a BOOLEAN would not take `+`; the usual reading
             // answers `None` for it too).
-            for (&(start, end, _), var) in batch.iter().zip(&mut vars) {
-                match self.env.scalar_variable_ascii(text.get(start..end)?)? {
-                    (v, Scalar::Number) => *var = v,
-                    (_, Scalar::Boolean) => return None,
-                }
+            if !self.env.number_variables_ascii(text, batch, &mut vars) {
+                return None;
             }
             // Each completes the operator waiting before it; its own waits in its place.
             // The variables read for the first time are noted in `first` (`k` of them).
             let mut k = 0;
             let offset = self.offset;
-            for ((&(start, end, op), &var), step) in batch.iter().zip(&vars).zip(&mut steps) {
+            for (((&(start, end), &op), &var), step) in
+                batch.iter().zip(&ops).zip(&vars).zip(&mut steps)
+            {
                 // The operator waiting, joined with this name in one step. File
                 // positions, as `Reader::at` gives them (the text was checked to fit in
                 // `u32` at its offset before reading: no overflow).
@@ -398,7 +389,13 @@ fn batch_item(
     if !text.get(at)?.is_ascii_alphabetic() {
         return None;
     }
-    let end = name_end(text, at);
+    let end = match text
+        .get(at..at + WINDOW)
+        .and_then(|w| <&[u8; WINDOW]>::try_from(w).ok())
+    {
+        Some(window) => short_name_len(window).map_or_else(|| name_end(text, at), |n| at + n),
+        None => name_end(text, at),
+    };
     let b = *text.get(end)?;
     let op = if b == first.0 {
         first.1
@@ -408,4 +405,96 @@ fn batch_item(
         return None;
     };
     (text.get(end + 1) != Some(&b' ')).then_some((at, end, op))
+}
+
+/// The names from byte `pos` on of a batch of [`Reader::run_batched`], each followed by
+/// one of `operators` ([`batch_item`]), into `names` (their spans) and `ops` (the
+/// operations after them), as many as fit: how many, and the byte after the last one's
+/// operator. Kept out of line: in `run_batched`'s own loop the scan had few registers.
+#[inline(never)]
+fn scan_batch(
+    text: &[u8],
+    pos: usize,
+    (plus, minus): ((u8, BinaryOp), (u8, BinaryOp)),
+    names: &mut [(usize, usize)],
+    ops: &mut [BinaryOp],
+) -> (usize, usize) {
+    let mut n = 0;
+    let mut at = pos;
+    for (span, op) in names.iter_mut().zip(ops) {
+        let Some((start, end, next)) = batch_item(text, at, plus, minus) else {
+            break;
+        };
+        (*span, *op) = ((start, end), next);
+        n += 1;
+        at = end + 1;
+    }
+    (n, at)
+}
+
+/// The bytes [`short_name_len`] looks at.
+const WINDOW: usize = 16;
+
+/// The length of the name that starts `window` (with a letter) when it ends within it:
+/// each byte tested in turn without a bounds check (the loop is unrolled), where
+/// [`name_end`] checks the text's end at each (about ten instructions fewer for a name of
+/// five bytes).
+#[inline(always)]
+fn short_name_len(window: &[u8; WINDOW]) -> Option<usize> {
+    let mut i = 1;
+    while i < WINDOW {
+        if !NAME_END_ASCII[usize::from(window[i])] {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte value after names of every length from 1 to 20: the window ends each name
+    /// where [`name_end`] does, or leaves it (`None`) when it is not within the window.
+    #[test]
+    fn a_window_ends_a_name_where_name_end_does() {
+        for len in 1..=20 {
+            for after in 0..=255u8 {
+                let mut text = b"n".to_vec();
+                text.extend(std::iter::repeat_n(b'7', len - 1));
+                text.push(after);
+                text.extend_from_slice(b"~Az09+-*/ _:.=");
+                text.resize(40, b' ');
+                let window = text
+                    .get(..WINDOW)
+                    .and_then(|w| <&[u8; WINDOW]>::try_from(w).ok());
+                let end = name_end(&text, 0);
+                let want = (end < WINDOW).then_some(end);
+                assert_eq!(window.and_then(short_name_len), want, "{len} {after}");
+            }
+        }
+    }
+
+    /// Names near the end of the text, where no window fits, and names longer than one.
+    #[test]
+    fn names_without_a_window_are_read_to_their_end() {
+        let plus = (b'+', BinaryOp::Add);
+        let minus = (b'-', BinaryOp::Sub);
+        let text = b"abcdefghijklmnopqrstu+b-c+";
+        assert_eq!(
+            batch_item(text, 0, plus, minus),
+            Some((0, 21, BinaryOp::Add))
+        );
+        assert_eq!(
+            batch_item(text, 22, plus, minus),
+            Some((22, 23, BinaryOp::Sub))
+        );
+        assert_eq!(
+            batch_item(text, 24, plus, minus),
+            Some((24, 25, BinaryOp::Add))
+        );
+        assert_eq!(batch_item(b"ab~9", 0, plus, minus), None);
+        assert_eq!(batch_item(b"a+ b", 0, plus, minus), None);
+    }
 }
