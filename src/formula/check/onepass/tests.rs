@@ -4,11 +4,21 @@ use super::*;
 use crate::formula::{MapEnv, Value, check, parse_formula};
 use proptest::prelude::*;
 
-/// Variables of several formats (and names it does not know: `zz`).
+/// Variables of several formats (and names it does not know: `zz`), some with names of
+/// 15, 16 and 25 bytes (about the 16-byte window in which a long run's names are scanned).
 fn env() -> MapEnv {
     let mut env = MapEnv::with_pcgen_defaults();
     let n = |i: i64| Some(Value::Number(Number::Int(i)));
-    for (name, i) in [("a", 1), ("B", 2), ("c3", 3), ("Score", 15), ("t01", 4)] {
+    for (name, i) in [
+        ("a", 1),
+        ("B", 2),
+        ("c3", 3),
+        ("Score", 15),
+        ("t01", 4),
+        ("Fifteen~Letters", 5),
+        ("StrengthBonusSix", 6),
+        ("AbilityScoreStrengthBonus", 7),
+    ] {
         env.define(name, Format::Number, n(i));
     }
     for name in ["flag", "Long"] {
@@ -246,8 +256,26 @@ fn onepass_answers_for_many_random_formulas() {
 /// that both the answers and the refusals are met at every place of a batch.
 fn long_formula() -> impl Strategy<Value = String> {
     let piece = prop::sample::select(vec![
-        "a", "B", "c3", "Score", "t01", "a", "B", "c3", "Score", "t01", "2", "17", "(a)", "a*B",
-        "max(a,B)", "-a",
+        "a",
+        "B",
+        "c3",
+        "Score",
+        "t01",
+        "a",
+        "B",
+        "c3",
+        "Score",
+        "t01",
+        "2",
+        "17",
+        "(a)",
+        "a*B",
+        "max(a,B)",
+        "-a",
+        "Fifteen~Letters",
+        "StrengthBonusSix",
+        "AbilityScoreStrengthBonus",
+        "fifteen~letters",
     ]);
     let op = prop::sample::select(vec!["+", "-", "*", "/", "+", "-", "+", "+"]);
     let flaw = prop::sample::select(vec![
@@ -294,8 +322,14 @@ fn long_sums_are_read_as_parse_then_check_reads_them() {
     let n = Format::Number;
     for (terms, op) in [(3000, "+"), (1000, "-"), (500, "*"), (17, "+"), (9, "/")] {
         let text = (0..terms)
-            .map(|i| format!("v{}", (i * 7) % 3000))
-            .chain(["a", "B", "v0"].map(String::from))
+            .map(|i| match i % 10 {
+                // Names that end within the scan's 16-byte window, fill it, or pass it.
+                3 => "Fifteen~Letters".to_string(),
+                5 => "StrengthBonusSix".to_string(),
+                7 => "abilityscorestrengthbonus".to_string(),
+                _ => format!("v{}", (i * 7) % 3000),
+            })
+            .chain(["a", "B", "v0", "StrengthBonusSix"].map(String::from))
             .collect::<Vec<_>>()
             .join(op);
         let text = format!("Score*2+{text}+(a-B)");
