@@ -245,7 +245,7 @@ impl MapEnv {
     /// [`CheckEnv::number_variables_ascii`] of at most [`BATCH`] names: the word and hash
     /// of each first, then the index read for each. A hash is a chain of multiplies; made
     /// before any slot is read, the batch's reads of the index are left waiting on nothing
-    /// else, and overlap (7 % faster on the bench's 10,000-term sum than a look-up per
+    /// else, and overlap (5–7 % faster on the bench's 10,000-term sum than a look-up per
     /// name, with 5 % more instructions).
     fn number_batch(&self, text: &[u8], spans: &[(usize, usize)], vars: &mut [VarRef]) -> bool {
         if spans.len() > BATCH {
