@@ -266,18 +266,19 @@ impl MapEnv {
         for (((&(start, end), &word), &hash), var) in
             spans.iter().zip(&words).zip(&hashes).zip(vars)
         {
-            let Some(name) = text.get(start..end) else {
-                return false;
-            };
-            let found = if name.len() <= 8 {
-                self.find_hashed(word, hash, name.len())
+            // (Every span is in the text: checked above. The name itself is read again
+            // only when its slot leaves it open.)
+            let len = end.saturating_sub(start);
+            let found = if len <= 8 {
+                self.find_hashed(word, hash, len)
             } else {
                 None
             };
             let found = match found {
                 Some(found) => found,
-                None => std::str::from_utf8(name)
-                    .ok()
+                None => text
+                    .get(start..end)
+                    .and_then(|name| std::str::from_utf8(name).ok())
                     .and_then(|name| self.scalar_variable_compared(name)),
             };
             match found {
