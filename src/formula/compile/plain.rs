@@ -1,5 +1,6 @@
 //! The compiled form of a plain formula (`check::onepass`): its checked operations in
-//! postfix order, sixteen bytes each, in one allocation. Every name is already resolved
+//! postfix order, sixteen bytes each, in one allocation, and the names of its long runs of
+//! sums and products, eight bytes each, in another. Every name is already resolved
 //! to its variable, every literal read and every operator's format known; what is left is
 //! to build the typed tree ([`Plain::tree`]), which is done on first evaluation (as the
 //! evaluation forms are), so that a load that evaluates nothing never builds it.
@@ -29,16 +30,18 @@ pub(crate) enum Op {
     BoolVar(VarRef),
     /// An integer literal that fits here (most do).
     Int(u32),
-    /// Any other number literal: its index in [`Plain::numbers`].
+    /// Any other number literal: its index in [`PlainMore::numbers`].
     Number(u32),
     /// `value()`, a NUMBER.
     Input,
     /// A binary operator on the two operands on top (formats checked).
     Binary(BinaryOp),
-    /// A binary operator on the operand on top and a NUMBER variable, whose name is the
-    /// last given number of bytes of the step's span (formats checked): the code of the
-    /// long runs of sums and products, a step for each name (`+b` of `a+b+c…`).
-    BinaryVar(BinaryOp, u16, VarRef),
+    /// A run of a sum's or a product's names (`+b-c+d` of `a+b-c+d`): the given number of
+    /// [`PlainMore::runs`], the next ones, each a `+` or `-` (a `*` or `/` in a `product`) on
+    /// the operand on top and a NUMBER variable (formats checked). The step's span is not
+    /// a node's: it starts where the run's left operand starts and ends where its first
+    /// name starts.
+    Run { product: bool, count: u32 },
     /// A prefix operator on the operand on top.
     Unary(UnaryOp),
     /// `abs`, `ceil`, `floor` or `round` of the operand on top.
@@ -51,14 +54,41 @@ pub(crate) enum Op {
     If,
 }
 
+/// A name of an [`Op::Run`]: its variable, and where it ends in the formula's file, with
+/// [`RunName::SECOND`] set when the operator before it is the level's second (`-` or `/`).
+/// The name starts where the run's first name does (the first), or one byte after the
+/// name before it ends (its operator between them): each node's span starts where the
+/// run's left operand does and ends with its name.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunName {
+    pub(crate) var: VarRef,
+    pub(crate) end: u32,
+}
+
+impl RunName {
+    /// The bit of [`RunName::end`] set for `-` and `/` (file positions of a run's names
+    /// are below it).
+    pub(crate) const SECOND: u32 = 1 << 31;
+}
+
 /// A plain formula's postfix code.
 #[derive(Clone, Debug)]
 pub(crate) struct Plain {
     /// The steps, their spans in the formula's file (the compiled formula's span tells
     /// which).
     pub(crate) steps: Box<[Step]>,
+    /// What only some formulas have, apart (so that a plain formula's code takes no more
+    /// room in its compiled formula than a typed tree): `None` when it has neither.
+    pub(crate) more: Option<Box<PlainMore>>,
+}
+
+/// The number literals and run names of a [`Plain`] formula that has any.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PlainMore {
     /// Number literals that are not small integers.
     pub(crate) numbers: Box<[Number]>,
+    /// The names of the runs ([`Op::Run`]), in order.
+    pub(crate) runs: Box<[RunName]>,
 }
 
 /// A node on the building stack.
@@ -91,28 +121,54 @@ impl Plain {
         let mut stack: Vec<Item> = Vec::with_capacity(8);
         // The first chain (`a+b-c…`) gets room for every `+` and `-` still to come.
         let mut first_chain = true;
+        // The runs' names, read in turn.
+        let mut runs = self.more.as_ref().map_or(&[][..], |m| &m.runs).iter();
         for (i, step) in self.steps.iter().enumerate() {
             let span = Span::new(file, step.start as usize..step.end as usize);
-            let (op, b) = match step.op {
-                Op::Binary(op) => (op, stack.pop()?),
-                Op::BinaryVar(op, len, v) => {
-                    let from = step.end.checked_sub(u32::from(len))?;
-                    let var = Span::new(file, from as usize..step.end as usize);
-                    (op, Item::Num(Num::Var(v, var)))
+            match step.op {
+                Op::Binary(op) => {
+                    let b = stack.pop()?;
+                    let a = stack.last_mut()?;
+                    binary(a, op, b, span)?;
+                }
+                Op::Run { product, count } => {
+                    let (first, second) = match product {
+                        false => (BinaryOp::Add, BinaryOp::Sub),
+                        true => (BinaryOp::Mul, BinaryOp::Div),
+                    };
+                    let mut name_start = step.end;
+                    for k in 0..count {
+                        let name = runs.next()?;
+                        let op = match name.end & RunName::SECOND {
+                            0 => first,
+                            _ => second,
+                        };
+                        let end = name.end & !RunName::SECOND;
+                        let var = Span::new(file, name_start as usize..end as usize);
+                        let node = Span::new(file, step.start as usize..end as usize);
+                        let a = stack.last_mut()?;
+                        binary(a, op, Item::Num(Num::Var(name.var, var)), node)?;
+                        if first_chain && !product {
+                            if let Item::Num(Num::Chain(_, rest)) = a {
+                                first_chain = false;
+                                let own = (count - k - 1) as usize;
+                                rest.reserve_exact(own + self.additions_after(i));
+                            }
+                        }
+                        name_start = end.checked_add(1)?;
+                    }
+                    continue;
                 }
                 _ => {
                     let item = self.operand(step.op, &mut stack, span)?;
                     stack.push(item);
                     continue;
                 }
-            };
-            let a = stack.last_mut()?;
-            binary(a, op, b, span)?;
+            }
             if first_chain {
-                if let Item::Num(Num::Chain(_, rest)) = a {
+                if let Some(Item::Num(Num::Chain(_, rest))) = stack.last_mut() {
                     first_chain = false;
-                    let later = self.steps.get(i + 1..).unwrap_or_default();
-                    rest.reserve_exact(later.iter().filter(|s| additive(s.op)).count());
+                    rest.reserve_exact(self.additions_after(i));
                 }
             }
         }
@@ -120,7 +176,13 @@ impl Plain {
             Item::Num(n) => Val::Num(n),
             Item::Bool(b) => Val::Bool(b),
         };
-        stack.is_empty().then_some(root)
+        (stack.is_empty() && runs.len() == 0).then_some(root)
+    }
+
+    /// How many `+` and `-` the steps after step `i` make.
+    fn additions_after(&self, i: usize) -> usize {
+        let later = self.steps.get(i + 1..).unwrap_or_default();
+        later.iter().map(|s| additions(s.op)).sum()
     }
 
     /// The node of the step `op` (no binary operator), of the text `span`, taking its
@@ -130,7 +192,7 @@ impl Plain {
             Op::NumVar(v) => Item::Num(Num::Var(v, span)),
             Op::BoolVar(v) => Item::Bool(Bool::Var(v, span)),
             Op::Int(n) => Item::Num(Num::Const(Number::Int(i64::from(n)))),
-            Op::Number(k) => Item::Num(Num::Const(*self.numbers.get(k as usize)?)),
+            Op::Number(k) => Item::Num(Num::Const(*self.more.as_ref()?.numbers.get(k as usize)?)),
             Op::Input => Item::Num(Num::Input(span)),
             Op::Unary(UnaryOp::Neg) => Item::Num(negate(stack.pop()?.into_num()?, span)),
             Op::Unary(UnaryOp::Not) => Item::Bool(Bool::Not(Box::new(stack.pop()?.into_bool()?))),
@@ -158,7 +220,7 @@ impl Plain {
                     _ => return None,
                 }
             }
-            Op::Binary(_) | Op::BinaryVar(..) => return None,
+            Op::Binary(_) | Op::Run { .. } => return None,
         })
     }
 }
@@ -217,11 +279,14 @@ fn arithmetic(a: &mut Num, op: NumOp, b: Num, span: Span) {
     }
 }
 
-/// True for `+` and `-` (the operations a chain may hold).
-fn additive(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Binary(BinaryOp::Add | BinaryOp::Sub)
-            | Op::BinaryVar(BinaryOp::Add | BinaryOp::Sub, ..)
-    )
+/// How many `+` and `-` (the operations a chain may hold) step `op` makes.
+fn additions(op: Op) -> usize {
+    match op {
+        Op::Binary(BinaryOp::Add | BinaryOp::Sub) => 1,
+        Op::Run {
+            product: false,
+            count,
+        } => count as usize,
+        _ => 0,
+    }
 }

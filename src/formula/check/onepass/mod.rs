@@ -23,7 +23,8 @@
 use super::{CheckEnv, Scalar, VarRef};
 use crate::formula::ast::{BinaryOp, UnaryOp};
 use crate::formula::compile::{
-    CompiledFormula, NumFn, Plain, PlainOp, PlainStep, TypedForm, cmp_op, num_op,
+    CompiledFormula, NumFn, Plain, PlainMore, PlainOp, PlainStep, RunName, TypedForm, cmp_op,
+    num_op,
 };
 use crate::formula::format::Format;
 use crate::formula::number::Number;
@@ -75,9 +76,11 @@ fn read_formula<E: CheckEnv + ?Sized>(
     (asserted, input): (&Format, Option<&Format>),
 ) -> Option<CompiledFormula> {
     if text.len() > 1024 {
-        // A long formula: room for about as many steps as it can have (an operand and an
-        // operator take two bytes at least), so the code is not copied as it grows.
+        // A long formula: room for about as many steps and run names as it can have (an
+        // operand and an operator take two bytes at least), so the code is not copied as
+        // it grows.
         buffers.steps.reserve(text.len() / 2 + 1);
+        buffers.runs.reserve(text.len() / 2 + 1);
         buffers.deps.reserve(text.len() / 2 + 1);
     }
     let mut reader = Reader {
@@ -88,13 +91,11 @@ fn read_formula<E: CheckEnv + ?Sized>(
         input,
         b: buffers,
         deps_unique: true,
-        numbers: Vec::new(),
         uses_input: false,
     };
     let read = reader.read();
     let Reader {
         uses_input,
-        numbers,
         deps_unique,
         b: buffers,
         ..
@@ -110,7 +111,12 @@ fn read_formula<E: CheckEnv + ?Sized>(
             // long formula's buffer over instead made every such formula map fresh pages).
             let plain = Plain {
                 steps: buffers.steps.as_slice().into(),
-                numbers: numbers.into(),
+                more: (!buffers.numbers.is_empty() || !buffers.runs.is_empty()).then(|| {
+                    Box::new(PlainMore {
+                        numbers: buffers.numbers.as_slice().into(),
+                        runs: buffers.runs.as_slice().into(),
+                    })
+                }),
             };
             let whole = Span::new(file, 0..text.len()).shifted(offset);
             let typed = TypedForm::plain(plain);
@@ -137,6 +143,9 @@ const RUN_TEXT: usize = 256;
 
 /// Buffers above this many steps (512 KiB) are not kept for the next formula.
 const KEPT_STEPS: usize = 1 << 15;
+
+/// Buffers above this many run names (512 KiB) are not kept for the next formula.
+const KEPT_RUN_NAMES: usize = 1 << 16;
 
 /// The variables a formula may read whose repeats are removed as they are read (a bit per
 /// handle): handles below this many words of 64 (two million variables, 256 KiB of bits).
@@ -175,6 +184,10 @@ struct Buffers {
     operands: Vec<Operand>,
     ops: Vec<Pending>,
     steps: Vec<PlainStep>,
+    /// The names of the runs in `steps`.
+    runs: Vec<RunName>,
+    /// Number literals other than small integers.
+    numbers: Vec<Number>,
     /// Every variable read, in text order, each once while [`Reader::deps_unique`].
     deps: Vec<VarRef>,
     /// A bit per variable handle, set for those in `deps`: all clear between formulas.
@@ -187,6 +200,8 @@ impl Buffers {
             operands: Vec::new(),
             ops: Vec::new(),
             steps: Vec::new(),
+            runs: Vec::new(),
+            numbers: Vec::new(),
             deps: Vec::new(),
             seen: Vec::new(),
         }
@@ -209,9 +224,14 @@ impl Buffers {
         self.operands.clear();
         self.ops.clear();
         self.steps.clear();
+        self.runs.clear();
+        self.numbers.clear();
         self.deps.clear();
         if self.steps.capacity() > KEPT_STEPS {
             self.steps = Vec::new();
+        }
+        if self.runs.capacity() > KEPT_RUN_NAMES {
+            self.runs = Vec::new();
         }
         if self.deps.capacity() > super::KEPT_DEPS {
             self.deps = Vec::new();
@@ -264,8 +284,6 @@ struct Reader<'t, E: ?Sized> {
     /// False once a handle beyond [`SEEN_WORDS`] was read: from then on `deps` takes every
     /// read, and repeats are removed at the end.
     deps_unique: bool,
-    /// Number literals other than small integers.
-    numbers: Vec<Number>,
     uses_input: bool,
 }
 
@@ -567,8 +585,8 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
 
     /// A literal kept beside the code.
     fn big(&mut self, n: Number) -> Option<PlainOp> {
-        let at = u32::try_from(self.numbers.len()).ok()?;
-        self.numbers.push(n);
+        let at = u32::try_from(self.b.numbers.len()).ok()?;
+        self.b.numbers.push(n);
         Some(PlainOp::Number(at))
     }
 

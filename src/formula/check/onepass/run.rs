@@ -5,7 +5,7 @@
 //! (`b+c-d+` after `a+`), looked up in batches and appended a step each, with the operator
 //! before them ([`Reader::run_batched`]).
 
-use super::{Operand, Pending, PlainOp, PlainStep, Reader};
+use super::{Operand, Pending, PlainOp, PlainStep, Reader, RunName};
 use crate::formula::ast::BinaryOp;
 use crate::formula::check::{CheckEnv, Scalar, VarRef};
 use crate::formula::parse::{MAX_TOKENS, NAME_END_ASCII, name_end};
@@ -235,13 +235,13 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
     /// (made in a local array, appended once a batch, as are the variables read for the
     /// first time). The look-ups of a batch do not wait for one another, nor for appending,
     /// so the environment's index is read for several names at once. Kept out of line: the
-    /// reader's own loop would leave this one few registers. Each name is one step, its
-    /// operator joined with it ([`PlainOp::BinaryVar`]), where [`Reader::number_operand`]
-    /// would append two (the name, then the operator); it answers `None` where the usual
-    /// reading would, and for a name longer than such a step takes (65,535 bytes: the
-    /// formula is then left to parse then check). It stops before the first name it cannot
-    /// take so (another operator after it, a call, a number…). Answers where reading goes
-    /// on and the tokens read by then (`tokens` before).
+    /// reader's own loop would leave this one few registers. The names are one step
+    /// ([`PlainOp::Run`]) and a [`RunName`] each, eight bytes, its operator joined with it,
+    /// where [`Reader::number_operand`] would append two steps (the name, then the
+    /// operator); it answers `None` where the usual reading would. It stops before the first
+    /// name it cannot take so (another operator after it, a call, a number…), and takes none
+    /// in a text that ends at or beyond [`RunName::SECOND`] in its file. Answers where
+    /// reading goes on and the tokens read by then (`tokens` before).
     #[inline(never)]
     pub(super) fn run_batched(
         &mut self,
@@ -254,6 +254,13 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
         else {
             return Some((pos, tokens));
         };
+        let text = self.text;
+        let offset = self.offset;
+        // A name's end in its file, below `RunName::SECOND` (positions fit in `u32`:
+        // checked before reading).
+        if (offset as usize).saturating_add(text.len()) >= RunName::SECOND as usize {
+            return Some((pos, tokens));
+        }
         // The operator waiting and its left operand, kept here and stored back at the end
         // (a `None` ends the whole reading: nothing to store then).
         let (mut waiting, a_start, mut a_end) = (op, a.start, a.end);
@@ -263,23 +270,24 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
             5 => ((b'*', BinaryOp::Mul), (b'/', BinaryOp::Div)),
             _ => return Some((pos, tokens)),
         };
-        let text = self.text;
         let mut names = [(0usize, 0usize); BATCH];
         let mut ops = [BinaryOp::Add; BATCH];
         let mut vars = [VarRef(0); BATCH];
         let mut first = [VarRef(0); BATCH];
-        let mut steps = [PlainStep {
-            op: PlainOp::Input,
-            start: 0,
+        let mut run = [RunName {
+            var: VarRef(0),
             end: 0,
         }; BATCH];
+        // The run's step, once it has a name: where it is in the code, and how many names.
+        let mut header = None;
+        let mut count = 0u32;
         loop {
             // The names, each with the operator after it.
             let (n, at) = scan_batch(text, pos, (plus, minus), &mut names, &mut ops);
             let batch = names.get(..n)?;
-            if batch.is_empty() {
+            let Some(&(first_start, _)) = batch.first() else {
                 break;
-            }
+            };
             // A name and its operator are two tokens: the limit is checked once a batch
             // (an operand follows the last operator, and its check would fail too).
             tokens += 2 * n;
@@ -291,26 +299,39 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
             if !self.env.number_variables_ascii(text, batch, &mut vars) {
                 return None;
             }
+            if header.is_none() {
+                // The run's step: its span from the left operand's start to the first
+                // name's (file positions, as `Reader::at` gives them).
+                header = Some(self.b.steps.len());
+                self.b.steps.push(PlainStep {
+                    op: PlainOp::Run {
+                        product: level == 5,
+                        count: 0,
+                    },
+                    start: a_start,
+                    end: offset + first_start as u32,
+                });
+            }
             // Each completes the operator waiting before it; its own waits in its place.
             // The variables read for the first time are noted in `first` (`k` of them).
             let mut k = 0;
-            let offset = self.offset;
-            for (((&(start, end), &op), &var), step) in
-                batch.iter().zip(&ops).zip(&vars).zip(&mut steps)
+            for (((&(_, end), &op), &var), name) in batch.iter().zip(&ops).zip(&vars).zip(&mut run)
             {
-                // The operator waiting, joined with this name in one step. File
-                // positions, as `Reader::at` gives them (the text was checked to fit in
-                // `u32` at its offset before reading: no overflow).
-                let len = u16::try_from(end - start).ok()?;
+                // File positions, as `Reader::at` gives them (below `RunName::SECOND`:
+                // checked above).
                 let end = offset + end as u32;
                 // The node replaces its operands: its span joins theirs, and the left
                 // operand is text before this name.
-                debug_assert!(a_start <= a_end && a_end < end - u32::from(len));
+                debug_assert!(a_start <= a_end && a_end < end);
                 a_end = end;
-                *step = PlainStep {
-                    op: PlainOp::BinaryVar(waiting, len, var),
-                    start: a_start,
-                    end,
+                let second = if waiting == minus.1 {
+                    RunName::SECOND
+                } else {
+                    0
+                };
+                *name = RunName {
+                    var,
+                    end: end | second,
                 };
                 waiting = op;
                 if self.first_read(var) {
@@ -320,12 +341,21 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                     k += 1;
                 }
             }
-            self.b.steps.extend_from_slice(steps.get(..n)?);
+            self.b.runs.extend_from_slice(run.get(..n)?);
             self.b.deps.extend_from_slice(first.get(..k)?);
+            // At most one name for every two bytes of a text below 2^31 bytes: no
+            // overflow.
+            count += n as u32;
             pos = at;
             if n < BATCH {
                 break;
             }
+        }
+        if let Some(step) = header.and_then(|i| self.b.steps.get_mut(i)) {
+            step.op = PlainOp::Run {
+                product: level == 5,
+                count,
+            };
         }
         if let (Some(Pending::Binary { op, .. }), Some(a)) =
             (self.b.ops.last_mut(), self.b.operands.last_mut())

@@ -341,31 +341,77 @@ fn long_sums_are_read_as_parse_then_check_reads_them() {
 }
 
 #[test]
-fn a_long_run_takes_a_step_for_each_name() {
+fn a_long_run_takes_a_run_name_for_each_name() {
     let mut env = env();
     let long = "n".repeat(70_000);
     for name in ["v0", "v1", long.as_str()] {
         env.define(name, Format::Number, None);
     }
     let n = Format::Number;
+    // The code of `text`: its steps and its runs' names.
     let code = |text: &str| {
         let mut buffers = Buffers::new();
         let c = read_formula(&mut buffers, text, (FileId(3), 5), &env, (&n, Some(&n)));
         match c.map(|c| c.typed) {
-            Some(TypedForm::Plain(plain, _)) => plain.steps.len(),
-            _ => 0,
+            Some(TypedForm::Plain(plain, _)) => {
+                (plain.steps.len(), plain.more.map_or(0, |m| m.runs.len()))
+            }
+            _ => (0, 0),
         }
     };
     // `a+` then 300 names: but for the first and last few (read the usual way, a step for
-    // the name and one for its operator), each `+` joined with the name after it.
+    // the name and one for its operator), each `+` joined with the name after it in a run
+    // name, the run one step.
     let sum = ["v0", "v1"].repeat(150).join("+");
-    let steps = code(&format!("a+{sum}"));
-    assert!((301..=305).contains(&steps), "{steps}");
-    // A name of more than 65,535 bytes does not fit such a step: the formula is left to
-    // parse then check.
+    let (steps, names) = code(&format!("a+{sum}"));
+    assert!((290..=300).contains(&names), "{names}");
+    assert!(steps + names <= 306 && steps < 10, "{steps} {names}");
+    // A name of more than 65,535 bytes is a run name as any other.
     let text = format!("a+{sum}+{long}+v0");
-    assert_eq!(one_pass(&text, 5, &env, &n, Some(&n)), None);
-    assert!(the_usual_way(&text, 5, &env, &n, Some(&n)).is_some());
+    let (_, names) = code(&text);
+    assert!(names > 290, "{names}");
+    let fast = one_pass(&text, 5, &env, &n, Some(&n));
+    assert!(fast.is_some());
+    assert_eq!(fast, the_usual_way(&text, 5, &env, &n, Some(&n)));
+    // Products too, and `-` and `/` told from `+` and `*` (the sum in parentheses: after
+    // the product's last name, a `-` would go on in `Reader::run`).
+    let product = ["v0", "v1"].repeat(150).join("/");
+    let diff = ["v0", "v1"].repeat(150).join("-");
+    let text = format!("a*{product}*v1-({diff}+v1)-v0");
+    let (steps, names) = code(&text);
+    assert!(names > 590 && steps < 20, "{steps} {names}");
+    let fast = one_pass(&text, 5, &env, &n, Some(&n));
+    assert!(fast.is_some());
+    assert_eq!(fast, the_usual_way(&text, 5, &env, &n, Some(&n)));
+}
+
+/// A text that ends at or beyond `RunName::SECOND` in its file has no runs: the bit
+/// would not fit its names' ends. Read name by name, it is still the usual way's formula.
+#[test]
+fn a_text_near_the_end_of_positions_has_no_runs() {
+    let mut env = env();
+    for name in ["v0", "v1"] {
+        env.define(name, Format::Number, None);
+    }
+    let n = Format::Number;
+    let sum = ["v0", "v1"].repeat(200).join("+");
+    let text = format!("a+{sum}");
+    let offset = RunName::SECOND - 100;
+    let mut buffers = Buffers::new();
+    let c = read_formula(
+        &mut buffers,
+        &text,
+        (FileId(3), offset),
+        &env,
+        (&n, Some(&n)),
+    );
+    match c.map(|c| c.typed) {
+        Some(TypedForm::Plain(plain, _)) => assert!(plain.more.is_none()),
+        _ => panic!("a plain formula"),
+    }
+    let fast = one_pass(&text, offset, &env, &n, Some(&n));
+    assert!(fast.is_some());
+    assert_eq!(fast, the_usual_way(&text, offset, &env, &n, Some(&n)));
 }
 
 proptest! {
