@@ -248,7 +248,6 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
         mut pos: usize,
         mut tokens: usize,
     ) -> Option<(usize, usize)> {
-        const BATCH: usize = 16;
         let (Some(&Pending::Binary { op, level }), Some(&a)) =
             (self.b.ops.last(), self.b.operands.last())
         else {
@@ -408,7 +407,8 @@ fn run_item(text: &[u8], at: usize) -> Option<Item> {
 /// The name at byte `at` of `text` when one of the operators `first` and `second` (with
 /// the operation each reads as) follows it without a space after: where the name starts
 /// and ends, and the operation. (Such an operator is none of the bytes after which a name
-/// needs the full lexer.)
+/// needs the full lexer.) When the name, its operator and the byte after are within a
+/// window of the text, they are read from it with no further bounds check.
 #[inline(always)]
 fn batch_item(
     text: &[u8],
@@ -416,25 +416,35 @@ fn batch_item(
     first: (u8, BinaryOp),
     second: (u8, BinaryOp),
 ) -> Option<(usize, usize, BinaryOp)> {
+    if let Some(window) = text.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>) {
+        if !window[0].is_ascii_alphabetic() {
+            return None;
+        }
+        if let Some(n) = short_name_len(window) {
+            let (&b, &after) = (window.get(n)?, window.get(n + 1)?);
+            let op = operation(b, first, second)?;
+            return (after != b' ').then_some((at, at + n, op));
+        }
+    }
+    // Near the end of the text, or a longer name.
     if !text.get(at)?.is_ascii_alphabetic() {
         return None;
     }
-    let end = match text
-        .get(at..at + WINDOW)
-        .and_then(|w| <&[u8; WINDOW]>::try_from(w).ok())
-    {
-        Some(window) => short_name_len(window).map_or_else(|| name_end(text, at), |n| at + n),
-        None => name_end(text, at),
-    };
-    let b = *text.get(end)?;
-    let op = if b == first.0 {
-        first.1
-    } else if b == second.0 {
-        second.1
-    } else {
-        return None;
-    };
+    let end = name_end(text, at);
+    let op = operation(*text.get(end)?, first, second)?;
     (text.get(end + 1) != Some(&b' ')).then_some((at, end, op))
+}
+
+/// The operation of `b` when it is the operator `first` or `second`.
+#[inline(always)]
+fn operation(b: u8, first: (u8, BinaryOp), second: (u8, BinaryOp)) -> Option<BinaryOp> {
+    if b == first.0 {
+        Some(first.1)
+    } else if b == second.0 {
+        Some(second.1)
+    } else {
+        None
+    }
 }
 
 /// The names from byte `pos` on of a batch of [`Reader::run_batched`], each followed by
@@ -446,8 +456,8 @@ fn scan_batch(
     text: &[u8],
     pos: usize,
     (plus, minus): ((u8, BinaryOp), (u8, BinaryOp)),
-    names: &mut [(usize, usize)],
-    ops: &mut [BinaryOp],
+    names: &mut [(usize, usize); BATCH],
+    ops: &mut [BinaryOp; BATCH],
 ) -> (usize, usize) {
     let mut n = 0;
     let mut at = pos;
@@ -462,17 +472,20 @@ fn scan_batch(
     (n, at)
 }
 
+/// How many names [`Reader::run_batched`] reads at a time.
+const BATCH: usize = 16;
+
 /// The bytes [`short_name_len`] looks at.
 const WINDOW: usize = 16;
 
-/// The length of the name that starts `window` (with a letter) when it ends within it:
-/// each byte tested in turn without a bounds check (the loop is unrolled), where
-/// [`name_end`] checks the text's end at each (about ten instructions fewer for a name of
-/// five bytes).
+/// The length of the name that starts `window` (with a letter) when it ends within it
+/// with a byte to spare after the one that ends it (at most `WINDOW - 2`): each byte tested
+/// in turn without a bounds check (the loop is unrolled), where [`name_end`] checks the
+/// text's end at each (about ten instructions fewer for a name of five bytes).
 #[inline(always)]
 fn short_name_len(window: &[u8; WINDOW]) -> Option<usize> {
     let mut i = 1;
-    while i < WINDOW {
+    while i < WINDOW - 1 {
         if !NAME_END_ASCII[usize::from(window[i])] {
             return Some(i);
         }
@@ -500,7 +513,7 @@ mod tests {
                     .get(..WINDOW)
                     .and_then(|w| <&[u8; WINDOW]>::try_from(w).ok());
                 let end = name_end(&text, 0);
-                let want = (end < WINDOW).then_some(end);
+                let want = (end < WINDOW - 1).then_some(end);
                 assert_eq!(window.and_then(short_name_len), want, "{len} {after}");
             }
         }
@@ -526,5 +539,32 @@ mod tests {
         );
         assert_eq!(batch_item(b"ab~9", 0, plus, minus), None);
         assert_eq!(batch_item(b"a+ b", 0, plus, minus), None);
+    }
+
+    /// An item read from a window of the text is the item read near the text's end (no
+    /// window): names of 1 to 20 bytes, starting with a letter or not, each followed by an
+    /// operator of the level or another byte, then by a name, a space or another byte.
+    #[test]
+    fn an_item_in_a_window_reads_as_one_near_the_end() {
+        let plus = (b'+', BinaryOp::Add);
+        let minus = (b'-', BinaryOp::Sub);
+        let mut windowed = 0;
+        for len in 1..=20 {
+            for start in [b'a', b'Z', b'7', b'~', b' ', b'+'] {
+                for after in [b'+', b'-', b'*', b' ', b'_', b'a', b'9', 0x80] {
+                    for next in [b'b', b' ', b'+', b'('] {
+                        let mut end_of_text = vec![start];
+                        end_of_text.extend(std::iter::repeat_n(b'x', len - 1));
+                        end_of_text.extend([after, next]);
+                        let mut padded = end_of_text.clone();
+                        padded.resize(end_of_text.len() + WINDOW, b'q');
+                        let want = batch_item(&end_of_text, 0, plus, minus);
+                        assert_eq!(batch_item(&padded, 0, plus, minus), want, "{padded:?}");
+                        windowed += usize::from(want.is_some() && len + 2 <= WINDOW);
+                    }
+                }
+            }
+        }
+        assert!(windowed > 100, "{windowed}");
     }
 }
