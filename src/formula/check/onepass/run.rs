@@ -277,9 +277,10 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
             var: VarRef(0),
             end: 0,
         }; BATCH];
-        // The run's step, once it has a name: where it is in the code, and how many names.
+        // The run's step, once it has a name: where it is in the code. Its names are the
+        // run names appended from `names_from` on.
         let mut header = None;
-        let mut count = 0u32;
+        let names_from = self.b.runs.len();
         loop {
             // The names, each with the operator after it.
             let (n, at) = scan_batch(text, pos, (plus, minus), &mut names, &mut ops);
@@ -342,19 +343,18 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
             }
             self.b.runs.extend_from_slice(run.get(..n)?);
             self.b.deps.extend_from_slice(first.get(..k)?);
-            // At most one name for every two bytes of a text below 2^31 bytes: no
-            // overflow.
-            count += n as u32;
             pos = at;
             if n < BATCH {
                 break;
             }
         }
-        if let Some(step) = header.and_then(|i| self.b.steps.get_mut(i)) {
-            step.op = PlainOp::Run {
-                product: level == 5,
-                count,
-            };
+        if let Some(PlainStep {
+            op: PlainOp::Run { count, .. },
+            ..
+        }) = header.and_then(|i| self.b.steps.get_mut(i))
+        {
+            // At most one name for every two bytes of a text below 2^31 bytes: it fits.
+            *count = u32::try_from(self.b.runs.len().saturating_sub(names_from)).ok()?;
         }
         if let (Some(Pending::Binary { op, .. }), Some(a)) =
             (self.b.ops.last_mut(), self.b.operands.last_mut())
