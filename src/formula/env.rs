@@ -47,7 +47,7 @@ struct Slot {
 }
 
 /// How many names [`MapEnv::number_batch`] hashes before it reads the index for any.
-const BATCH: usize = 16;
+const BATCH: usize = 32;
 
 /// The bits of a name's [`fold_hash`] kept in its [`Slot`].
 #[inline]

@@ -32,6 +32,8 @@ use crate::formula::parse::{MAX_TOKENS, plain_name_end, plain_number_end};
 use crate::source::{FileId, Span};
 
 mod run;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod window;
 
 /// Parentheses and calls nested deeper than this are left to the usual way. The checker's
 /// own limit (`MAX_DEPTH`, 100) counts the nodes on a path: at most ten per level of

@@ -283,7 +283,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
         let names_from = self.b.runs.len();
         loop {
             // The names, each with the operator after it.
-            let (n, at) = scan_batch(text, pos, (plus, minus), &mut names, &mut ops);
+            let (n, at, more) = scan_batch(text, pos, (plus, minus), &mut names, &mut ops);
             let batch = names.get(..n)?;
             let Some(&(first_start, _)) = batch.first() else {
                 break;
@@ -344,7 +344,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
             self.b.runs.extend_from_slice(run.get(..n)?);
             self.b.deps.extend_from_slice(first.get(..k)?);
             pos = at;
-            if n < BATCH {
+            if !more {
                 break;
             }
         }
@@ -410,7 +410,7 @@ fn run_item(text: &[u8], at: usize) -> Option<Item> {
 /// needs the full lexer.) When the name, its operator and the byte after are within a
 /// window of the text, they are read from it with no further bounds check.
 #[inline(always)]
-fn batch_item(
+pub(super) fn batch_item(
     text: &[u8],
     at: usize,
     first: (u8, BinaryOp),
@@ -449,31 +449,58 @@ fn operation(b: u8, first: (u8, BinaryOp), second: (u8, BinaryOp)) -> Option<Bin
 
 /// The names from byte `pos` on of a batch of [`Reader::run_batched`], each followed by
 /// one of `operators` ([`batch_item`]), into `names` (their spans) and `ops` (the
-/// operations after them), as many as fit: how many, and the byte after the last one's
-/// operator. Kept out of line: in `run_batched`'s own loop the scan had few registers.
+/// operations after them): how many, the byte after the last one's operator, and whether
+/// the run may go on after them (`false` once a byte that is not such an item is met).
+/// On x86-64 they are read a window of 64 bytes at a time ([`scan_window`]), and a batch
+/// ends with the window that fills half of it (the window's names all fit, in most
+/// texts: no window is read twice); elsewhere, near the end of the text and for names as
+/// long as a window, one at a time. Kept out of line: in `run_batched`'s own loop the scan
+/// had few registers.
+///
+/// [`scan_window`]: super::window::scan_window
 #[inline(never)]
 fn scan_batch(
     text: &[u8],
     pos: usize,
-    (plus, minus): ((u8, BinaryOp), (u8, BinaryOp)),
+    operators: ((u8, BinaryOp), (u8, BinaryOp)),
     names: &mut [(usize, usize); BATCH],
     ops: &mut [BinaryOp; BATCH],
-) -> (usize, usize) {
+) -> (usize, usize, bool) {
     let mut n = 0;
     let mut at = pos;
-    for (span, op) in names.iter_mut().zip(ops) {
-        let Some((start, end, next)) = batch_item(text, at, plus, minus) else {
-            break;
+    loop {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        while let Some((taken, next, ended)) =
+            super::window::scan_window(text, at, operators, names, ops, n)
+        {
+            if ended {
+                return (taken, next, taken == BATCH);
+            }
+            if next == at {
+                // The window's first item reaches its last byte: read it below.
+                break;
+            }
+            (n, at) = (taken, next);
+            if n >= BATCH / 2 {
+                return (n, at, true);
+            }
+        }
+        // Near the end of the text, or an item as long as a window: one item.
+        let (Some(span), Some(op)) = (names.get_mut(n), ops.get_mut(n)) else {
+            return (n, at, true);
+        };
+        let Some((start, end, next)) = batch_item(text, at, operators.0, operators.1) else {
+            return (n, at, false);
         };
         (*span, *op) = ((start, end), next);
         n += 1;
         at = end + 1;
     }
-    (n, at)
 }
 
-/// How many names [`Reader::run_batched`] reads at a time.
-const BATCH: usize = 16;
+/// The most names [`Reader::run_batched`] reads at a time (a batch ends with the window
+/// that fills half of it: see [`scan_batch`]).
+const BATCH: usize = 32;
 
 /// The bytes [`short_name_len`] looks at.
 const WINDOW: usize = 16;
@@ -497,6 +524,144 @@ fn short_name_len(window: &[u8; WINDOW]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Items of a run (each name's span and the operation after it), and where reading
+    /// stopped.
+    type Items = (Vec<((usize, usize), BinaryOp)>, usize);
+
+    /// The items from `pos` on as [`batch_item`] reads them one at a time: their spans and
+    /// operations, and where reading stops.
+    fn items_one_by_one(
+        text: &[u8],
+        mut pos: usize,
+        (plus, minus): ((u8, BinaryOp), (u8, BinaryOp)),
+    ) -> Items {
+        let mut items = Vec::new();
+        while let Some((start, end, op)) = batch_item(text, pos, plus, minus) {
+            items.push(((start, end), op));
+            pos = end + 1;
+        }
+        (items, pos)
+    }
+
+    /// The items from `pos` on as [`scan_batch`] reads them, a batch at a time (each
+    /// batch's spans checked to follow on from the last), and where reading stops.
+    fn items_in_batches(
+        text: &[u8],
+        mut pos: usize,
+        operators: ((u8, BinaryOp), (u8, BinaryOp)),
+    ) -> Items {
+        let mut items = Vec::new();
+        let mut names = [(0usize, 0usize); BATCH];
+        let mut ops = [BinaryOp::Add; BATCH];
+        loop {
+            let (n, at, more) = scan_batch(text, pos, operators, &mut names, &mut ops);
+            assert!(n <= BATCH);
+            items.extend(names.iter().copied().zip(ops).take(n));
+            assert!(at >= pos);
+            pos = at;
+            if !more || n == 0 {
+                return (items, pos);
+            }
+        }
+    }
+
+    /// Texts of name bytes, operators of both levels, spaces and bytes that end a run
+    /// (long names included): every batch reads the items that reading them one by one
+    /// does, wherever they fall in the 64-byte windows, and stops where it stops.
+    #[test]
+    fn batches_read_the_items_that_one_by_one_reading_does() {
+        use proptest::prelude::*;
+        let piece = prop::sample::select(vec![
+            "a",
+            "Zq",
+            "s123",
+            "b~2",
+            "9",
+            "7x",
+            "~",
+            " ",
+            "+",
+            "-",
+            "*",
+            "/",
+            "(",
+            "_",
+            ".",
+            "\u{e9}",
+            "LongNameOfTwentySeven~Bytes",
+            "x",
+        ]);
+        let long = prop::sample::select(vec![1usize, 30, 61, 62, 63, 64, 65, 70, 130]);
+        let texts = (
+            prop::collection::vec(piece, 0..200),
+            prop::option::of((any::<prop::sample::Index>(), long)),
+        )
+            .prop_map(|(pieces, long)| {
+                let mut pieces: Vec<String> = pieces.into_iter().map(String::from).collect();
+                if let Some((at, len)) = long {
+                    let i = at.index(pieces.len() + 1);
+                    pieces.insert(i.min(pieces.len()), "n".repeat(len));
+                }
+                pieces.concat()
+            });
+        // Mostly runs: every other piece a name followed by `+` or `-`.
+        let runs = prop::collection::vec(
+            (
+                prop::sample::select(vec![
+                    "a",
+                    "Zq",
+                    "s123",
+                    "b~2",
+                    "LongNameOfTwentySeven~Bytes",
+                ]),
+                prop::sample::select(vec!["+", "-", "+", "+", "-", "+ ", "*", "+("]),
+            ),
+            0..120,
+        )
+        .prop_map(|items| {
+            items
+                .iter()
+                .map(|(n, o)| format!("{n}{o}"))
+                .collect::<String>()
+        });
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(3000));
+        let sum = (b'+', BinaryOp::Add);
+        let difference = (b'-', BinaryOp::Sub);
+        let product = (b'*', BinaryOp::Mul);
+        let quotient = (b'/', BinaryOp::Div);
+        let result = runner.run(&(prop_oneof![texts, runs], 0usize..70), |(text, pos)| {
+            let bytes = text.as_bytes();
+            for operators in [(sum, difference), (product, quotient)] {
+                prop_assert_eq!(
+                    items_in_batches(bytes, pos, operators),
+                    items_one_by_one(bytes, pos, operators),
+                    "{:?} from {}",
+                    text,
+                    pos
+                );
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            panic!("{e}");
+        }
+    }
+
+    /// The property above is not vacuous: long runs are read, across many windows.
+    #[test]
+    fn a_long_run_is_read_across_windows() {
+        let text = (0..500).map(|i| format!("s{i}+")).collect::<String>() + "(";
+        let plus = (b'+', BinaryOp::Add);
+        let minus = (b'-', BinaryOp::Sub);
+        let (items, end) = items_in_batches(text.as_bytes(), 0, (plus, minus));
+        assert_eq!(items.len(), 500);
+        assert_eq!(end, text.len() - 1);
+        assert_eq!(
+            (items, end),
+            items_one_by_one(text.as_bytes(), 0, (plus, minus))
+        );
+    }
 
     /// Every byte value after names of every length from 1 to 20: the window ends each name
     /// where [`name_end`] does, or leaves it (`None`) when it is not within the window.
