@@ -315,6 +315,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
             // Each completes the operator waiting before it; its own waits in its place.
             // The variables read for the first time are noted in `first` (`k` of them).
             let mut k = 0;
+            let mut seen = SeenWord::NONE;
             for (((&(_, end), &op), &var), name) in batch.iter().zip(&ops).zip(&vars).zip(&mut run)
             {
                 // File positions, as `Reader::at` gives them (below `RunName::SECOND`:
@@ -334,13 +335,14 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                     end: end | second,
                 };
                 waiting = op;
-                if self.first_read(var) {
+                if self.first_read_through(var, &mut seen) {
                     if let Some(slot) = first.get_mut(k) {
                         *slot = var;
                     }
                     k += 1;
                 }
             }
+            seen.store(&mut self.b.seen);
             self.b.runs.extend_from_slice(run.get(..n)?);
             self.b.deps.extend_from_slice(first.get(..k)?);
             pos = at;
@@ -362,6 +364,56 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
             (*op, a.start, a.end) = (waiting, a_start, a_end);
         }
         Some((pos, tokens))
+    }
+}
+
+/// A word of the reader's seen bits held while a batch's names are appended
+/// ([`Reader::first_read_through`]): names whose variables share a word (as the names of a
+/// sum of variables defined in turn do) set their bits here, in a register, rather than
+/// each loading the word the one before stored, which made every name wait on the last.
+#[derive(Clone, Copy)]
+struct SeenWord {
+    /// Which word (`usize::MAX`: none).
+    at: usize,
+    /// Its bits, those set since it was loaded included.
+    bits: u64,
+}
+
+impl SeenWord {
+    /// No word held.
+    const NONE: SeenWord = SeenWord {
+        at: usize::MAX,
+        bits: 0,
+    };
+
+    /// Stores the word held back into `seen`, and holds none.
+    #[inline(always)]
+    fn store(&mut self, seen: &mut [u64]) {
+        if let Some(word) = seen.get_mut(self.at) {
+            *word = self.bits;
+        }
+        *self = SeenWord::NONE;
+    }
+}
+
+impl<E: CheckEnv + ?Sized> Reader<'_, E> {
+    /// [`Reader::first_read`] of `var` through `held`, which holds the word of the seen
+    /// bits of the last variable (until stored: the reader's bits lack its new ones
+    /// meanwhile).
+    #[inline(always)]
+    fn first_read_through(&mut self, var: VarRef, held: &mut SeenWord) -> bool {
+        let (at, bit) = (var.0 as usize / 64, 1u64 << (var.0 % 64));
+        if at == held.at {
+            let first = held.bits & bit == 0;
+            held.bits |= bit;
+            return first;
+        }
+        held.store(&mut self.b.seen);
+        let first = self.first_read(var);
+        if let Some(&bits) = self.b.seen.get(at) {
+            *held = SeenWord { at, bits };
+        }
+        first
     }
 }
 

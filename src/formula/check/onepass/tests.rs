@@ -340,6 +340,33 @@ fn long_sums_are_read_as_parse_then_check_reads_them() {
     }
 }
 
+/// A long run whose variables repeat: within a word of the seen bits (64 handles) and a
+/// batch, across batches, and after other words were read. Each is one dependency, in the
+/// order first read, as parse then check has them.
+#[test]
+fn repeats_in_a_long_run_are_one_dependency_each() {
+    let mut env = env();
+    for i in 0..400 {
+        env.define(&format!("w{i}"), Format::Number, None);
+    }
+    let order: Vec<usize> = (0..300)
+        .flat_map(|i| [i, i / 2, (i * 37) % 400, i, 399 - i / 3])
+        .collect();
+    let text = order
+        .iter()
+        .map(|i| format!("w{i}"))
+        .collect::<Vec<_>>()
+        .join("+");
+    let n = Format::Number;
+    let fast = parse_check_plain(&text, FileId(3), 0, &env, &n, Some(&n));
+    let fast = fast.map(|c| format!("{c:?}"));
+    assert!(fast.is_some());
+    assert_eq!(fast, the_usual_way(&text, 0, &env, &n, Some(&n)));
+    let distinct = order.iter().collect::<std::collections::HashSet<_>>().len();
+    let c = parse_check_plain(&text, FileId(3), 0, &env, &n, Some(&n));
+    assert_eq!(c.map(|c| c.dependencies().len()), Some(distinct));
+}
+
 #[test]
 fn a_long_run_takes_a_run_name_for_each_name() {
     let mut env = env();
