@@ -2,7 +2,7 @@
 //! used by `rulebook eval`, the conformance runner, benches and tests. The real loader and
 //! solver implement the traits over their own scoped stores.
 
-use super::check::{CheckEnv, FunctionRef, Scalar, VarRef};
+use super::check::{CheckEnv, FunctionRef, NAME_BATCH, Scalar, VarRef};
 use super::eval::{EvalError, NO_VALUE, ValueEnv};
 use super::format::Format;
 use super::function::FunctionRegistry;
@@ -46,8 +46,9 @@ struct Slot {
     scalar: Option<Scalar>,
 }
 
-/// How many names [`MapEnv::number_batch`] hashes before it reads the index for any.
-const BATCH: usize = 32;
+/// How many names [`MapEnv::number_batch`] hashes before it reads the index for any: a
+/// whole batch of the one-pass check.
+const BATCH: usize = NAME_BATCH;
 
 /// The bits of a name's [`fold_hash`] kept in its [`Slot`].
 #[inline]

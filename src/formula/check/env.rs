@@ -89,6 +89,10 @@ pub enum Scalar {
     Boolean,
 }
 
+/// The most names the one-pass check asks [`CheckEnv::number_variables_ascii`] for at once
+/// (a batch of a long sum's names).
+pub const NAME_BATCH: usize = 32;
+
 /// The names a formula may use, implemented by the caller (the loader resolves names by
 /// scope). Built-in functions are not part of it.
 pub trait CheckEnv {
@@ -120,7 +124,7 @@ pub trait CheckEnv {
     /// (names of ASCII letters, digits and `~`), written to `vars`, when every one is a
     /// NUMBER; `false` when one is not (unknown, a BOOLEAN or another format), or `vars` is
     /// shorter than `spans` (`vars` is then left as it happens to be). What the one-pass
-    /// check asks of a batch of names of a long sum (`a+b+c+…`). The default asks
+    /// check asks of a batch of names of a long sum (`a+b+c+…`), at most [`NAME_BATCH`]. The default asks
     /// [`CheckEnv::scalar_variable_ascii`] for each; an environment may look the batch up
     /// its own way (`MapEnv` hashes every name before it reads its index for any).
     fn number_variables_ascii(

@@ -15,7 +15,6 @@ mod lexer;
 pub mod codes;
 
 pub(crate) use fast::{name_end, plain_name_end, plain_number_end};
-pub(crate) use lexer::NAME_END_ASCII;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::formula::ast::Formula;

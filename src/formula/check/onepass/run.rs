@@ -2,13 +2,13 @@
 //! integers each followed by another of those operators (`b*2-c+d/` after `a+`), read
 //! and completed in one tight loop, with the operators waiting on the two levels kept in
 //! locals ([`Reader::run`]); and in long formulas, the runs of names of one level
-//! (`b+c-d+` after `a+`), looked up in batches and appended a step each, with the operator
-//! before them ([`Reader::run_batched`]).
+//! (`b+c-d+` after `a+`), scanned and looked up in batches, the run one step and each name
+//! a [`RunName`] beside it ([`Reader::run_batched`]).
 
 use super::{Operand, Pending, PlainOp, PlainStep, Reader, RunName};
 use crate::formula::ast::BinaryOp;
-use crate::formula::check::{CheckEnv, Scalar, VarRef};
-use crate::formula::parse::{MAX_TOKENS, NAME_END_ASCII, name_end};
+use crate::formula::check::{CheckEnv, NAME_BATCH, Scalar, VarRef};
+use crate::formula::parse::{MAX_TOKENS, name_end};
 
 /// An operand of a run: a name or an integer literal, and the operator after it.
 #[derive(Clone, Copy)]
@@ -459,8 +459,8 @@ fn run_item(text: &[u8], at: usize) -> Option<Item> {
 /// The name at byte `at` of `text` when one of the operators `first` and `second` (with
 /// the operation each reads as) follows it without a space after: where the name starts
 /// and ends, and the operation. (Such an operator is none of the bytes after which a name
-/// needs the full lexer.) When the name, its operator and the byte after are within a
-/// window of the text, they are read from it with no further bounds check.
+/// needs the full lexer.) What [`scan_batch`] reads where no 64-byte window of the text
+/// serves, and what its windows are tested against.
 #[inline(always)]
 pub(super) fn batch_item(
     text: &[u8],
@@ -468,17 +468,6 @@ pub(super) fn batch_item(
     first: (u8, BinaryOp),
     second: (u8, BinaryOp),
 ) -> Option<(usize, usize, BinaryOp)> {
-    if let Some(window) = text.get(at..).and_then(<[u8]>::first_chunk::<WINDOW>) {
-        if !window[0].is_ascii_alphabetic() {
-            return None;
-        }
-        if let Some(n) = short_name_len(window) {
-            let (&b, &after) = (window.get(n)?, window.get(n + 1)?);
-            let op = operation(b, first, second)?;
-            return (after != b' ').then_some((at, at + n, op));
-        }
-    }
-    // Near the end of the text, or a longer name.
     if !text.get(at)?.is_ascii_alphabetic() {
         return None;
     }
@@ -551,27 +540,8 @@ fn scan_batch(
 }
 
 /// The most names [`Reader::run_batched`] reads at a time (a batch ends with the window
-/// that fills half of it: see [`scan_batch`]).
-const BATCH: usize = 32;
-
-/// The bytes [`short_name_len`] looks at.
-const WINDOW: usize = 16;
-
-/// The length of the name that starts `window` (with a letter) when it ends within it
-/// with a byte to spare after the one that ends it (at most `WINDOW - 2`): each byte tested
-/// in turn without a bounds check (the loop is unrolled), where [`name_end`] checks the
-/// text's end at each (about ten instructions fewer for a name of five bytes).
-#[inline(always)]
-fn short_name_len(window: &[u8; WINDOW]) -> Option<usize> {
-    let mut i = 1;
-    while i < WINDOW - 1 {
-        if !NAME_END_ASCII[usize::from(window[i])] {
-            return Some(i);
-        }
-        i += 1;
-    }
-    None
-}
+/// that fills half of it: see [`scan_batch`]), each batch looked up in one call.
+const BATCH: usize = NAME_BATCH;
 
 #[cfg(test)]
 mod tests {
@@ -715,30 +685,9 @@ mod tests {
         );
     }
 
-    /// Every byte value after names of every length from 1 to 20: the window ends each name
-    /// where [`name_end`] does, or leaves it (`None`) when it is not within the window.
+    /// Names of one byte and of many, each read to its end, up to the end of the text.
     #[test]
-    fn a_window_ends_a_name_where_name_end_does() {
-        for len in 1..=20 {
-            for after in 0..=255u8 {
-                let mut text = b"n".to_vec();
-                text.extend(std::iter::repeat_n(b'7', len - 1));
-                text.push(after);
-                text.extend_from_slice(b"~Az09+-*/ _:.=");
-                text.resize(40, b' ');
-                let window = text
-                    .get(..WINDOW)
-                    .and_then(|w| <&[u8; WINDOW]>::try_from(w).ok());
-                let end = name_end(&text, 0);
-                let want = (end < WINDOW - 1).then_some(end);
-                assert_eq!(window.and_then(short_name_len), want, "{len} {after}");
-            }
-        }
-    }
-
-    /// Names near the end of the text, where no window fits, and names longer than one.
-    #[test]
-    fn names_without_a_window_are_read_to_their_end() {
+    fn items_are_read_to_their_names_end() {
         let plus = (b'+', BinaryOp::Add);
         let minus = (b'-', BinaryOp::Sub);
         let text = b"abcdefghijklmnopqrstu+b-c+";
@@ -758,14 +707,14 @@ mod tests {
         assert_eq!(batch_item(b"a+ b", 0, plus, minus), None);
     }
 
-    /// An item read from a window of the text is the item read near the text's end (no
-    /// window): names of 1 to 20 bytes, starting with a letter or not, each followed by an
-    /// operator of the level or another byte, then by a name, a space or another byte.
+    /// An item read with more text after it is the item read at the text's end: names of
+    /// 1 to 20 bytes, starting with a letter or not, each followed by an operator of the
+    /// level or another byte, then by a name, a space or another byte.
     #[test]
-    fn an_item_in_a_window_reads_as_one_near_the_end() {
+    fn an_item_reads_alike_with_text_after_it_and_at_the_end() {
         let plus = (b'+', BinaryOp::Add);
         let minus = (b'-', BinaryOp::Sub);
-        let mut windowed = 0;
+        let mut read = 0;
         for len in 1..=20 {
             for start in [b'a', b'Z', b'7', b'~', b' ', b'+'] {
                 for after in [b'+', b'-', b'*', b' ', b'_', b'a', b'9', 0x80] {
@@ -774,14 +723,14 @@ mod tests {
                         end_of_text.extend(std::iter::repeat_n(b'x', len - 1));
                         end_of_text.extend([after, next]);
                         let mut padded = end_of_text.clone();
-                        padded.resize(end_of_text.len() + WINDOW, b'q');
+                        padded.resize(end_of_text.len() + 16, b'q');
                         let want = batch_item(&end_of_text, 0, plus, minus);
                         assert_eq!(batch_item(&padded, 0, plus, minus), want, "{padded:?}");
-                        windowed += usize::from(want.is_some() && len + 2 <= WINDOW);
+                        read += usize::from(want.is_some());
                     }
                 }
             }
         }
-        assert!(windowed > 100, "{windowed}");
+        assert!(read > 100, "{read}");
     }
 }

@@ -16,9 +16,9 @@ pub(super) const BYTES: usize = 64;
 /// The classes of the bytes of a window, a bit each (bit `i` for byte `i`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Classes {
-    /// Bytes of a name: ASCII letters, digits and `~` (as [`NAME_END_ASCII`] has them).
+    /// Bytes of a name: ASCII letters, digits and `~` (those [`name_end`] reads through).
     ///
-    /// [`NAME_END_ASCII`]: crate::formula::parse::NAME_END_ASCII
+    /// [`name_end`]: crate::formula::parse::name_end
     pub name: u64,
     /// ASCII letters, with which a name starts.
     pub alpha: u64,
@@ -120,7 +120,7 @@ pub(super) fn scan_window<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formula::parse::NAME_END_ASCII;
+    use crate::formula::parse::name_end;
 
     /// Every byte value, at every place of a window: its classes are what the byte-wise
     /// reading takes it for.
@@ -134,7 +134,9 @@ mod tests {
                 }
                 let c = classify(&window, b'+', b'-');
                 let bit = |mask: u64| mask >> at & 1 != 0;
-                assert_eq!(bit(c.name), NAME_END_ASCII[usize::from(b)], "{at} {b}");
+                // A name byte is one `name_end` reads through after a letter.
+                let name_byte = name_end(&[b'a', b], 0) == 2;
+                assert_eq!(bit(c.name), name_byte, "{at} {b}");
                 assert_eq!(bit(c.alpha), b.is_ascii_alphabetic(), "{at} {b}");
                 assert_eq!(bit(c.operators), b == b'+' || b == b'-', "{at} {b}");
                 // The other bytes of the window: `(` is none of them.
