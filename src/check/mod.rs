@@ -79,6 +79,7 @@ fn checked_with(mut load: LoadSet, cache: Option<&FileCache>) -> CheckedSet {
         Some(cache) => crate::vocabulary::check_load_set_cached(&load, cache),
         None => crate::vocabulary::check_load_set(&load),
     });
+    diagnostics.extend(crate::model::references::check(&load));
     let dataset = data_alone::check(dataset, &mut diagnostics);
     diagnostic::sort(&mut diagnostics, &load.sources);
     CheckedSet {

@@ -14,6 +14,10 @@ pub struct GameMode {
     pub allowed: Vec<String>,
     /// `codeControl.lst` switches.
     pub controls: CodeControls,
+    /// The ability categories `miscinfo.lst` defines (`ABILITYCATEGORY:Name … CATEGORY:Parent`),
+    /// as `(name, parent)`: with those of the load set's ABILITYCATEGORY files, the only
+    /// categories an ability, a `.MOD` or an `ABILITY:` token may name.
+    pub ability_categories: Vec<(String, String)>,
 }
 
 /// The switches of `codeControl.lst` the formula system depends on.
@@ -62,6 +66,7 @@ pub fn read_game_modes(fs: &dyn FileSystem, dir: &Path) -> Vec<GameMode> {
                     gm.allowed = v.split('|').map(|s| s.trim().to_owned()).collect();
                 }
             }
+            gm.ability_categories = ability_categories(&text);
             if gm.allowed.is_empty() {
                 // PCGen's GameMode: without ALLOWEDMODES, a mode allows its own name.
                 gm.allowed.push(gm.dir.clone());
@@ -80,6 +85,23 @@ fn pairs(text: &str) -> impl Iterator<Item = (&str, &str)> {
         .filter(|l| !l.starts_with('#'))
         .flat_map(|l| l.split('\t'))
         .filter_map(|t| t.trim().split_once(':'))
+}
+
+/// The `ABILITYCATEGORY:Name` lines of a game-mode or ABILITYCATEGORY file as
+/// `(name, parent)`: the parent is the line's `CATEGORY:` (the category whose abilities this
+/// one draws from), or the category itself when the line has none.
+pub fn ability_categories(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .filter_map(|l| {
+            let mut tokens = l.split('\t').map(str::trim).filter(|t| !t.is_empty());
+            let name = tokens.next()?.strip_prefix("ABILITYCATEGORY:")?.trim();
+            let parent = tokens
+                .find_map(|t| t.strip_prefix("CATEGORY:"))
+                .map_or(name, str::trim);
+            (!name.is_empty()).then(|| (name.to_owned(), parent.to_owned()))
+        })
+        .collect()
 }
 
 /// Parses `codeControl.lst` text.
@@ -122,6 +144,19 @@ mod tests {
         assert_eq!(modes[0].controls.face.as_deref(), Some("Face"));
         assert!(modes[0].controls.alignment_feature);
         assert!(modes[0].controls.stat_input.is_none());
+    }
+
+    #[test]
+    fn reads_ability_categories_with_their_parents() {
+        let text = "ABILITYCATEGORY:FEAT\tVISIBLE:YES\tCATEGORY:FEAT\n\
+                    #ABILITYCATEGORY:Hidden\tCATEGORY:FEAT\n\
+                    ABILITYCATEGORY:Combat Feat\tCATEGORY:FEAT\tTYPE:Combat\n\
+                    ABILITYCATEGORY:Trait\tVISIBLE:YES\n";
+        assert_eq!(
+            ability_categories(text),
+            [("FEAT", "FEAT"), ("Combat Feat", "FEAT"), ("Trait", "Trait")]
+                .map(|(a, b)| (a.to_owned(), b.to_owned()))
+        );
     }
 
     #[test]

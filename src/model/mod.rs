@@ -44,6 +44,7 @@ mod object_index;
 pub(crate) use object_index::KindHash;
 pub mod scope;
 mod table;
+pub mod references;
 #[cfg(test)]
 mod tests;
 

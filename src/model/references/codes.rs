@@ -1,0 +1,28 @@
+//! Diagnostic codes of the old token system's references (`R01xx`): objects a line looks up
+//! by key and the ability categories it names. Each is documented with an example and its
+//! fix in `docs/errors.md`.
+
+use crate::diagnostic::Code;
+
+/// A `.MOD` or `.COPY=` of an object no line of the load set makes: PCGen skips the line.
+pub const MOD_TARGET_MISSING: Code = Code {
+    id: "R0101",
+    name: "mod-target-missing",
+};
+/// An ability line without `CATEGORY:`: PCGen fails on the line and drops the ability.
+pub const ABILITY_WITHOUT_CATEGORY: Code = Code {
+    id: "R0102",
+    name: "ability-without-category",
+};
+/// An ability category that neither the game mode nor an ABILITYCATEGORY file of the load
+/// set defines: PCGen drops every ability of it and every `ABILITY:` token naming it.
+pub const UNKNOWN_ABILITY_CATEGORY: Code = Code {
+    id: "R0103",
+    name: "unknown-ability-category",
+};
+/// A `.MOD`, `.COPY=` or `.FORGET` of an ability without `CATEGORY=cat|`: PCGen cannot
+/// look the ability up.
+pub const TARGET_WITHOUT_CATEGORY: Code = Code {
+    id: "R0104",
+    name: "target-without-category",
+};

@@ -1,0 +1,383 @@
+//! What the first column of an object line says, as PCGen's `LstObjectFileLoader` reads it:
+//! an object made (with the key it is known by and, for abilities, its category), or a
+//! `.COPY=`, `.MOD` or `.FORGET` of another object. Worked out once per file and run.
+
+use crate::load::cache::CachedFile;
+use crate::load::loadset::line_mode;
+use crate::load::{FileKind, Line};
+use crate::name::Name;
+use crate::source::Span;
+use std::sync::Arc;
+
+/// The name under which a file's heads are kept in the file cache.
+const DERIVED: &str = "model::references::heads";
+
+/// A name as written in a file, trimmed, with its span (in the cache's file: place it with
+/// [`crate::load::FileLines::place`]).
+#[derive(Clone, Debug)]
+pub(super) struct Written {
+    /// The text, compared without regard to case.
+    pub(super) name: Name,
+    /// Where it is.
+    pub(super) span: Span,
+}
+
+/// The object a `.COPY=`, `.MOD` or `.FORGET` line looks up.
+#[derive(Clone, Debug)]
+pub(super) struct Target {
+    /// `CATEGORY=cat|` before an ability's key, when written.
+    pub(super) category: Option<Written>,
+    /// The key looked up.
+    pub(super) key: Written,
+    /// True for an ability target written without `CATEGORY=cat|`, which PCGen cannot look
+    /// up ("Attempt to Modify/Copy/Forget an Ability without a CATEGORY=").
+    pub(super) no_category: bool,
+}
+
+/// What one object line does.
+#[derive(Clone, Debug)]
+pub(super) enum Head {
+    /// Makes an object known by `key`; `category` is an ability's `CATEGORY:` token, `None`
+    /// when an ability line has none (PCGen then drops the line).
+    Make {
+        /// The `KEY:` token's value, else the name column.
+        key: Written,
+        /// The `CATEGORY:` token of an ability line (its value).
+        category: Option<Written>,
+    },
+    /// `Base.COPY=New`: makes `new` from `base`.
+    Copy {
+        /// The object copied.
+        base: Target,
+        /// The new object's key.
+        new: Written,
+    },
+    /// `Key.MOD`.
+    Mod(Target),
+    /// `Key.FORGET` (PCGen never reports a missing one).
+    Forget(Target),
+}
+
+/// One object line of a file.
+#[derive(Clone, Debug)]
+pub(super) struct HeadLine {
+    /// The line's first token.
+    pub(super) first: Span,
+    /// What it does.
+    pub(super) head: Head,
+}
+
+/// The object lines of one file read as one kind.
+#[derive(Debug, Default)]
+pub(super) struct FileHeads {
+    /// In file order.
+    pub(super) lines: Vec<HeadLine>,
+}
+
+impl FileHeads {
+    /// Reads `lines` of a file whose text is `text` as object lines of `kind`.
+    pub(super) fn read(lines: &[Line], text: &str, kind: FileKind) -> FileHeads {
+        let lines = lines
+            .iter()
+            .filter_map(|line| head_line(line, text, kind))
+            .collect();
+        FileHeads { lines }
+    }
+}
+
+/// The objects one file makes, grouped by the category its lines name (abilities) or in one
+/// group (every other kind), with the lines that look objects up. It depends on the file
+/// alone, so it is worked out once per run and a load set only looks keys up in it: a core
+/// rulebook is listed by hundreds of load sets.
+#[derive(Debug, Default)]
+pub(super) struct FileObjects {
+    /// The objects made, by category as written (`None`: not an ability file's line).
+    pub(super) groups: Vec<Group>,
+    /// Ability lines without `CATEGORY:`: their first token and key.
+    pub(super) no_category: Vec<(Span, Written)>,
+    /// The `.COPY=`, `.MOD` and `.FORGET` lines that look up objects other files may
+    /// make, in file order.
+    pub(super) deferred: Vec<HeadLine>,
+    /// The `.COPY=` and `.MOD` lines whose object this file makes itself (in the same
+    /// category as written): found in every load set whose entry keeps the file whole, so a
+    /// load set reads them only when its entry filters the file. Their copies are in
+    /// [`FileObjects::groups`] already.
+    pub(super) own: Vec<HeadLine>,
+}
+
+/// The objects of one category made by one file.
+#[derive(Debug)]
+pub(super) struct Group {
+    /// The category as first written (`CATEGORY:` value), `None` outside ABILITY files.
+    pub(super) category: Option<Written>,
+    /// How many lines name it.
+    pub(super) lines: usize,
+    /// Each key, with the span that made it first.
+    pub(super) keys: crate::fxhash::FxHashMap<Name, Span>,
+}
+
+impl FileObjects {
+    /// The objects of `file` read as `kind`, computed once per file, kind and run.
+    pub(super) fn of(file: &CachedFile, kind: FileKind) -> Arc<FileObjects> {
+        file.derived(DERIVED, kind as u32, |f| {
+            let heads = FileHeads::read(f.shared_lines(line_mode(kind)), &f.source().text, kind);
+            FileObjects::from_heads(heads, kind)
+        })
+    }
+
+    fn from_heads(heads: FileHeads, kind: FileKind) -> FileObjects {
+        let mut objects = FileObjects::default();
+        let mut looked_up = Vec::new();
+        for line in heads.lines {
+            match line.head {
+                Head::Make { key, category } => {
+                    if kind == FileKind::Ability && category.is_none() {
+                        objects.no_category.push((line.first, key));
+                        continue;
+                    }
+                    objects.add(category, key, true);
+                }
+                _ => looked_up.push(line),
+            }
+        }
+        // PCGen makes every copy (in file order) before it applies any mod.
+        let (copies, rest): (Vec<_>, Vec<_>) = looked_up
+            .into_iter()
+            .partition(|l| matches!(l.head, Head::Copy { .. }));
+        for line in copies.into_iter().chain(rest) {
+            let own = match &line.head {
+                Head::Copy { base, new } if objects.makes(base) => {
+                    objects.add(base.category.clone(), new.clone(), false);
+                    true
+                }
+                Head::Mod(target) => objects.makes(target),
+                _ => false,
+            };
+            if own {
+                objects.own.push(line);
+            } else {
+                objects.deferred.push(line);
+            }
+        }
+        objects
+    }
+
+    /// Whether this file makes the object `target` looks up (same category as written).
+    fn makes(&self, target: &Target) -> bool {
+        !target.no_category
+            && self.groups.iter().any(|g| {
+                g.category.as_ref().map(|c| &c.name) == target.category.as_ref().map(|c| &c.name)
+                    && g.keys.contains_key(&target.key.name)
+            })
+    }
+
+    /// Adds `key` to the group of `category` (made by a line when `line` is true, which
+    /// counts the line as naming the category).
+    fn add(&mut self, category: Option<Written>, key: Written, line: bool) {
+        let same = |g: &Group| g.category.as_ref().map(|c| &c.name) == category.as_ref().map(|c| &c.name);
+        let group = match self.groups.iter().position(same) {
+            Some(i) => i,
+            None => {
+                self.groups.push(Group {
+                    category,
+                    lines: 0,
+                    keys: Default::default(),
+                });
+                self.groups.len() - 1
+            }
+        };
+        if let Some(g) = self.groups.get_mut(group) {
+            g.lines += usize::from(line);
+            g.keys.entry(key.name).or_insert(key.span);
+        }
+    }
+}
+
+/// The text of `span` in `text` (empty when out of range).
+fn slice(text: &str, span: Span) -> &str {
+    text.get(span.range()).unwrap_or("")
+}
+
+/// `s` (at byte `at` of the file of `file`) trimmed, with its span.
+fn written(s: &str, at: usize, file: Span) -> Written {
+    let lead = s.len() - s.trim_start().len();
+    let t = s.trim();
+    Written {
+        name: Name::new(t),
+        span: Span::new(file.file, at + lead..at + lead + t.len()),
+    }
+}
+
+/// The value of the token `t` when it is `name` (e.g. `KEY:`), trimmed, with its span.
+fn token_value(text: &str, t: Span, name: &str) -> Option<Written> {
+    let v = slice(text, t).strip_prefix(name)?;
+    Some(written(v, t.range().start + name.len(), t))
+}
+
+/// The value of a line's last `KEY:` token (after the first column), which PCGen makes the
+/// object's key.
+fn key_token(line: &Line, text: &str) -> Option<Written> {
+    line.tokens
+        .iter()
+        .skip(1)
+        .filter_map(|t| token_value(text, *t, "KEY:"))
+        .last()
+}
+
+/// The head of one line, or `None` for a line that makes and changes no object of the kind
+/// (a class level line, a kit component, a `SOURCE` line).
+fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadLine> {
+    let first = *line.tokens.first()?;
+    let first_text = slice(text, first);
+    // PCGen: `line.startsWith("SOURCE")` is a source line whatever follows.
+    if slice(text, line.span).starts_with("SOURCE") {
+        return None;
+    }
+    let is_ability = matches!(kind, FileKind::Ability);
+    let at = first.range().start;
+    let target = |s: &str, start: usize, strip_token: bool| -> Target {
+        // `.MOD` strips a leading `TOKEN:` (`CLASS:Druid.MOD`); an ability's key is
+        // `CATEGORY=cat|key`.
+        let (mut s, mut start) = (s, start);
+        if strip_token {
+            if let Some(i) = s.find(':').filter(|i| *i > 0) {
+                s = s.get(i + 1..).unwrap_or("");
+                start += i + 1;
+            }
+        }
+        if !is_ability {
+            return Target {
+                category: None,
+                key: written(s, start, first),
+                no_category: false,
+            };
+        }
+        let parts: Vec<&str> = s.split('|').collect();
+        match parts.as_slice() {
+            [cat, key] if cat.starts_with("CATEGORY=") => Target {
+                category: Some(written(
+                    cat.get("CATEGORY=".len()..).unwrap_or(""),
+                    start + "CATEGORY=".len(),
+                    first,
+                )),
+                key: written(key, start + cat.len() + 1, first),
+                no_category: false,
+            },
+            _ => Target {
+                category: None,
+                key: written(s, start, first),
+                no_category: true,
+            },
+        }
+    };
+    if let Some(i) = first_text.find(".COPY").filter(|i| *i > 0) {
+        let base = first_text.get(..i).unwrap_or("");
+        let new = first_text.get(i + ".COPY=".len()..).unwrap_or("");
+        let new_at = at + (i + ".COPY=".len()).min(first_text.len());
+        // The copy is known by the line's `KEY:` when it has one (`Padded Armor (Base).COPY=
+        // Padded Armor` with `KEY:Padded`), else by its new name.
+        let new = key_token(line, text).unwrap_or_else(|| written(new, new_at, first));
+        return Some(HeadLine {
+            first,
+            head: Head::Copy {
+                base: target(base, at, false),
+                new,
+            },
+        });
+    }
+    if let Some(i) = first_text.find(".MOD").filter(|i| *i > 0) {
+        let key = first_text.get(..i).unwrap_or("");
+        return Some(HeadLine {
+            first,
+            head: Head::Mod(target(key, at, true)),
+        });
+    }
+    if let Some(i) = first_text.find(".FORGET").filter(|i| *i > 0) {
+        let key = first_text.get(..i).unwrap_or("");
+        return Some(HeadLine {
+            first,
+            head: Head::Forget(target(key, at, false)),
+        });
+    }
+    // A base line: which lines start an object depends on the kind.
+    let name = match kind {
+        FileKind::Class => (first_text.strip_prefix("CLASS:")?, at + "CLASS:".len()),
+        FileKind::Kit => (
+            first_text.strip_prefix("STARTPACK:")?,
+            at + "STARTPACK:".len(),
+        ),
+        _ => (first_text, at),
+    };
+    let key = key_token(line, text).unwrap_or_else(|| written(name.0, name.1, first));
+    // PCGen keeps the first CATEGORY: of a line and ignores a second.
+    let category = line
+        .tokens
+        .iter()
+        .skip(1)
+        .filter(|_| is_ability)
+        .find_map(|t| token_value(text, *t, "CATEGORY:"));
+    Some(HeadLine {
+        first,
+        head: Head::Make { key, category },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::text::LineMode;
+    use crate::source::FileId;
+
+    fn heads(kind: FileKind, text: &str) -> Vec<String> {
+        let lines = crate::load::text::lines(FileId(0), text, LineMode::Object);
+        let show = |w: &Written| format!("{}@{}", w.name, slice(text, w.span));
+        let target = |t: &Target| {
+            let cat = t.category.as_ref().map(|c| format!("{}|", show(c)));
+            let missing = if t.no_category { "!" } else { "" };
+            format!("{missing}{}{}", cat.unwrap_or_default(), show(&t.key))
+        };
+        FileHeads::read(&lines, text, kind)
+            .lines
+            .iter()
+            .map(|l| match &l.head {
+                Head::Make { key, category } => format!(
+                    "make {} {}",
+                    show(key),
+                    category.as_ref().map_or("-".to_owned(), show)
+                ),
+                Head::Copy { base, new } => format!("copy {} {}", target(base), show(new)),
+                Head::Mod(t) => format!("mod {}", target(t)),
+                Head::Forget(t) => format!("forget {}", target(t)),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_abilities_with_their_categories_and_targets() {
+        let text = "Power Attack\tCATEGORY:FEAT\tKEY:PA \n\
+                    No Category\tTYPE:General\n\
+                    CATEGORY=FEAT|Dodge.MOD\tTYPE:X\n\
+                    Dodge.MOD\n\
+                    CATEGORY=Special Ability|Rage.COPY=Greater Rage\tCATEGORY:Special Ability\n\
+                    SOURCELONG:Book\tSOURCESHORT:B\n";
+        assert_eq!(
+            heads(FileKind::Ability, text),
+            [
+                "make PA@PA FEAT@FEAT",
+                "make No Category@No Category -",
+                "mod FEAT@FEAT|Dodge@Dodge",
+                "mod !Dodge@Dodge",
+                "copy Special Ability@Special Ability|Rage@Rage Greater Rage@Greater Rage",
+            ]
+        );
+    }
+
+    #[test]
+    fn class_lines_start_classes_and_mods_strip_their_token() {
+        let text = "CLASS:Fighter\tHD:10\n1\tBONUS:x\nCLASS:Druid.MOD\tHD:8\nSUBCLASS:Abjurer\n";
+        assert_eq!(
+            heads(FileKind::Class, text),
+            ["make Fighter@Fighter -", "mod Druid@Druid"]
+        );
+    }
+}

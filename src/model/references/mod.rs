@@ -1,0 +1,450 @@
+//! The old token system's references between objects, resolved across a load set as PCGen's
+//! loader resolves them: which objects each kind of file makes (by key, abilities by
+//! category), the `.COPY=`, `.MOD` and `.FORGET` lines that look one up, and the ability
+//! categories that lines name.
+//!
+//! PCGen (`LstObjectFileLoader`) reads every file of a kind, then makes the copies, then
+//! applies the mods, then the forgets; a copy or mod whose object is missing is skipped with
+//! an error, an ability whose category is unknown is dropped, and an ability line without a
+//! category fails. Each is one error here, at the name it is about (`R01xx`,
+//! [`codes`]); an unknown category is reported once per file, however many lines name it.
+
+pub mod codes;
+mod heads;
+
+use crate::diagnostic::Diagnostic;
+use crate::fxhash::FxHashMap;
+use crate::load::{FileKind, KeyFilter, LoadSet, LoadedFile};
+use crate::name::{Name, closest};
+use crate::source::{FileId, Span};
+use heads::{FileObjects, Head, Target, Written};
+use std::sync::Arc;
+
+/// The kinds of object file whose objects other lines look up by key, in load order.
+const OBJECT_KINDS: [FileKind; 16] = [
+    FileKind::WeaponProf,
+    FileKind::ArmorProf,
+    FileKind::ShieldProf,
+    FileKind::Skill,
+    FileKind::Language,
+    FileKind::Feat,
+    FileKind::Ability,
+    FileKind::Race,
+    FileKind::Domain,
+    FileKind::Spell,
+    FileKind::Deity,
+    FileKind::Class,
+    FileKind::Template,
+    FileKind::EquipMod,
+    FileKind::Equipment,
+    FileKind::Kit,
+];
+
+/// The namespace an object's key lives in: its file kind, or an ability's category (the
+/// parent category, whose abilities a child category draws from).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Space {
+    File(FileKind),
+    Ability(Name),
+}
+
+/// Checks the `.COPY=`/`.MOD`/`.FORGET` targets and ability categories of `load`.
+pub fn check(load: &LoadSet) -> Vec<Diagnostic> {
+    let mut r = Resolver::new(load);
+    for kind in OBJECT_KINDS {
+        r.kind(kind);
+    }
+    r.finish()
+}
+
+/// The load set's ability categories: each name (any case) and its parent.
+struct Categories {
+    parents: FxHashMap<Name, Name>,
+}
+
+impl Categories {
+    fn of(load: &LoadSet) -> Categories {
+        let mut parents = FxHashMap::default();
+        let game_mode = load.game_mode.iter().flat_map(|g| g.ability_categories.iter());
+        let mut from_files = Vec::new();
+        for f in load
+            .files
+            .iter()
+            .filter(|f| f.kind == FileKind::AbilityCategory)
+        {
+            if let Some(src) = load.sources.get_shared(f.file) {
+                from_files.extend(crate::load::gamemode::ability_categories(&src.text));
+            }
+        }
+        for (name, parent) in game_mode.chain(from_files.iter()) {
+            parents
+                .entry(Name::new(name))
+                .or_insert_with(|| Name::new(parent));
+        }
+        Categories { parents }
+    }
+
+    /// The namespace of abilities of category `name`, when the category exists.
+    fn space(&self, name: &Name) -> Option<Space> {
+        let parent = self.parents.get(name)?;
+        // A parent that is itself a child: follow it once more (PCGen allows one level).
+        let parent = self.parents.get(parent).unwrap_or(parent);
+        Some(Space::Ability(parent.clone()))
+    }
+}
+
+/// An unknown category named in one file: where first, and how many lines name it.
+struct UnknownCategory {
+    span: Span,
+    name: Name,
+    lines: usize,
+}
+
+/// A file read so far.
+struct ReadFile<'a> {
+    file: &'a LoadedFile,
+    objects: Arc<FileObjects>,
+}
+
+struct Resolver<'a> {
+    load: &'a LoadSet,
+    categories: Categories,
+    /// The object files read so far (kinds before and of the current one).
+    read: Vec<ReadFile<'a>>,
+    /// The groups of `read` in each namespace, as (file, group) indices.
+    by_space: FxHashMap<Space, Vec<(usize, usize)>>,
+    /// The objects `.COPY=` lines made, by namespace.
+    copies: FxHashMap<Space, FxHashMap<Name, Span>>,
+    /// Unknown categories by file and category, in the order first met.
+    unknown: Vec<(FileId, UnknownCategory)>,
+    out: Vec<Diagnostic>,
+}
+
+/// Whether a key is in a namespace, and if not whether a filter left it out.
+enum Found {
+    Yes,
+    Excluded,
+    No,
+}
+
+impl<'a> Resolver<'a> {
+    fn new(load: &'a LoadSet) -> Self {
+        Resolver {
+            load,
+            categories: Categories::of(load),
+            read: Vec::new(),
+            by_space: FxHashMap::default(),
+            copies: FxHashMap::default(),
+            unknown: Vec::new(),
+            out: Vec::new(),
+        }
+    }
+
+    /// Reads every file of `kind`: the objects its lines make, then its copies and mods in
+    /// PCGen's order.
+    fn kind(&mut self, kind: FileKind) {
+        let load = self.load;
+        let first_new = self.read.len();
+        for f in load.files.iter().filter(|f| f.kind == kind) {
+            let objects = FileObjects::of(&f.cached, kind);
+            for (first, key) in &objects.no_category {
+                self.out.push(without_category(f, *first, key));
+            }
+            let file_index = self.read.len();
+            for (i, g) in objects.groups.iter().enumerate() {
+                let space = match (&g.category, kind) {
+                    (Some(cat), _) => self.category(f, cat, g.lines),
+                    (None, FileKind::Feat) => Some(self.feat_space()),
+                    (None, _) => Some(Space::File(kind)),
+                };
+                if let Some(space) = space {
+                    self.by_space
+                        .entry(space)
+                        .or_default()
+                        .push((file_index, i));
+                }
+            }
+            self.read.push(ReadFile { file: f, objects });
+        }
+        let files: Vec<(&'a LoadedFile, Arc<FileObjects>)> = self.read[first_new..]
+            .iter()
+            .map(|r| (r.file, Arc::clone(&r.objects)))
+            .collect();
+        // A file's own copies and mods are found unless its entry filters it.
+        let lines = |f: &LoadedFile, objects: &'_ FileObjects| {
+            let own = if f.filter.is_some() { &objects.own[..] } else { &[] };
+            own.iter().chain(&objects.deferred).cloned().collect::<Vec<_>>()
+        };
+        for (f, objects) in &files {
+            for line in &lines(f, objects) {
+                match &line.head {
+                    Head::Copy { base, new } => self.copy(f, kind, base, new),
+                    Head::Forget(target) => {
+                        // PCGen never reports a missing object to forget, only one it
+                        // cannot look up.
+                        let _ = self.space_of(f, kind, target);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for (f, objects) in &files {
+            for line in &lines(f, objects) {
+                if let Head::Mod(target) = &line.head {
+                    self.modify(f, kind, target);
+                }
+            }
+        }
+    }
+
+    /// `Base.COPY=New`: the base must exist; the copy is made under the new key.
+    fn copy(&mut self, f: &LoadedFile, kind: FileKind, base: &Target, new: &Written) {
+        let Some(space) = self.space_of(f, kind, base) else {
+            return;
+        };
+        let keep = passes(&f.filter, &new.name);
+        if !matches!(self.find(&space, &base.key.name), Found::Yes) && keep {
+            // PCGen: a copy left out by the entry's INCLUDE/EXCLUDE is not reported.
+            let d = self.missing(f, kind, &space, base, ".COPY=");
+            self.out.push(d);
+        }
+        // The copy is known even when its base is missing: its own mods and copies are
+        // consequences of this one error, not errors of their own.
+        if keep {
+            self.copies
+                .entry(space)
+                .or_default()
+                .entry(new.name.clone())
+                .or_insert_with(|| f.lines.place(new.span));
+        }
+    }
+
+    /// `Key.MOD`: the object must exist unless the entry's filter left it out.
+    fn modify(&mut self, f: &LoadedFile, kind: FileKind, target: &Target) {
+        let Some(space) = self.space_of(f, kind, target) else {
+            return;
+        };
+        if !matches!(self.find(&space, &target.key.name), Found::No) {
+            return;
+        }
+        if let Some(KeyFilter::Include(keys)) = &f.filter {
+            if !keys.iter().any(|k| target.key.name.is(k.trim())) {
+                return;
+            }
+        }
+        let d = self.missing(f, kind, &space, target, ".MOD");
+        self.out.push(d);
+    }
+
+    /// Whether an object of `space` has `key`: made by a line a file entry keeps, or by a
+    /// copy.
+    fn find(&self, space: &Space, key: &Name) -> Found {
+        if self.copies.get(space).is_some_and(|k| k.contains_key(key)) {
+            return Found::Yes;
+        }
+        let mut excluded = false;
+        for (r, g) in self.groups(space) {
+            if g.keys.contains_key(key) {
+                if passes(&r.file.filter, key) {
+                    return Found::Yes;
+                }
+                excluded = true;
+            }
+        }
+        if excluded { Found::Excluded } else { Found::No }
+    }
+
+    /// The groups of the files read so far whose objects live in `space`.
+    fn groups<'s>(
+        &'s self,
+        space: &Space,
+    ) -> impl Iterator<Item = (&'s ReadFile<'a>, &'s heads::Group)> + 's {
+        let groups = self.by_space.get(space).map_or(&[][..], Vec::as_slice);
+        groups.iter().filter_map(|(file, group)| {
+            let r = self.read.get(*file)?;
+            Some((r, r.objects.groups.get(*group)?))
+        })
+    }
+
+    /// The namespace a `.COPY=`/`.MOD`/`.FORGET` target of a `kind` file is looked up in;
+    /// `None` (reported) when PCGen cannot look it up.
+    fn space_of(&mut self, f: &LoadedFile, kind: FileKind, target: &Target) -> Option<Space> {
+        match kind {
+            FileKind::Ability if target.no_category => {
+                self.out.push(target_without_category(f, target));
+                None
+            }
+            FileKind::Ability => {
+                let cat = target.category.as_ref()?;
+                self.category(f, cat, 1)
+            }
+            FileKind::Feat => Some(self.feat_space()),
+            _ => Some(Space::File(kind)),
+        }
+    }
+
+    /// The namespace of FEAT files' abilities.
+    fn feat_space(&self) -> Space {
+        let feat = Name::new("FEAT");
+        self.categories
+            .space(&feat)
+            .unwrap_or(Space::Ability(feat))
+    }
+
+    /// The namespace of category `cat` named on `lines` lines of `f`; an unknown one is
+    /// counted for its file's one report.
+    fn category(&mut self, f: &LoadedFile, cat: &Written, lines: usize) -> Option<Space> {
+        if let Some(space) = self.categories.space(&cat.name) {
+            return Some(space);
+        }
+        match self
+            .unknown
+            .iter_mut()
+            .find(|(file, u)| *file == f.file && u.name == cat.name)
+        {
+            Some((_, u)) => u.lines += lines,
+            None => self.unknown.push((
+                f.file,
+                UnknownCategory {
+                    span: f.lines.place(cat.span),
+                    name: cat.name.clone(),
+                    lines,
+                },
+            )),
+        }
+        None
+    }
+
+    /// The error for a `.COPY=` or `.MOD` (`what`) of a missing object.
+    fn missing(
+        &self,
+        f: &LoadedFile,
+        kind: FileKind,
+        space: &Space,
+        target: &Target,
+        what: &str,
+    ) -> Diagnostic {
+        let key = &target.key.name;
+        let noun = match space {
+            Space::Ability(cat) => format!("ability of category `{cat}`"),
+            Space::File(_) => format!("{} object", kind_noun(kind)),
+        };
+        let made = self.groups(space).flat_map(|(_, g)| g.keys.keys());
+        let copied = self.copies.get(space).into_iter().flat_map(|k| k.keys());
+        let suggestion = closest(key.as_str(), made.chain(copied).map(Name::as_str));
+        let help = match suggestion {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!(
+                "correct the key, or load the campaign that makes this {noun} (a `PRECAMPAIGN` in the PCC)"
+            ),
+        };
+        let skipped = if what == ".MOD" {
+            ".MOD skipped"
+        } else {
+            ".COPY skipped"
+        };
+        Diagnostic::error(
+            codes::MOD_TARGET_MISSING,
+            f.lines.place(target.key.span),
+            format!("`{what}` of `{key}`, but no {noun} of the load set has this key"),
+        )
+        .with_label(format!("no {noun} `{key}`"))
+        .with_help(help)
+        .with_note(format!(
+            "PCGen skips the whole line: \"PObject {key} not found; {skipped}\""
+        ))
+    }
+
+    /// The collected reports, with one per file and unknown category.
+    fn finish(mut self) -> Vec<Diagnostic> {
+        let names: Vec<Name> = self.categories.parents.keys().cloned().collect();
+        for (_, u) in std::mem::take(&mut self.unknown) {
+            self.out.push(unknown_category(&u, &names));
+        }
+        self.out
+    }
+}
+
+/// Whether a file entry's `(INCLUDE:…)`/`(EXCLUDE:…)` keeps the object `key`.
+fn passes(filter: &Option<KeyFilter>, key: &Name) -> bool {
+    let listed = |keys: &[String]| {
+        keys.iter().any(|k| {
+            let k = k.trim();
+            // Abilities may be listed as `CATEGORY=cat,key`.
+            key.is(k) || k.rsplit_once(',').is_some_and(|(_, k)| key.is(k.trim()))
+        })
+    };
+    match filter {
+        None => true,
+        Some(KeyFilter::Include(keys)) => listed(keys),
+        Some(KeyFilter::Exclude(keys)) => !listed(keys),
+    }
+}
+
+/// How a report names objects of a file kind.
+fn kind_noun(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::Class => "CLASS",
+        FileKind::Kit => "KIT",
+        other => other.token(),
+    }
+}
+
+fn without_category(f: &LoadedFile, first: Span, key: &Written) -> Diagnostic {
+    let name = key.name.as_str();
+    let help = match name
+        .strip_prefix("CATEGORY=")
+        .and_then(|r| r.split_once('|'))
+    {
+        Some((cat, k)) => format!(
+            "to change the ability `{k}`, write `CATEGORY={cat}|{k}.MOD`; to make it, name it `{k}` and add `CATEGORY:{cat}`"
+        ),
+        None => "add `CATEGORY:` with the ability's category, e.g. `CATEGORY:FEAT`".to_owned(),
+    };
+    Diagnostic::error(
+        codes::ABILITY_WITHOUT_CATEGORY,
+        f.lines.place(first),
+        format!("the ability `{name}` has no `CATEGORY:`"),
+    )
+    .with_label("an ability line needs a CATEGORY: token")
+    .with_help(help)
+    .with_note("PCGen fails on this line (a NullPointerException) and drops the ability")
+}
+
+fn target_without_category(f: &LoadedFile, target: &Target) -> Diagnostic {
+    let key = &target.key.name;
+    Diagnostic::error(
+        codes::TARGET_WITHOUT_CATEGORY,
+        f.lines.place(target.key.span),
+        format!("`{key}` names an ability without its category"),
+    )
+    .with_label("PCGen looks abilities up as `CATEGORY=cat|key`")
+    .with_help(format!("write `CATEGORY=FEAT|{key}` (with the ability's category)"))
+    .with_note("PCGen: \"Attempt to Modify/Copy/Forget an Ability without a CATEGORY=\"; the line is skipped")
+}
+
+fn unknown_category(u: &UnknownCategory, known: &[Name]) -> Diagnostic {
+    let name = &u.name;
+    let help = match closest(name.as_str(), known.iter().map(Name::as_str)) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => "define it in an ABILITYCATEGORY file, or load the campaign that does".to_owned(),
+    };
+    let others = match u.lines.saturating_sub(1) {
+        0 => String::new(),
+        1 => " (and 1 more line of this file)".to_owned(),
+        n => format!(" (and {n} more lines of this file)"),
+    };
+    Diagnostic::error(
+        codes::UNKNOWN_ABILITY_CATEGORY,
+        u.span,
+        format!("`{name}` is not an ability category of this load set{others}"),
+    )
+    .with_label("no ABILITYCATEGORY of this name in the game mode or the load set")
+    .with_help(help)
+    .with_note(format!(
+        "PCGen ignores every ability of this category (\"Cannot find Ability Category: {name}\")"
+    ))
+}
+
+#[cfg(test)]
+mod tests;

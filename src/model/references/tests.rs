@@ -1,0 +1,190 @@
+//! References on small in-memory load sets: one `check` helper, each test a dataset and the
+//! (code, file, line, column, text at the span) of what it must report.
+
+use crate::load::{MemoryFs, PcgenRoot};
+use std::path::{Path, PathBuf};
+
+/// The game mode's categories: FEAT, and Combat Feat drawing from it.
+const MISCINFO: &str = "ALLOWEDMODES:G\n\
+ABILITYCATEGORY:FEAT\tVISIBLE:YES\tCATEGORY:FEAT\n\
+ABILITYCATEGORY:Combat Feat\tCATEGORY:FEAT\tTYPE:Combat\n";
+
+/// Loads `files` (PCC token, file name, text), listed by one PCC in that order, and returns
+/// each reference finding as (code, file, line, column, the text its span covers).
+fn check(files: &[(&str, &str, &str)]) -> Vec<(String, String, usize, usize, String)> {
+    let mut fs = MemoryFs::new().with("/r/system/gameModes/G/miscinfo.lst", MISCINFO);
+    let mut pcc = String::from("CAMPAIGN:T\nGAMEMODE:G\n");
+    for (kind, name, text) in files {
+        pcc.push_str(&format!("{kind}:{name}\n"));
+        if !text.is_empty() {
+            fs.insert(format!("/r/data/d/{}", name.split('|').next().unwrap_or("")), *text);
+        }
+    }
+    fs.insert("/r/data/d/t.pcc", pcc);
+    let root = PcgenRoot::find(&fs, Path::new("/r/data")).unwrap();
+    let load = crate::load::load(&fs, &root, &[PathBuf::from("/r/data/d/t.pcc")]);
+    let mut found = super::check(&load);
+    crate::diagnostic::sort(&mut found, &load.sources);
+    found
+        .iter()
+        .map(|d| {
+            let file = load.sources.get(d.span.file).unwrap();
+            let (line, col) = file.line_col(d.span.range().start);
+            let name = file.path.rsplit('/').next().unwrap_or("").to_owned();
+            let text = file.text.get(d.span.range()).unwrap_or("").to_owned();
+            (d.code.id.to_owned(), name, line, col, text)
+        })
+        .collect()
+}
+
+fn row(code: &str, file: &str, line: usize, col: usize, text: &str) -> (String, String, usize, usize, String) {
+    (code.into(), file.into(), line, col, text.into())
+}
+
+#[test]
+fn a_mod_of_a_missing_object_is_one_error_at_its_key() {
+    let found = check(&[
+        ("CLASS", "classes.lst", "CLASS:Fighter\tHD:10\n1\tBAB:1\n"),
+        (
+            "CLASS",
+            "mods.lst",
+            "CLASS:Fighter.MOD\tHD:12\nCLASS:Figther.MOD\tHD:8\n2\tBAB:2\nCLASS:Barbarian.MOD\tHD:12\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [
+            row("R0101", "mods.lst", 2, 7, "Figther"),
+            row("R0101", "mods.lst", 4, 7, "Barbarian"),
+        ]
+    );
+}
+
+#[test]
+fn the_did_you_mean_comes_from_the_same_kind() {
+    let mut fs_files = vec![
+        ("SKILL", "skills.lst", "Climb\tKEYSTAT:STR\n"),
+        ("LANGUAGE", "langs.lst", "Climbx\n"),
+        ("SKILL", "mods.lst", "Clinb.MOD\tTYPE:X\n"),
+    ];
+    let found = check(&fs_files);
+    assert_eq!(found, [row("R0101", "mods.lst", 1, 1, "Clinb")]);
+    // Only the skill is a candidate: the language spelled closer is another kind.
+    fs_files.pop();
+    assert!(check(&fs_files).is_empty());
+}
+
+#[test]
+fn copies_come_before_mods_and_keys_compare_without_case() {
+    // The mod of the copy is found (copies are made first) although it comes first in
+    // the files, and `KEY:` is the key.
+    let found = check(&[
+        ("EQUIPMENT", "mods.lst", "LONGSWORD +1.MOD\tCOST:10\n"),
+        (
+            "EQUIPMENT",
+            "eq.lst",
+            "Sword, Long\tKEY:Longsword\nLongsword.COPY=Longsword +1\tCOST:5\nMace.COPY=Heavy Mace\n\
+             Sword, Long.COPY=Sword (Base)\tKEY:Base Sword\nBase Sword.COPY=Short\n\
+             Longsword +1.COPY=Longsword +2\tKEY:LS2\nLS2.MOD\tCOST:9\n",
+        ),
+    ]);
+    // A copy is known by its line's KEY: (`LS2`), and a copy of a copy made before it is
+    // found; `Sword, Long` is a name, not the key, and the copy of its failed copy (line
+    // 5) is a consequence, not a second error.
+    assert_eq!(
+        found,
+        [
+            row("R0101", "eq.lst", 3, 1, "Mace"),
+            row("R0101", "eq.lst", 4, 1, "Sword, Long"),
+        ]
+    );
+}
+
+#[test]
+fn a_filtered_entry_does_not_report_what_it_left_out() {
+    let found = check(&[
+        ("SPELL", "spells.lst|(EXCLUDE:Fireball)", "Fireball\nLight\n"),
+        (
+            "SPELL",
+            "mods.lst|(INCLUDE:Light|Darkness)",
+            "Fireball.MOD\tLEVEL:x\nLight.MOD\tLEVEL:y\nDarkness.MOD\tLEVEL:z\n",
+        ),
+    ]);
+    // Fireball was excluded (PCGen skips its mod silently); Darkness is included and missing.
+    assert_eq!(found, [row("R0101", "mods.lst", 3, 1, "Darkness")]);
+}
+
+#[test]
+fn abilities_live_in_their_category() {
+    let found = check(&[
+        (
+            "ABILITY",
+            "abilities.lst",
+            "Power Attack\tCATEGORY:FEAT\nCleave\tCATEGORY:Combat Feat\n",
+        ),
+        (
+            "ABILITY",
+            "mods.lst",
+            "CATEGORY=FEAT|Power Attack.MOD\tTYPE:X\n\
+             CATEGORY=Combat Feat|Cleave.MOD\tTYPE:X\n\
+             CATEGORY=FEAT|Dodge.MOD\tTYPE:X\n\
+             Power Attack.MOD\tTYPE:X\n",
+        ),
+        ("FEAT", "feats.lst", "Cleave.MOD\tTYPE:Y\nToughness.MOD\tTYPE:Y\n"),
+    ]);
+    // FEAT files are read before ABILITY files: their mods cannot reach an ability made
+    // by an ABILITY file (PCGen: `featLoader` runs before `abilityLoader`).
+    assert_eq!(
+        found,
+        [
+            row("R0101", "feats.lst", 1, 1, "Cleave"),
+            row("R0101", "feats.lst", 2, 1, "Toughness"),
+            row("R0101", "mods.lst", 3, 15, "Dodge"),
+            row("R0104", "mods.lst", 4, 1, "Power Attack"),
+        ]
+    );
+}
+
+#[test]
+fn an_ability_without_category_and_an_unknown_category_are_one_error_each() {
+    let found = check(&[(
+        "ABILITY",
+        "abilities.lst",
+        "Rage\tTYPE:Special\n\
+         CATEGORY=FEAT|Dodge\tTYPE:General\n\
+         Darkvision\tCATEGORY:Special Ability\n\
+         Low-Light Vision\tCATEGORY:Special Ability\n\
+         Scent\tCATEGORY:Special Ability\n\
+         Alertness\tCATEGORY:Feat\n\
+         CATEGORY=Special Ability|Darkvision.MOD\tTYPE:X\n\
+         Cleave\tCATEGORY:Combat Fet\n",
+    )]);
+    assert_eq!(
+        found,
+        [
+            row("R0102", "abilities.lst", 1, 1, "Rage"),
+            row("R0102", "abilities.lst", 2, 1, "CATEGORY=FEAT|Dodge"),
+            row("R0103", "abilities.lst", 3, 21, "Special Ability"),
+            row("R0103", "abilities.lst", 8, 17, "Combat Fet"),
+        ]
+    );
+}
+
+#[test]
+fn reports_read_as_pcgen_would_say_them() {
+    let mut fs = MemoryFs::new().with("/r/system/gameModes/G/miscinfo.lst", MISCINFO);
+    fs.insert(
+        "/r/data/d/t.pcc",
+        "CAMPAIGN:T\nGAMEMODE:G\nABILITY:a.lst\nCLASS:c.lst\n",
+    );
+    fs.insert(
+        "/r/data/d/a.lst",
+        "CATEGORY=FEAT|Dodge\tTYPE:General\nScent\tCATEGORY:Special Ability\nTrip\tCATEGORY:Special Ability\n",
+    );
+    fs.insert("/r/data/d/c.lst", "CLASS:Fighter\nCLASS:Figther.MOD\tHD:8\n");
+    let root = PcgenRoot::find(&fs, Path::new("/r/data")).unwrap();
+    let load = crate::load::load(&fs, &root, &[PathBuf::from("/r/data/d/t.pcc")]);
+    let mut found = super::check(&load);
+    crate::diagnostic::sort(&mut found, &load.sources);
+    insta::assert_snapshot!(crate::diagnostic::render(&found, &load.sources, false));
+}
