@@ -52,10 +52,10 @@ fn corpus() -> MemoryFs {
         )
         .with(
             "/pc/data/pathfinder/supplement/sup_abilities.lst",
-            "Sacred Blessing\tFACT:Warpriest_Blessings|Yes\n\
-             Many Hands\tMODIFY:Hands|ADD|1\n\
-             Heavy Blade\tMODIFYOTHER:PC.EQUIPMENT|Longsword|Weight|ADD|Arms\n\
-             Typo\tFACT:Nobody_Defines_This|Yes\n",
+            "Sacred Blessing\tCATEGORY:FEAT\tFACT:Warpriest_Blessings|Yes\n\
+             Many Hands\tCATEGORY:FEAT\tMODIFY:Hands|ADD|1\n\
+             Heavy Blade\tCATEGORY:FEAT\tMODIFYOTHER:PC.EQUIPMENT|Longsword|Weight|ADD|Arms\n\
+             Typo\tCATEGORY:FEAT\tFACT:Nobody_Defines_This|Yes\n",
         )
         .with(
             "/pc/data/35e/srd/srd.pcc",

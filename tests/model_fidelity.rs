@@ -143,7 +143,8 @@ FACTDEF:RACE|Flavour\tDATAFORMAT:STRING\tREQUIRED:NO\tVISIBLE:NO\tDISPLAYNAME:Fl
 
 /// `REQUIRED:YES` is enforced as PCGen does: one error per object that lacks a required
 /// fact, naming every required fact it lacks; objects that give them are fine, and so is
-/// an object only a `.MOD` of a missing object made up (its problem is the missing object).
+/// an object only a `.MOD` of a missing object made up: its problem is the missing object,
+/// reported once (`R0101`).
 #[test]
 fn required_facts_are_enforced_once_per_object() {
     let (found, report) = check(
@@ -157,7 +158,7 @@ Ghost\tKEY:Ghost\tFACT:Flavour|spooky\n\
 Orc.MOD\tFACT:Flavour|green\n",
         )],
     );
-    assert_eq!(codes(&found), ["M0130", "M0130"], "{report}");
+    assert_eq!(codes(&found), ["M0130", "M0130", "R0101"], "{report}");
     assert!(
         found[1].message == "FACT BaseSize, FACT Legs were required but not set in RACE Ghost",
         "{report}"

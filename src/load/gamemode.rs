@@ -154,8 +154,12 @@ mod tests {
                     ABILITYCATEGORY:Trait\tVISIBLE:YES\n";
         assert_eq!(
             ability_categories(text),
-            [("FEAT", "FEAT"), ("Combat Feat", "FEAT"), ("Trait", "Trait")]
-                .map(|(a, b)| (a.to_owned(), b.to_owned()))
+            [
+                ("FEAT", "FEAT"),
+                ("Combat Feat", "FEAT"),
+                ("Trait", "Trait")
+            ]
+            .map(|(a, b)| (a.to_owned(), b.to_owned()))
         );
     }
 

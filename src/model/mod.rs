@@ -42,9 +42,9 @@ pub(crate) use crate::fxhash;
 pub mod literal;
 mod object_index;
 pub(crate) use object_index::KindHash;
+pub mod references;
 pub mod scope;
 mod table;
-pub mod references;
 #[cfg(test)]
 mod tests;
 

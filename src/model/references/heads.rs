@@ -98,6 +98,9 @@ pub(super) struct FileObjects {
     /// The `.COPY=`, `.MOD` and `.FORGET` lines that look up objects other files may
     /// make, in file order.
     pub(super) deferred: Vec<HeadLine>,
+    /// The categories this file's `ABILITY:cat|…` and `BONUS:ABILITYPOOL|cat|…` tokens
+    /// name (each once, at its first use, with the number of uses).
+    pub(super) named_categories: Vec<(Written, usize)>,
     /// The `.COPY=` and `.MOD` lines whose object this file makes itself (in the same
     /// category as written): found in every load set whose entry keeps the file whole, so a
     /// load set reads them only when its entry filters the file. Their copies are in
@@ -120,8 +123,14 @@ impl FileObjects {
     /// The objects of `file` read as `kind`, computed once per file, kind and run.
     pub(super) fn of(file: &CachedFile, kind: FileKind) -> Arc<FileObjects> {
         file.derived(DERIVED, kind as u32, |f| {
-            let heads = FileHeads::read(f.shared_lines(line_mode(kind)), &f.source().text, kind);
-            FileObjects::from_heads(heads, kind)
+            let lines = f.shared_lines(line_mode(kind));
+            let text = &f.source().text;
+            let mut objects = FileObjects::from_heads(FileHeads::read(lines, text, kind), kind);
+            // Kit files write `ABILITY:CATEGORY=cat|key`, another token.
+            if kind != FileKind::Kit {
+                objects.named_categories = named_categories(lines, text);
+            }
+            objects
         })
     }
 
@@ -174,7 +183,8 @@ impl FileObjects {
     /// Adds `key` to the group of `category` (made by a line when `line` is true, which
     /// counts the line as naming the category).
     fn add(&mut self, category: Option<Written>, key: Written, line: bool) {
-        let same = |g: &Group| g.category.as_ref().map(|c| &c.name) == category.as_ref().map(|c| &c.name);
+        let same =
+            |g: &Group| g.category.as_ref().map(|c| &c.name) == category.as_ref().map(|c| &c.name);
         let group = match self.groups.iter().position(same) {
             Some(i) => i,
             None => {
@@ -191,6 +201,36 @@ impl FileObjects {
             g.keys.entry(key.name).or_insert(key.span);
         }
     }
+}
+
+/// The categories named by the `ABILITY:cat|…` and `BONUS:ABILITYPOOL|cat[,cat]|…` tokens
+/// of `lines` (every line: class level lines grant abilities too), each once with its count.
+fn named_categories(lines: &[Line], text: &str) -> Vec<(Written, usize)> {
+    let mut named: Vec<(Written, usize)> = Vec::new();
+    let mut add = |w: Written| {
+        if w.name.as_str().is_empty() || w.name.as_str().starts_with('.') {
+            return;
+        }
+        match named.iter_mut().find(|(n, _)| n.name == w.name) {
+            Some((_, count)) => *count += 1,
+            None => named.push((w, 1)),
+        }
+    };
+    for t in lines.iter().flat_map(|l| l.tokens.iter().skip(1)) {
+        let value = slice(text, *t);
+        let start = t.range().start;
+        if let Some(v) = value.strip_prefix("ABILITY:") {
+            let cat = v.split('|').next().unwrap_or("");
+            add(written(cat, start + "ABILITY:".len(), *t));
+        } else if let Some(v) = value.strip_prefix("BONUS:ABILITYPOOL|") {
+            let mut at = start + "BONUS:ABILITYPOOL|".len();
+            for cat in v.split('|').next().unwrap_or("").split(',') {
+                add(written(cat, at, *t));
+                at += cat.len() + 1;
+            }
+        }
+    }
+    named
 }
 
 /// The text of `span` in `text` (empty when out of range).
@@ -220,8 +260,8 @@ fn key_token(line: &Line, text: &str) -> Option<Written> {
     line.tokens
         .iter()
         .skip(1)
-        .filter_map(|t| token_value(text, *t, "KEY:"))
-        .last()
+        .rev()
+        .find_map(|t| token_value(text, *t, "KEY:"))
 }
 
 /// The head of one line, or `None` for a line that makes and changes no object of the kind

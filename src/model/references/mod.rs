@@ -65,7 +65,10 @@ struct Categories {
 impl Categories {
     fn of(load: &LoadSet) -> Categories {
         let mut parents = FxHashMap::default();
-        let game_mode = load.game_mode.iter().flat_map(|g| g.ability_categories.iter());
+        let game_mode = load
+            .game_mode
+            .iter()
+            .flat_map(|g| g.ability_categories.iter());
         let mut from_files = Vec::new();
         for f in load
             .files
@@ -76,7 +79,10 @@ impl Categories {
                 from_files.extend(crate::load::gamemode::ability_categories(&src.text));
             }
         }
-        for (name, parent) in game_mode.chain(from_files.iter()) {
+        // PCGen puts FEAT in every game mode before it reads miscinfo.lst
+        // (`GameModeFileLoader`), so a mode that never names it still has it.
+        let feat = ("FEAT".to_owned(), "FEAT".to_owned());
+        for (name, parent) in game_mode.chain(from_files.iter()).chain([&feat]) {
             parents
                 .entry(Name::new(name))
                 .or_insert_with(|| Name::new(parent));
@@ -150,6 +156,9 @@ impl<'a> Resolver<'a> {
             for (first, key) in &objects.no_category {
                 self.out.push(without_category(f, *first, key));
             }
+            for (cat, uses) in &objects.named_categories {
+                let _ = self.category(f, cat, *uses);
+            }
             let file_index = self.read.len();
             for (i, g) in objects.groups.iter().enumerate() {
                 let space = match (&g.category, kind) {
@@ -172,8 +181,15 @@ impl<'a> Resolver<'a> {
             .collect();
         // A file's own copies and mods are found unless its entry filters it.
         let lines = |f: &LoadedFile, objects: &'_ FileObjects| {
-            let own = if f.filter.is_some() { &objects.own[..] } else { &[] };
-            own.iter().chain(&objects.deferred).cloned().collect::<Vec<_>>()
+            let own = if f.filter.is_some() {
+                &objects.own[..]
+            } else {
+                &[]
+            };
+            own.iter()
+                .chain(&objects.deferred)
+                .cloned()
+                .collect::<Vec<_>>()
         };
         for (f, objects) in &files {
             for line in &lines(f, objects) {
@@ -182,7 +198,7 @@ impl<'a> Resolver<'a> {
                     Head::Forget(target) => {
                         // PCGen never reports a missing object to forget, only one it
                         // cannot look up.
-                        let _ = self.space_of(f, kind, target);
+                        let _ = self.space_of(f, kind, target, ".FORGET");
                     }
                     _ => {}
                 }
@@ -199,7 +215,8 @@ impl<'a> Resolver<'a> {
 
     /// `Base.COPY=New`: the base must exist; the copy is made under the new key.
     fn copy(&mut self, f: &LoadedFile, kind: FileKind, base: &Target, new: &Written) {
-        let Some(space) = self.space_of(f, kind, base) else {
+        let suffix = format!(".COPY={}", new.name);
+        let Some(space) = self.space_of(f, kind, base, &suffix) else {
             return;
         };
         let keep = passes(&f.filter, &new.name);
@@ -221,7 +238,7 @@ impl<'a> Resolver<'a> {
 
     /// `Key.MOD`: the object must exist unless the entry's filter left it out.
     fn modify(&mut self, f: &LoadedFile, kind: FileKind, target: &Target) {
-        let Some(space) = self.space_of(f, kind, target) else {
+        let Some(space) = self.space_of(f, kind, target, ".MOD") else {
             return;
         };
         if !matches!(self.find(&space, &target.key.name), Found::No) {
@@ -268,10 +285,16 @@ impl<'a> Resolver<'a> {
 
     /// The namespace a `.COPY=`/`.MOD`/`.FORGET` target of a `kind` file is looked up in;
     /// `None` (reported) when PCGen cannot look it up.
-    fn space_of(&mut self, f: &LoadedFile, kind: FileKind, target: &Target) -> Option<Space> {
+    fn space_of(
+        &mut self,
+        f: &LoadedFile,
+        kind: FileKind,
+        target: &Target,
+        suffix: &str,
+    ) -> Option<Space> {
         match kind {
             FileKind::Ability if target.no_category => {
-                self.out.push(target_without_category(f, target));
+                self.out.push(target_without_category(f, target, suffix));
                 None
             }
             FileKind::Ability => {
@@ -286,9 +309,7 @@ impl<'a> Resolver<'a> {
     /// The namespace of FEAT files' abilities.
     fn feat_space(&self) -> Space {
         let feat = Name::new("FEAT");
-        self.categories
-            .space(&feat)
-            .unwrap_or(Space::Ability(feat))
+        self.categories.space(&feat).unwrap_or(Space::Ability(feat))
     }
 
     /// The namespace of category `cat` named on `lines` lines of `f`; an unknown one is
@@ -411,7 +432,7 @@ fn without_category(f: &LoadedFile, first: Span, key: &Written) -> Diagnostic {
     .with_note("PCGen fails on this line (a NullPointerException) and drops the ability")
 }
 
-fn target_without_category(f: &LoadedFile, target: &Target) -> Diagnostic {
+fn target_without_category(f: &LoadedFile, target: &Target, suffix: &str) -> Diagnostic {
     let key = &target.key.name;
     Diagnostic::error(
         codes::TARGET_WITHOUT_CATEGORY,
@@ -419,7 +440,9 @@ fn target_without_category(f: &LoadedFile, target: &Target) -> Diagnostic {
         format!("`{key}` names an ability without its category"),
     )
     .with_label("PCGen looks abilities up as `CATEGORY=cat|key`")
-    .with_help(format!("write `CATEGORY=FEAT|{key}` (with the ability's category)"))
+    .with_help(format!(
+        "write `CATEGORY=FEAT|{key}{suffix}` (with the ability's category)"
+    ))
     .with_note("PCGen: \"Attempt to Modify/Copy/Forget an Ability without a CATEGORY=\"; the line is skipped")
 }
 
@@ -442,7 +465,8 @@ fn unknown_category(u: &UnknownCategory, known: &[Name]) -> Diagnostic {
     .with_label("no ABILITYCATEGORY of this name in the game mode or the load set")
     .with_help(help)
     .with_note(format!(
-        "PCGen ignores every ability of this category (\"Cannot find Ability Category: {name}\")"
+        "PCGen drops every ability of this category (\"Cannot find Ability Category: {name}\") \
+         and every ABILITY: or BONUS:ABILITYPOOL token that names it"
     ))
 }
 

@@ -17,7 +17,10 @@ fn check(files: &[(&str, &str, &str)]) -> Vec<(String, String, usize, usize, Str
     for (kind, name, text) in files {
         pcc.push_str(&format!("{kind}:{name}\n"));
         if !text.is_empty() {
-            fs.insert(format!("/r/data/d/{}", name.split('|').next().unwrap_or("")), *text);
+            fs.insert(
+                format!("/r/data/d/{}", name.split('|').next().unwrap_or("")),
+                *text,
+            );
         }
     }
     fs.insert("/r/data/d/t.pcc", pcc);
@@ -37,7 +40,13 @@ fn check(files: &[(&str, &str, &str)]) -> Vec<(String, String, usize, usize, Str
         .collect()
 }
 
-fn row(code: &str, file: &str, line: usize, col: usize, text: &str) -> (String, String, usize, usize, String) {
+fn row(
+    code: &str,
+    file: &str,
+    line: usize,
+    col: usize,
+    text: &str,
+) -> (String, String, usize, usize, String) {
     (code.into(), file.into(), line, col, text.into())
 }
 
@@ -103,7 +112,11 @@ fn copies_come_before_mods_and_keys_compare_without_case() {
 #[test]
 fn a_filtered_entry_does_not_report_what_it_left_out() {
     let found = check(&[
-        ("SPELL", "spells.lst|(EXCLUDE:Fireball)", "Fireball\nLight\n"),
+        (
+            "SPELL",
+            "spells.lst|(EXCLUDE:Fireball)",
+            "Fireball\nLight\n",
+        ),
         (
             "SPELL",
             "mods.lst|(INCLUDE:Light|Darkness)",
@@ -130,7 +143,11 @@ fn abilities_live_in_their_category() {
              CATEGORY=FEAT|Dodge.MOD\tTYPE:X\n\
              Power Attack.MOD\tTYPE:X\n",
         ),
-        ("FEAT", "feats.lst", "Cleave.MOD\tTYPE:Y\nToughness.MOD\tTYPE:Y\n"),
+        (
+            "FEAT",
+            "feats.lst",
+            "Cleave.MOD\tTYPE:Y\nToughness.MOD\tTYPE:Y\n",
+        ),
     ]);
     // FEAT files are read before ABILITY files: their mods cannot reach an ability made
     // by an ABILITY file (PCGen: `featLoader` runs before `abilityLoader`).
@@ -171,6 +188,47 @@ fn an_ability_without_category_and_an_unknown_category_are_one_error_each() {
 }
 
 #[test]
+fn ability_and_ability_pool_tokens_name_categories_too() {
+    let found = check(&[
+        (
+            "CLASS",
+            "classes.lst",
+            "CLASS:Monk\tABILITY:FEAT|AUTOMATIC|Dodge\n\
+             1\tABILITY:Special Ability|AUTOMATIC|Flurry\tBONUS:ABILITYPOOL|Combat Feat,Bonus Feat|1\n\
+             2\tABILITY:Special Ability|AUTOMATIC|Evasion\n",
+        ),
+        (
+            "KIT",
+            "kits.lst",
+            "STARTPACK:Monk Kit\nABILITY:CATEGORY=FEAT|Dodge\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [
+            row("R0103", "classes.lst", 2, 11, "Special Ability"),
+            row("R0103", "classes.lst", 2, 74, "Bonus Feat"),
+        ]
+    );
+}
+
+#[test]
+fn feat_is_a_category_of_every_game_mode() {
+    // The game mode here names FEAT; without it, FEAT is still a category (PCGen's
+    // GameModeFileLoader adds it before it reads miscinfo.lst), but Combat Feat is not.
+    let mut fs = MemoryFs::new().with("/r/system/gameModes/G/miscinfo.lst", "ALLOWEDMODES:G\n");
+    fs.insert("/r/data/d/t.pcc", "CAMPAIGN:T\nGAMEMODE:G\nABILITY:a.lst\n");
+    fs.insert(
+        "/r/data/d/a.lst",
+        "Dodge\tCATEGORY:FEAT\nCleave\tCATEGORY:Combat Feat\n",
+    );
+    let root = PcgenRoot::find(&fs, Path::new("/r/data")).unwrap();
+    let load = crate::load::load(&fs, &root, &[PathBuf::from("/r/data/d/t.pcc")]);
+    let codes: Vec<&str> = super::check(&load).iter().map(|d| d.code.id).collect();
+    assert_eq!(codes, ["R0103"]);
+}
+
+#[test]
 fn reports_read_as_pcgen_would_say_them() {
     let mut fs = MemoryFs::new().with("/r/system/gameModes/G/miscinfo.lst", MISCINFO);
     fs.insert(
@@ -181,7 +239,10 @@ fn reports_read_as_pcgen_would_say_them() {
         "/r/data/d/a.lst",
         "CATEGORY=FEAT|Dodge\tTYPE:General\nScent\tCATEGORY:Special Ability\nTrip\tCATEGORY:Special Ability\n",
     );
-    fs.insert("/r/data/d/c.lst", "CLASS:Fighter\nCLASS:Figther.MOD\tHD:8\n");
+    fs.insert(
+        "/r/data/d/c.lst",
+        "CLASS:Fighter\nCLASS:Figther.MOD\tHD:8\n",
+    );
     let root = PcgenRoot::find(&fs, Path::new("/r/data")).unwrap();
     let load = crate::load::load(&fs, &root, &[PathBuf::from("/r/data/d/t.pcc")]);
     let mut found = super::check(&load);
