@@ -1061,6 +1061,23 @@ mod tests {
         assert_eq!(codes(FileKind::Race, "Elf\tFEAT:Dodge\n"), vec!["T0113"]);
     }
 
+    #[test]
+    fn choose_number_is_active_on_equipment_modifiers_only() {
+        // EQUIPMOD has its own NUMBER sub-token (equipmentmodifier/choose/NumberToken): the
+        // CDOMObject-wide deprecated CHOOSE:NUMBER is never reached there.
+        assert!(
+            codes(
+                FileKind::EquipMod,
+                "Plus\tCHOOSE:NUMBER|MIN=1|MAX=5|TITLE=x\n"
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            codes(FileKind::Feat, "A\tCHOOSE:NUMBER|MIN=1|MAX=5|TITLE=x\n"),
+            vec!["T0113"]
+        );
+    }
+
     /// Every diagnostic of `text` as a `kind` file, with or without the quiet path.
     fn all(kind: FileKind, text: &str, quick: bool) -> Vec<String> {
         let mut out = Vec::new();
