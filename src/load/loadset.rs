@@ -250,20 +250,8 @@ impl Loader<'_> {
             Ok(file) => {
                 let id = self.sources.add_shared(file.source().clone());
                 if let Some(w) = file.not_utf8(id) {
-                    let wide = self.sources.get(id).and_then(|f| match f.encoding {
-                        TextEncoding::Wide(name) => Some(name),
-                        _ => None,
-                    });
-                    let note = match wide {
-                        Some(name) => format!(
-                            "read as {name}; PCGen reads only UTF-8 and skips all of such a file"
-                        ),
-                        None => {
-                            "read as Windows-1252; PCGen refuses such a file and skips all of it"
-                                .to_owned()
-                        }
-                    };
-                    self.diagnostics.push(w.with_note(note));
+                    let encoding = self.sources.get(id).map(|f| f.encoding);
+                    self.diagnostics.push(skipped_by_pcgen(w, encoding));
                 }
                 self.read.insert(path_key(path).into(), (id, file.clone()));
                 Some((id, file))
@@ -367,6 +355,41 @@ impl Loader<'_> {
             );
         }
     }
+}
+
+/// A data file's [`codes::NOT_UTF8`] finding, made an error that says what PCGen does: it
+/// reads every LST and PCC file as strict UTF-8 (`LstFileLoader.readFromURI`,
+/// `Files.readString`), and a `MalformedInputException` skips the whole file ("The file does
+/// not use UTF-8 encoding. LST files must be UTF-8"), so nothing in it loads and whatever
+/// refers to it fails too. A UTF-16/UTF-32 file with a byte-order mark is malformed UTF-8 as
+/// well; one without is valid UTF-8 to PCGen while all its characters are ASCII, but then
+/// reads with a NUL byte beside every character, so no line of it loads as written. rulebook
+/// still decodes the file to check the rest of it.
+fn skipped_by_pcgen(w: Diagnostic, encoding: Option<TextEncoding>) -> Diagnostic {
+    let (message, note) = match encoding {
+        Some(TextEncoding::Wide { name, bom: false }) => (
+            format!("{}: PCGen reads no line of it as written", w.message),
+            format!(
+                "PCGen reads the file as UTF-8: a NUL byte beside every character while all of \
+                 them are ASCII, and it skips the whole file at the first that is not; rulebook \
+                 read it as {name} to check the rest"
+            ),
+        ),
+        Some(TextEncoding::Wide { name, bom: true }) => (
+            format!("{}: PCGen skips the whole file", w.message),
+            format!("rulebook read it as {name} to check the rest"),
+        ),
+        _ => (
+            format!("{}: PCGen skips the whole file", w.message),
+            "rulebook read it as Windows-1252 to check the rest".to_owned(),
+        ),
+    };
+    Diagnostic {
+        severity: crate::diagnostic::Severity::Error,
+        message,
+        ..w
+    }
+    .with_note(note)
 }
 
 /// PRECAMPAIGN on the campaigns loaded themselves: whatever a failing requirement names is
@@ -1120,4 +1143,46 @@ mod tests {
         );
     }
 
+    /// PCGen skips a file that is not UTF-8 whole (strict UTF-8, `LstFileLoader`): in a
+    /// load, `L0101` is an error that says so, and the file is still read and checked.
+    #[test]
+    fn a_file_pcgen_skips_as_not_utf8_is_an_error_that_says_so() {
+        let bom16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("W\tKEY:w\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let fs = MemoryFs::new()
+            .with("/pc/system/gameModes/GM/miscinfo.lst", "ALLOWEDMODES:M\n")
+            .with(
+                "/pc/data/m.pcc",
+                "CAMPAIGN:M\nGAMEMODE:M\nABILITY:a.lst\nSKILL:b.lst\n",
+            )
+            .with("/pc/data/a.lst", b"Caf\xe9\tKEY:Y\n".to_vec())
+            .with("/pc/data/b.lst", bom16);
+        let root = PcgenRoot::find(&fs, Path::new("/pc/data/m.pcc")).unwrap();
+        let set = load(&fs, &root, &[PathBuf::from("/pc/data/m.pcc")]);
+        // In PCGen's load order: SKILL files before ABILITY files.
+        let found: Vec<(bool, &str, &[String])> = set
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.id == "L0101")
+            .map(|d| (d.is_error(), d.message.as_str(), d.notes.as_slice()))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    true,
+                    "file is UTF-16LE, not UTF-8: PCGen skips the whole file",
+                    &["rulebook read it as UTF-16LE to check the rest".to_owned()][..]
+                ),
+                (
+                    true,
+                    "file is not UTF-8: byte 0xE9 at offset 3: PCGen skips the whole file",
+                    &["rulebook read it as Windows-1252 to check the rest".to_owned()][..]
+                ),
+            ]
+        );
+        assert_eq!(set.files.len(), 2, "both files are still read");
+    }
 }
