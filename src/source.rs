@@ -171,8 +171,15 @@ pub enum TextEncoding {
         byte: u8,
     },
     /// UTF-16 or UTF-32 (recognised by its byte-order mark or its zero bytes), decoded as
-    /// such; named as `UTF-16LE`, `UTF-16BE`, `UTF-32LE` or `UTF-32BE`.
-    Wide(&'static str),
+    /// such.
+    Wide {
+        /// `UTF-16LE`, `UTF-16BE`, `UTF-32LE` or `UTF-32BE`.
+        name: &'static str,
+        /// Whether a byte-order mark starts the file: PCGen then skips it whole, as
+        /// malformed UTF-8; without one, an ASCII-only file is valid UTF-8 to PCGen, with a
+        /// NUL byte beside every character.
+        bom: bool,
+    },
 }
 
 /// Decodes file bytes: UTF-8 when valid, otherwise Windows-1252 (which never fails).

@@ -132,3 +132,48 @@ fn a_load_set_that_includes_the_defining_campaign_gets_no_hint() {
             .all(|d| !d.help.as_deref().unwrap_or("").contains("PRECAMPAIGN"))
     );
 }
+
+/// The corpus of PCGen's data (`shared/pcgen-corpus` beside the crate or an ancestor), when
+/// present.
+fn pcgen_corpus() -> Option<PathBuf> {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .skip(1)
+        .map(|a| a.join("shared/pcgen-corpus"))
+        .find(|c| c.join("data").is_dir() && c.join("system/gameModes").is_dir())
+}
+
+/// The path users take: the `rulebook check` binary (whose load sets go through the file
+/// cache, as the language server's do) on a real supplement checked alone. Its FACTs whose
+/// FACTDEF only the book it was written for has name that book, the defining file:line
+/// and the PRECAMPAIGN to add; a far "did you mean" (`Kasatha_SizeAndType`, another
+/// race's fact, before) is not offered. Errors only (`--quiet`). Skipped, with a note, when
+/// the corpus is absent.
+#[test]
+fn the_binary_names_the_defining_campaign_on_a_real_supplement() {
+    let Some(corpus) = pcgen_corpus() else {
+        eprintln!("note: shared/pcgen-corpus is missing; binary campaign-hint test skipped");
+        return;
+    };
+    let pcc = "data/starfinder/paizo/alien_archive_2/_starfinder_alien_archive_2.pcc";
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .args([
+            "check",
+            pcc,
+            "--pcgen-root",
+            ".",
+            "--color",
+            "never",
+            "--quiet",
+        ])
+        .current_dir(&corpus)
+        .output()
+        .expect("runs rulebook");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("PRECAMPAIGN:1,INCLUDES="),
+        "{report}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    insta::assert_snapshot!(report);
+}

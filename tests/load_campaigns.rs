@@ -15,7 +15,8 @@ fn root() -> PcgenRoot {
 /// A PCGen root with two game modes (one without ALLOWEDMODES) and a core book each.
 fn base() -> MemoryFs {
     MemoryFs::new()
-        .with("/pc/system/gameModes/PF/miscinfo.lst", "ALLOWEDMODES:Pathfinder|PF_PFS\n")
+        .with("/pc/system/gameModes/PF/miscinfo.lst", "ALLOWEDMODES:Pathfinder\n")
+        .with("/pc/system/gameModes/PFS/miscinfo.lst", "ALLOWEDMODES:PF_PFS\n")
         .with("/pc/system/gameModes/Sidewinder/miscinfo.lst", "LEVELMSG:x\n")
         .with(
             "/pc/data/pf/core/core.pcc",
@@ -315,7 +316,8 @@ fn the_data_folder_is_indexed_once_for_every_load_set() {
 
 #[test]
 fn a_required_book_type_no_campaign_of_the_game_mode_has_says_so() {
-    // PF_PFS is a mode of its own: the Core Rules book is a Pathfinder campaign only.
+    // PF_PFS is a game mode of its own (as Pathfinder_PFS is in PCGen's data): the Core Rules
+    // book is a Pathfinder campaign only, which PCGen never lists beside a PF_PFS one.
     let fs = base().with(
         "/pc/data/pf/pfs/pfs.pcc",
         "CAMPAIGN:Society Guide\nGAMEMODE:PF_PFS\nPRECAMPAIGN:1,INCLUDESBOOKTYPE=Core Rules\n",

@@ -268,8 +268,9 @@ fn a_utf16_file_without_bom_is_recognised_and_its_errors_still_reported() {
         .expect("L0101");
     assert_eq!(
         l0101.message,
-        "file is UTF-16LE (no byte-order mark), not UTF-8"
+        "file is UTF-16LE (no byte-order mark), not UTF-8: PCGen reads no line of it as written"
     );
+    assert!(l0101.is_error());
     // The unknown format on line 2 is found: the text was decoded, not mangled.
     assert!(
         codes

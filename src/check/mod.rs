@@ -42,7 +42,32 @@ pub fn check_load_set_with(
     pccs: &[PathBuf],
     index: &CampaignIndex,
 ) -> CheckedSet {
-    let mut set = checked(load_with(fs, root, pccs, index));
+    let set = checked(load_with(fs, root, pccs, index));
+    name_defining_campaigns(fs, root, index, set)
+}
+
+/// [`check_load_set_with`], also reading files through `cache` (shared by the load sets of
+/// one run: each file read, decoded and split once). The CLI and the language server
+/// check through here, so the unknown-name findings name their defining campaign here too.
+pub fn check_load_set_cached(
+    fs: &dyn FileSystem,
+    root: &PcgenRoot,
+    pccs: &[PathBuf],
+    index: &CampaignIndex,
+    cache: &FileCache,
+) -> CheckedSet {
+    let set = checked_with(load_cached(fs, root, pccs, index, cache), Some(cache));
+    name_defining_campaigns(fs, root, index, set)
+}
+
+/// `set` with each unknown-name finding naming the campaign under the data folder that
+/// defines the name (`model::elsewhere`): the index is what a load over a data folder has.
+fn name_defining_campaigns(
+    fs: &dyn FileSystem,
+    root: &PcgenRoot,
+    index: &CampaignIndex,
+    mut set: CheckedSet,
+) -> CheckedSet {
     crate::model::elsewhere::name_defining_campaigns(
         fs,
         root,
@@ -51,18 +76,6 @@ pub fn check_load_set_with(
         &mut set.diagnostics,
     );
     set
-}
-
-/// [`check_load_set_with`], also reading files through `cache` (shared by the load sets of
-/// one run: each file read, decoded and split once).
-pub fn check_load_set_cached(
-    fs: &dyn FileSystem,
-    root: &PcgenRoot,
-    pccs: &[PathBuf],
-    index: &CampaignIndex,
-    cache: &FileCache,
-) -> CheckedSet {
-    checked_with(load_cached(fs, root, pccs, index, cache), Some(cache))
 }
 
 fn checked(load: LoadSet) -> CheckedSet {

@@ -3,7 +3,8 @@
 
 use crate::diagnostic::Code;
 
-/// A file is not valid UTF-8 and was read as Windows-1252.
+/// A file is not valid UTF-8 and was read as Windows-1252 (or UTF-16/UTF-32). An error in
+/// a load, where PCGen skips such a file whole; a warning for a character file.
 pub const NOT_UTF8: Code = Code {
     id: "L0101",
     name: "not-utf8",

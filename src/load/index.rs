@@ -157,16 +157,19 @@ impl CampaignIndex {
         self.by_book_type.contains_key(&book_type.to_lowercase())
     }
 
-    /// The campaign to add for a required book type, for a campaign of game modes `modes`:
-    /// a selectable campaign of that type sharing a game mode, the one nearest the top of
-    /// the data folder (fewest folders deep: a system's main book before the books that
-    /// bundle it), then the highest RANK, then path order. Campaigns named in `excluded`
-    /// (the requiring campaign's `!PRECAMPAIGN` names) are never chosen: adding one would
-    /// only trade the missing book for a forbidden one.
+    /// The campaign to add for a required book type: a selectable campaign of that type
+    /// whose GAMEMODE is one of `modes` (those a user can select beside the requiring
+    /// campaign, its game mode's ALLOWEDMODES), one sharing a GAMEMODE of `own` (the
+    /// requiring campaign's) first, then the one nearest the top of the data folder (fewest
+    /// folders deep: a system's main book before the books that bundle it), then the
+    /// highest RANK, then path order. Campaigns named in `excluded` (the requiring
+    /// campaign's `!PRECAMPAIGN` names) are never chosen: adding one would only trade the
+    /// missing book for a forbidden one.
     pub fn for_book_type(
         &self,
         book_type: &str,
         modes: &[String],
+        own: &[String],
         excluded: &[String],
     ) -> Option<&IndexedCampaign> {
         self.by_book_type
@@ -175,7 +178,13 @@ impl CampaignIndex {
             .filter_map(|i| self.campaigns.get(*i))
             .filter(|c| c.selectable() && c.shares_mode(modes))
             .filter(|c| !excluded.iter().any(|n| c.is(n)))
-            .min_by_key(|c| (c.path.components().count(), std::cmp::Reverse(c.rank)))
+            .min_by_key(|c| {
+                (
+                    !c.shares_mode(own),
+                    c.path.components().count(),
+                    std::cmp::Reverse(c.rank),
+                )
+            })
     }
 }
 
@@ -287,7 +296,7 @@ mod tests {
         let ix = index();
         let pick = |modes: &[&str]| {
             let modes: Vec<String> = modes.iter().map(|m| m.to_string()).collect();
-            ix.for_book_type("core rules", &modes, &[])
+            ix.for_book_type("core rules", &modes, &modes, &[])
                 .map(|c| c.name.clone())
         };
         assert_eq!(
@@ -308,7 +317,7 @@ mod tests {
         let ix = index();
         let modes = vec!["Pathfinder".to_owned()];
         let pick = |excluded: &[String]| {
-            ix.for_book_type("core rules", &modes, excluded)
+            ix.for_book_type("core rules", &modes, &modes, excluded)
                 .map(|c| c.name.clone())
         };
         assert_eq!(pick(&[]).as_deref(), Some("Core Rulebook"));

@@ -250,20 +250,8 @@ impl Loader<'_> {
             Ok(file) => {
                 let id = self.sources.add_shared(file.source().clone());
                 if let Some(w) = file.not_utf8(id) {
-                    let wide = self.sources.get(id).and_then(|f| match f.encoding {
-                        TextEncoding::Wide(name) => Some(name),
-                        _ => None,
-                    });
-                    let note = match wide {
-                        Some(name) => format!(
-                            "read as {name}; PCGen reads only UTF-8 and skips all of such a file"
-                        ),
-                        None => {
-                            "read as Windows-1252; PCGen refuses such a file and skips all of it"
-                                .to_owned()
-                        }
-                    };
-                    self.diagnostics.push(w.with_note(note));
+                    let encoding = self.sources.get(id).map(|f| f.encoding);
+                    self.diagnostics.push(skipped_by_pcgen(w, encoding));
                 }
                 self.read.insert(path_key(path).into(), (id, file.clone()));
                 Some((id, file))
@@ -369,6 +357,41 @@ impl Loader<'_> {
     }
 }
 
+/// A data file's [`codes::NOT_UTF8`] finding, made an error that says what PCGen does: it
+/// reads every LST and PCC file as strict UTF-8 (`LstFileLoader.readFromURI`,
+/// `Files.readString`), and a `MalformedInputException` skips the whole file ("The file does
+/// not use UTF-8 encoding. LST files must be UTF-8"), so nothing in it loads and whatever
+/// refers to it fails too. A UTF-16/UTF-32 file with a byte-order mark is malformed UTF-8 as
+/// well; one without is valid UTF-8 to PCGen while all its characters are ASCII, but then
+/// reads with a NUL byte beside every character, so no line of it loads as written. rulebook
+/// still decodes the file to check the rest of it.
+fn skipped_by_pcgen(w: Diagnostic, encoding: Option<TextEncoding>) -> Diagnostic {
+    let (message, note) = match encoding {
+        Some(TextEncoding::Wide { name, bom: false }) => (
+            format!("{}: PCGen reads no line of it as written", w.message),
+            format!(
+                "PCGen reads the file as UTF-8: a NUL byte beside every character while all of \
+                 them are ASCII, and it skips the whole file at the first that is not; rulebook \
+                 read it as {name} to check the rest"
+            ),
+        ),
+        Some(TextEncoding::Wide { name, bom: true }) => (
+            format!("{}: PCGen skips the whole file", w.message),
+            format!("rulebook read it as {name} to check the rest"),
+        ),
+        _ => (
+            format!("{}: PCGen skips the whole file", w.message),
+            "rulebook read it as Windows-1252 to check the rest".to_owned(),
+        ),
+    };
+    Diagnostic {
+        severity: crate::diagnostic::Severity::Error,
+        message,
+        ..w
+    }
+    .with_note(note)
+}
+
 /// PRECAMPAIGN on the campaigns loaded themselves: whatever a failing requirement names is
 /// added from the index (a name or KEY as it is; a book type as the campaign of that type
 /// in the same game mode), one alternative at a time until the requirement holds. What no
@@ -384,9 +407,31 @@ impl Loader<'_> {
 /// forbids.
 fn require_campaigns(l: &mut Loader<'_>, selected: &mut Vec<usize>) {
     let mut reported: HashSet<String> = HashSet::new();
+    let game_modes = l.cache.game_modes(l.fs, &l.root.game_modes());
     for names_only in [true, false] {
-        require_pass(l, selected, names_only, &mut reported);
+        require_pass(l, selected, names_only, &game_modes, &mut reported);
     }
+}
+
+/// The GAMEMODE values of the campaigns a user can select beside a campaign of GAMEMODE
+/// `modes`: every value some game mode that accepts one of `modes` allows (PCGen lists a
+/// campaign under each game mode whose ALLOWEDMODES holds one of its GAMEMODE values,
+/// `Campaign.getGameModes`), so a `GAMEMODE:Xcrawl` book, listed under 3e
+/// (`ALLOWEDMODES:3e|DnD|Xcrawl`), can have the 3e SRD beside it. `modes` themselves when
+/// no game mode accepts them (that is `L0104`'s finding).
+fn selectable_beside(game_modes: &[GameMode], modes: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = modes.to_vec();
+    for m in game_modes
+        .iter()
+        .filter(|m| modes.iter().any(|g| m.accepts(g)))
+    {
+        for a in &m.allowed {
+            if !out.iter().any(|o| o.eq_ignore_ascii_case(a)) {
+                out.push(a.clone());
+            }
+        }
+    }
+    out
 }
 
 /// One pass of [`require_campaigns`] over the selected campaigns and those it adds; with
@@ -395,6 +440,7 @@ fn require_pass(
     l: &mut Loader<'_>,
     selected: &mut Vec<usize>,
     names_only: bool,
+    game_modes: &[GameMode],
     reported: &mut HashSet<String>,
 ) {
     let mut queue = selected.clone();
@@ -431,6 +477,7 @@ fn require_pass(
                 .map(|c| c.game_modes.clone())
                 .unwrap_or_default();
         }
+        let beside = selectable_beside(game_modes, &modes);
         for pre in pres {
             let mut missing: Vec<Missing> = Vec::new();
             for item in &pre.items {
@@ -452,20 +499,21 @@ fn require_pass(
                         .find(n)
                         .filter(|c| allowed(c))
                         .map(|c| (c.path.clone(), format!("required campaign `{n}`"))),
-                    PreItem::BookType(t) | PreItem::IncludesBookType(t) => {
-                        l.index().for_book_type(t, &modes, &excluded).map(|c| {
+                    PreItem::BookType(t) | PreItem::IncludesBookType(t) => l
+                        .index()
+                        .for_book_type(t, &beside, &modes, &excluded)
+                        .map(|c| {
                             (
                                 c.path.clone(),
                                 format!("`{}`, the required `{t}` book,", c.name),
                             )
-                        })
-                    }
+                        }),
                     PreItem::Except(_) => continue,
                 };
                 let Some((path, what)) = found else {
                     missing.push(match item {
                         PreItem::BookType(t) | PreItem::IncludesBookType(t) => {
-                            missing_book(l.index(), t, &modes)
+                            missing_book(l.index(), t, &modes, &beside)
                         }
                         other => Missing {
                             what: format!("`{}`", other.name().unwrap_or_default()),
@@ -513,22 +561,40 @@ struct Missing {
     why: Option<String>,
 }
 
-/// A required book type no campaign provides: none of the game modes `modes` has a
-/// campaign of that BOOKTYPE at all (Pathfinder_PFS has no `Core Rules` book), or those
-/// that exist are forbidden by a `!PRECAMPAIGN` of the load.
-fn missing_book(index: &CampaignIndex, book_type: &str, modes: &[String]) -> Missing {
+/// A required book type no campaign provides: no campaign selectable beside the
+/// requiring one (GAMEMODE `modes`, or any of `beside`: [`selectable_beside`]) has that
+/// BOOKTYPE at all (Pathfinder_PFS has no `Core Rules` book: its game mode allows only
+/// `Pathfinder_PFS`, and the PFS Core Rulebook names no GAMEMODE), or those that exist are
+/// forbidden by a `!PRECAMPAIGN` of the load.
+fn missing_book(
+    index: &CampaignIndex,
+    book_type: &str,
+    modes: &[String],
+    beside: &[String],
+) -> Missing {
     let in_mode = index.campaigns().iter().any(|c| {
         c.selectable()
             && c.has_book_type(book_type)
             && c.game_modes
                 .iter()
-                .any(|m| modes.iter().any(|n| n.eq_ignore_ascii_case(m)))
+                .any(|m| beside.iter().any(|n| n.eq_ignore_ascii_case(m)))
     });
     let names: Vec<String> = modes.iter().map(|m| format!("`{m}`")).collect();
-    let mode = match names.as_slice() {
+    let mut mode = match names.as_slice() {
         [one] => format!("game mode {one}"),
         many => format!("game modes {}", many.join(", ")),
     };
+    let more: Vec<String> = beside
+        .iter()
+        .filter(|b| !modes.iter().any(|m| m.eq_ignore_ascii_case(b)))
+        .map(|b| format!("`{b}`"))
+        .collect();
+    if !more.is_empty() {
+        mode.push_str(&format!(
+            " or of those its game mode allows ({})",
+            more.join(", ")
+        ));
+    }
     let why = if in_mode {
         format!(
             "every campaign of {mode} with BOOKTYPE `{book_type}` is excluded by a `!PRECAMPAIGN` of the load"
@@ -1015,5 +1081,108 @@ mod tests {
             })
             .collect();
         assert_eq!(found, vec![("L0104", (2, 10)), ("L0102", (3, 7))]);
+    }
+
+    /// A book whose GAMEMODE another game mode allows (Xcrawl under 3e's
+    /// `ALLOWEDMODES:3e|DnD|Xcrawl`) is satisfied by that game mode's Core Rules book, as
+    /// PCGen lists both under the same game mode; a game mode that allows only itself
+    /// (Pathfinder_PFS) with no Core Rules book of its own still has none.
+    #[test]
+    fn a_book_type_is_found_in_the_game_modes_that_allow_the_campaign() {
+        let fs = MemoryFs::new()
+            .with(
+                "/pc/system/gameModes/3e/miscinfo.lst",
+                "ALLOWEDMODES:3e|DnD|Xcrawl\n",
+            )
+            .with(
+                "/pc/system/gameModes/PFS/miscinfo.lst",
+                "ALLOWEDMODES:PFS\n",
+            )
+            .with("/pc/system/gameModes/PF/miscinfo.lst", "ALLOWEDMODES:PF\n")
+            .with(
+                "/pc/data/srd/srd.pcc",
+                "CAMPAIGN:SRD\nGAMEMODE:3e\nBOOKTYPE:Core Rules\n",
+            )
+            .with(
+                "/pc/data/pf/core.pcc",
+                "CAMPAIGN:Core\nGAMEMODE:PF\nBOOKTYPE:Core Rules\n",
+            )
+            .with(
+                "/pc/data/x/xcrawl.pcc",
+                "CAMPAIGN:XCrawl\nGAMEMODE:Xcrawl\nPRECAMPAIGN:1,BOOKTYPE=Core Rules\n",
+            )
+            .with(
+                "/pc/data/pfs/guide.pcc",
+                "CAMPAIGN:Guide\nGAMEMODE:PFS\nPRECAMPAIGN:1,BOOKTYPE=Core Rules\n",
+            );
+        let root = PcgenRoot::find(&fs, Path::new("/pc/data/x/xcrawl.pcc")).unwrap();
+        let found = |set: &LoadSet| -> Vec<(&str, String)> {
+            set.diagnostics
+                .iter()
+                .map(|d| (d.code.id, d.message.clone()))
+                .collect()
+        };
+        let x = load(&fs, &root, &[PathBuf::from("/pc/data/x/xcrawl.pcc")]);
+        assert_eq!(
+            found(&x),
+            vec![(
+                "L0106",
+                "`SRD`, the required `Core Rules` book, was added to the load".to_owned()
+            )]
+        );
+        assert_eq!(x.game_mode.as_ref().map(|g| g.dir.as_str()), Some("3e"));
+        let pfs = load(&fs, &root, &[PathBuf::from("/pc/data/pfs/guide.pcc")]);
+        assert_eq!(
+            found(&pfs),
+            vec![(
+                "L0105",
+                "required `Core Rules` book is not in the data folder: no campaign of game \
+                 mode `PFS` has BOOKTYPE `Core Rules`"
+                    .to_owned()
+            )]
+        );
+    }
+
+    /// PCGen skips a file that is not UTF-8 whole (strict UTF-8, `LstFileLoader`): in a
+    /// load, `L0101` is an error that says so, and the file is still read and checked.
+    #[test]
+    fn a_file_pcgen_skips_as_not_utf8_is_an_error_that_says_so() {
+        let bom16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("W\tKEY:w\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let fs = MemoryFs::new()
+            .with("/pc/system/gameModes/GM/miscinfo.lst", "ALLOWEDMODES:M\n")
+            .with(
+                "/pc/data/m.pcc",
+                "CAMPAIGN:M\nGAMEMODE:M\nABILITY:a.lst\nSKILL:b.lst\n",
+            )
+            .with("/pc/data/a.lst", b"Caf\xe9\tKEY:Y\n".to_vec())
+            .with("/pc/data/b.lst", bom16);
+        let root = PcgenRoot::find(&fs, Path::new("/pc/data/m.pcc")).unwrap();
+        let set = load(&fs, &root, &[PathBuf::from("/pc/data/m.pcc")]);
+        // In PCGen's load order: SKILL files before ABILITY files.
+        let found: Vec<(bool, &str, &[String])> = set
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.id == "L0101")
+            .map(|d| (d.is_error(), d.message.as_str(), d.notes.as_slice()))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    true,
+                    "file is UTF-16LE, not UTF-8: PCGen skips the whole file",
+                    &["rulebook read it as UTF-16LE to check the rest".to_owned()][..]
+                ),
+                (
+                    true,
+                    "file is not UTF-8: byte 0xE9 at offset 3: PCGen skips the whole file",
+                    &["rulebook read it as Windows-1252 to check the rest".to_owned()][..]
+                ),
+            ]
+        );
+        assert_eq!(set.files.len(), 2, "both files are still read");
     }
 }

@@ -49,7 +49,10 @@ pub fn read_source(
         let id = sources.add(SourceFile::new(
             display,
             text,
-            TextEncoding::Wide(wide.name()),
+            TextEncoding::Wide {
+                name: wide.name(),
+                bom: wide.bom,
+            },
         ));
         let end = sources
             .get(id)
@@ -84,7 +87,7 @@ pub fn read_source(
         }
     };
     let bad_at = match encoding {
-        TextEncoding::Utf8 | TextEncoding::Wide(_) => None,
+        TextEncoding::Utf8 | TextEncoding::Wide { .. } => None,
         TextEncoding::Windows1252 {
             first_bad_byte,
             byte,

@@ -173,12 +173,27 @@ pub fn name_defining_campaigns(
             def.line
         );
         if let Some(old) = d.help.replace(help) {
-            // A "did you mean" may still be right; generic advice ("add a FACTDEF") is not.
-            if old.starts_with("did you mean") {
+            if typo_suggestion(&def.name, &old) {
                 d.notes.push(format!("or, if the name is a typo: {old}"));
             }
         }
     }
+}
+
+/// Whether the help `old` a finding about `name` gave before is worth keeping beside the
+/// defining campaign: a "did you mean" one letter away (a slip of the keyboard: `…Blessing`
+/// for `…Blessings`). A name another campaign of the same system defines verbatim is what
+/// the author meant; the fuzzy match the model offered may differ in a third of a long
+/// name and is then another class's fact (`Skald_CF_BardicKnowledge` → `Bard_CF_…`).
+/// Generic advice ("add a FACTDEF") is never kept.
+fn typo_suggestion(name: &str, old: &str) -> bool {
+    let Some(suggested) = old
+        .strip_prefix("did you mean `")
+        .and_then(|s| s.split('`').next())
+    else {
+        return false;
+    };
+    crate::name::edit_distance(&name.to_lowercase(), &suggested.to_lowercase()) <= 1
 }
 
 /// The PCC that listed the file a diagnostic is in (else the first selected PCC).
@@ -192,4 +207,25 @@ fn listing_pcc<'l>(load: &'l LoadSet, d: &Diagnostic) -> Option<&'l Path> {
     listed
         .or_else(|| load.campaigns.first())
         .map(|c| c.path.as_path())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::typo_suggestion;
+
+    #[test]
+    fn only_a_one_letter_did_you_mean_is_kept_beside_the_defining_campaign() {
+        assert!(typo_suggestion(
+            "Warpriest_Blessings",
+            "did you mean `Warpriest_Blessing`?"
+        ));
+        assert!(!typo_suggestion(
+            "Skald_CF_BardicKnowledge",
+            "did you mean `Bard_CF_BardicKnowledge`?"
+        ));
+        assert!(!typo_suggestion(
+            "IsPC",
+            "add `FACTDEF:RACE|IsPC` to a DATACONTROL file of this load"
+        ));
+    }
 }

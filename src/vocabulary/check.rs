@@ -7,6 +7,7 @@
 //! `M0114`, and VARIABLE, GLOBALMODIFIER and DATATABLE lines entirely by the model.
 
 use super::codes;
+use super::deprecation;
 use super::lines::{FirstColumn, LineType, line_type, plain_object_kind};
 use super::names::{find_byte, find_pre};
 use super::suggest::suggest;
@@ -641,22 +642,28 @@ impl<'t> Checker<'t, '_> {
                 return;
             }
         } else if row.status == Status::DeprecatedAccepted {
-            self.deprecated(name, name_span, replacement(row, kind));
+            self.deprecated(kind, row, name, name_span, replacement(row, kind));
         }
         if takes_nested_pres(name) && may_hold_pre(value) {
             self.nested_pres(value, value_span);
         }
     }
 
-    fn deprecated(&mut self, what: &str, span: Span, instead: String) {
+    /// A `T0113` for the deprecated form `what` (of `row`) on a `kind` line, saying what
+    /// PCGen does when it reads it ([`deprecation`]: most load silently).
+    fn deprecated(&mut self, kind: &str, row: &TokenRow, what: &str, span: Span, instead: String) {
+        let pcgen = deprecation::lookup(kind, row.kind, what);
+        let message = match pcgen.map(|d| d.status) {
+            Some(deprecation::OldForm::ClassToken) => {
+                format!("`{what}` is a CLASS token, read on a level-1 line for compatibility")
+            }
+            _ => format!("`{what}` is deprecated"),
+        };
+        let label = pcgen.map_or_else(|| "PCGen still reads it".to_owned(), |d| d.label());
         self.out.push(
-            Diagnostic::warning(
-                codes::DEPRECATED_TOKEN,
-                span,
-                format!("`{what}` is deprecated"),
-            )
-            .with_label("still accepted by PCGen, with a deprecation message")
-            .with_help(instead),
+            Diagnostic::warning(codes::DEPRECATED_TOKEN, span, message)
+                .with_label(label)
+                .with_help(instead),
         );
     }
 
@@ -732,7 +739,8 @@ impl<'t> Checker<'t, '_> {
                 if row.deprecated_subtokens.contains(&s) || row.status == Status::DeprecatedAccepted
                 {
                     let what = format!("{}:{s}", row.token);
-                    self.deprecated(&what, sub_span, sub_replacement(row.token, s, kind));
+                    let instead = sub_replacement(row.token, s, kind);
+                    self.deprecated(kind, row, &what, sub_span, instead);
                     return true;
                 }
                 false
@@ -1059,6 +1067,23 @@ mod tests {
             vec!["T0111"]
         );
         assert_eq!(codes(FileKind::Race, "Elf\tFEAT:Dodge\n"), vec!["T0113"]);
+    }
+
+    #[test]
+    fn choose_number_is_active_on_equipment_modifiers_only() {
+        // EQUIPMOD has its own NUMBER sub-token (equipmentmodifier/choose/NumberToken): the
+        // CDOMObject-wide deprecated CHOOSE:NUMBER is never reached there.
+        assert!(
+            codes(
+                FileKind::EquipMod,
+                "Plus\tCHOOSE:NUMBER|MIN=1|MAX=5|TITLE=x\n"
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            codes(FileKind::Feat, "A\tCHOOSE:NUMBER|MIN=1|MAX=5|TITLE=x\n"),
+            vec!["T0113"]
+        );
     }
 
     /// Every diagnostic of `text` as a `kind` file, with or without the quiet path.

@@ -4,13 +4,15 @@
 //! The table ([`table`]) is `pcgen-token-vocabulary.tsv` (from the shared reference), compiled
 //! in and parsed once. [`lines`] decides which line type a line is (CLASS level lines, kit
 //! lines, SOURCE lines …); [`check`] reports unknown, misplaced, mistyped and deprecated
-//! tokens (`T0110`–`T0117`); [`tokenmap`] is its one-probe lookup of a token's name. It sits
+//! tokens (`T0110`–`T0117`), saying per deprecated form what PCGen does ([`deprecation`]);
+//! [`tokenmap`] is its one-probe lookup of a token's name. It sits
 //! beside the loader: it uses the loader's token lines and file kinds, and the model calls it
 //! once per load set. Editors use [`Vocabulary::tokens_for`] and [`Vocabulary::lookup`] for
 //! completion and hover.
 
 pub mod check;
 pub mod codes;
+pub mod deprecation;
 pub mod lines;
 pub mod names;
 pub mod suggest;
