@@ -5,15 +5,19 @@
 //! (errors in data or a failed formula), 2 usage or I/O failure. A closed output pipe ends
 //! a run quietly with 0.
 
+mod added;
 mod calc;
 mod check;
+mod codes;
 mod conformance;
 mod dialect;
 mod eval;
 mod explain;
+mod findings;
 mod graph;
 mod input;
 mod output;
+mod sarif;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use output::OutputArgs;
