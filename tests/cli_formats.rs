@@ -275,3 +275,18 @@ fn statistics_need_a_text_format() {
     let out = check(&CASES, &["--statistics", "--format", "json"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn the_human_report_shows_errors_then_warnings_then_notes() {
+    let text = stdout(&check(&CASES, &["--verbose"]));
+    let headers: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix('[')?.split_once("] ").map(|(_, h)| h))
+        .filter_map(|h| h.split_once(':').map(|(kind, _)| kind))
+        .collect();
+    assert_eq!(
+        headers,
+        ["Error", "Error", "Error", "Warning", "Note", "Note"],
+        "{text}"
+    );
+}

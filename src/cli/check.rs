@@ -7,8 +7,10 @@
 //! or I/O failure.
 //!
 //! Load sets are checked in parallel over one [`FileCache`] ([`check_in_order`];
-//! `RAYON_NUM_THREADS` sets the thread count), and each set's report is printed as soon as it
-//! and every set before it are done, so the output does not depend on the thread count.
+//! `RAYON_NUM_THREADS` sets the thread count), and each set's errors are printed as soon as
+//! it and every set before it are done, so the output does not depend on the thread count.
+//! The human report shows every error of the run first, then the warnings, then the notes
+//! (the campaigns added to load sets summed up, see [`super::added`]), then the summary.
 
 use super::added::AddedCampaigns;
 use super::findings::{self, Finding, Tally};
@@ -19,6 +21,7 @@ use rulebook::check::{
     CheckedSet, RunReport, SetReport, check_in_order, check_load_set, summary, write_human,
     write_set,
 };
+use rulebook::diagnostic::Severity;
 use rulebook::load::{
     CampaignIndex, DiskFs, FileCache, FileSystem, OutsideRoot, PcgenRoot, selectable_pccs,
 };
@@ -44,7 +47,7 @@ Exit codes: 0 clean, 1 errors found, 2 usage or I/O failure.";
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
-    /// ariadne reports and a summary line.
+    /// ariadne reports (errors, then warnings, then notes) and a summary line.
     Human,
     /// One `path:line:col: severity[CODE] message` line per finding (summary on stderr).
     Concise,
@@ -208,6 +211,9 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
     let mut added = AddedCampaigns::default();
     let mut refused: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut found: Vec<Finding> = Vec::new();
+    // The human report's warnings and notes, held back until every error is out: on a
+    // whole data folder the errors come first, whatever load set they are in.
+    let mut later: (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
     check_sets(&root, &sets, |mut report| {
         policy.apply(&mut report.diagnostics);
         let mut new = run.add(&report);
@@ -223,8 +229,16 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         match format {
             OutputFormat::Human if written.is_ok() => {
                 new.retain(|d| policy.shown(d) && (out.verbose || !added.take(d)));
-                written =
-                    write_set(&mut stdout, &new, &report, &options).and_then(|()| stdout.flush());
+                // Errors now; warnings and notes after every error of the run.
+                let (errors, others): (Vec<_>, Vec<_>) =
+                    new.into_iter().partition(|d| d.severity == Severity::Error);
+                let (warnings, notes): (Vec<_>, Vec<_>) = others
+                    .into_iter()
+                    .partition(|d| d.severity == Severity::Warning);
+                written = write_set(&mut stdout, &errors, &report, &options)
+                    .and_then(|()| stdout.flush())
+                    .and_then(|()| write_set(&mut later.0, &warnings, &report, &options))
+                    .and_then(|()| write_set(&mut later.1, &notes, &report, &options));
             }
             OutputFormat::Concise | OutputFormat::Github => found.extend(
                 new.iter()
@@ -245,10 +259,14 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
             true => writeln!(stdout, "{}", totals.line()),
             false => Ok(()),
         }),
-        OutputFormat::Human => added.write(&mut stdout).and_then(|()| match summary_line {
-            true => writeln!(stdout, "{}", totals.line()),
-            false => Ok(()),
-        }),
+        OutputFormat::Human => stdout
+            .write_all(&later.0)
+            .and_then(|()| stdout.write_all(&later.1))
+            .and_then(|()| added.write(&mut stdout))
+            .and_then(|()| match summary_line {
+                true => writeln!(stdout, "{}", totals.line()),
+                false => Ok(()),
+            }),
         OutputFormat::Concise | OutputFormat::Github => {
             let w = match format {
                 OutputFormat::Github => findings::write_github(&mut stdout, &found),
