@@ -34,7 +34,7 @@ use std::time::Duration;
 /// Examples shown by `rulebook check --help`.
 pub const EXAMPLES: &str = "Examples:
   rulebook check data/                          every selectable PCC below data/, each alone
-  rulebook check core.pcc addon.pcc             two PCCs loaded together
+  rulebook check data/handsworld/handsworld.pcc  one PCC (PCCs named together load together)
   rulebook check data/ --deny warnings          fail on warnings too (CI)
   rulebook check data/ --allow notes --quiet    no notes; errors only
   rulebook check data/ --statistics             how many findings of each code

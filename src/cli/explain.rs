@@ -13,9 +13,11 @@ use std::process::ExitCode;
 /// Examples shown by `rulebook explain --help`.
 pub const EXAMPLES: &str = "Examples:
   rulebook explain data/handsworld/handsworld.pcc --character data/sample-character.toml Hands
-  rulebook explain core.pcc --character hero.toml STR.Mod        a local variable, named as calc prints it
-  rulebook explain core.pcc --character hero.toml Mod --object STAT:STR
-  rulebook explain core.pcc --character hero.toml Damage --object EQUIPMENT:Club --part 1
+  rulebook explain data/handsworld/handsworld.pcc --character data/sample-character.toml STR.Mod
+      (a local variable, named as calc prints it)
+  rulebook explain data/handsworld/handsworld.pcc --character data/sample-character.toml Mod --object STAT:STR
+  rulebook explain data/handsworld/handsworld.pcc --character data/sample-character.toml Damage \\
+      --object 'EQUIPMENT:Bastard Sword' --part 1
 
 Exit codes: 0 explained, 1 the character has problems, 2 usage error (no such variable).";
 

@@ -34,7 +34,7 @@ use std::process::ExitCode;
     version,
     about,
     long_about = None,
-    after_help = "Examples:\n  rulebook check data/                 check every dataset below data/\n  rulebook check my.pcc --deny warnings  fail on warnings too (CI)\n  rulebook eval 'floor((14-10)/2)'      evaluate a formula\n\nExit codes: 0 clean, 1 problems found, 2 usage or I/O failure."
+    after_help = "Examples:\n  rulebook check data/                 check every dataset below data/\n  rulebook check data/ --deny warnings   fail on warnings too (CI)\n  rulebook eval 'floor((14-10)/2)'      evaluate a formula\n\nExit codes: 0 clean, 1 problems found, 2 usage or I/O failure."
 )]
 pub struct Cli {
     /// What to do (default: check and compute the example in `./data`, if there).
