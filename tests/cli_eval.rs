@@ -64,3 +64,47 @@ fn bad_command_lines_exit_with_2() {
     let (code, _, err) = rulebook(&["eval", "1", "--as", "ARRAY[NUMBER"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn a_dataset_lends_its_variables_tables_and_functions() {
+    let pcc = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/handsworld/handsworld.pcc"
+    );
+    let (code, out, err) =
+        rulebook(&["eval", "lookup(\"Encumbrance\",14,\"Light\")", "--pcc", pcc]);
+    assert_eq!((code, out.as_str()), (0, "58\n"), "{err}");
+    let (code, _, err) = rulebook(&["eval", "Hnads*2", "--pcc", pcc]);
+    assert_eq!(code, 1);
+    assert!(err.contains("did you mean `Hands`?"), "{err}");
+    let (code, _, err) = rulebook(&["eval", "1", "--pcc", pcc, "--var", "x:NUMBER=1"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn failures_hint_at_the_format_or_at_var() {
+    let (code, _, err) = rulebook(&["eval", "Hands>2", "--var", "Hands:NUMBER=4"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(
+            "hint: the result is a BOOLEAN, not a NUMBER (the default): give --as BOOLEAN"
+        ),
+        "{err}"
+    );
+    // An explicit --as is the user's choice: no hint.
+    let (_, _, err) = rulebook(&[
+        "eval",
+        "Hands>2",
+        "--as",
+        "NUMBER",
+        "--var",
+        "Hands:NUMBER=4",
+    ]);
+    assert!(!err.contains("hint"), "{err}");
+    let (code, _, err) = rulebook(&["eval", "Score+1"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("hint: give `Score` a value with --var 'Score:NUMBER=…'"),
+        "{err}"
+    );
+}

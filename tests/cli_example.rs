@@ -60,3 +60,40 @@ fn no_arguments_computes_the_sample_character() {
     );
     assert!(!stderr.contains("error"), "{stderr}");
 }
+
+#[test]
+fn no_arguments_away_from_the_example_prints_the_help() {
+    let dir = std::env::temp_dir().join(format!("rulebook-bare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir(&dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("Usage: rulebook"), "{stderr}");
+    assert!(stderr.contains("no example dataset"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn explain_of_a_mistyped_variable_suggests_names() {
+    let out = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "explain",
+            "data/handsworld/handsworld.pcc",
+            "--character",
+            "data/sample-character.toml",
+            "STRR",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("did you mean `STR.Mod`, `STR.Score` or `STR.StatScore`?"),
+        "{stderr}"
+    );
+}

@@ -22,7 +22,7 @@ use std::sync::Arc;
 /// Examples shown by `rulebook calc --help`.
 pub const EXAMPLES: &str = "Examples:
   rulebook calc data/handsworld/handsworld.pcc --character data/sample-character.toml
-  rulebook calc core.pcc --character hero.toml --format json
+  rulebook calc data/handsworld/handsworld.pcc --character data/sample-character.toml --format json
 
 Exit codes: 0 computed without errors, 1 the character has problems, 2 usage or I/O failure.";
 

@@ -1,4 +1,5 @@
-//! `rulebook check PATH... [--pcgen-root DIR] [--format human|json]`.
+//! `rulebook check PATH... [--pcgen-root DIR] [--format human|concise|github|json|sarif]
+//! [--statistics]`.
 //!
 //! `.pcc` files given together form one load set; a folder means every selectable PCC below
 //! it, each checked as its own load set (a folder without one is reported and skipped).
@@ -6,18 +7,25 @@
 //! or I/O failure.
 //!
 //! Load sets are checked in parallel over one [`FileCache`] ([`check_in_order`];
-//! `RAYON_NUM_THREADS` sets the thread count), and each set's report is printed as soon as it
-//! and every set before it are done, so the output does not depend on the thread count.
+//! `RAYON_NUM_THREADS` sets the thread count), and each set's errors are printed as soon as
+//! it and every set before it are done, so the output does not depend on the thread count.
+//! The human report shows every error of the run first, then the warnings, then the notes
+//! (the campaigns added to load sets summed up, see [`super::added`]), then the summary.
 
+use super::added::AddedCampaigns;
+use super::findings::{self, Finding, Tally};
 use super::output::{Out, OutputArgs, Stream};
+use super::sarif;
 use clap::{Args, ValueEnum};
 use rulebook::check::{
     CheckedSet, RunReport, SetReport, check_in_order, check_load_set, summary, write_human,
     write_set,
 };
+use rulebook::diagnostic::Severity;
 use rulebook::load::{
     CampaignIndex, DiskFs, FileCache, FileSystem, OutsideRoot, PcgenRoot, selectable_pccs,
 };
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -26,9 +34,12 @@ use std::time::Duration;
 /// Examples shown by `rulebook check --help`.
 pub const EXAMPLES: &str = "Examples:
   rulebook check data/                          every selectable PCC below data/, each alone
-  rulebook check core.pcc addon.pcc             two PCCs loaded together
+  rulebook check data/handsworld/handsworld.pcc  one PCC (PCCs named together load together)
   rulebook check data/ --deny warnings          fail on warnings too (CI)
-  rulebook check data/ --allow M0120 --quiet    hide unused-variable notes; errors only
+  rulebook check data/ --allow notes --quiet    no notes; errors only
+  rulebook check data/ --statistics             how many findings of each code
+  rulebook check data/ --format concise         one line per finding
+  rulebook check data/ --format sarif > rulebook.sarif   for code scanning (docs/ci.md)
   rulebook check data/ --format json | jq .summary
 
 Exit codes: 0 clean, 1 errors found, 2 usage or I/O failure.";
@@ -36,10 +47,16 @@ Exit codes: 0 clean, 1 errors found, 2 usage or I/O failure.";
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
-    /// ariadne reports and a summary line.
+    /// ariadne reports (errors, then warnings, then notes) and a summary line.
     Human,
+    /// One `path:line:col: severity[CODE] message` line per finding (summary on stderr).
+    Concise,
+    /// GitHub Actions workflow commands: an annotation per finding (summary on stderr).
+    Github,
     /// One JSON object (see `schemas/check-output.schema.json`).
     Json,
+    /// A SARIF 2.1.0 log, for code scanning (see docs/ci.md).
+    Sarif,
 }
 
 /// Arguments of `rulebook check`.
@@ -57,6 +74,13 @@ pub struct CheckArgs {
     /// Read files a PCC names outside the PCGen root (refused by default).
     #[arg(long)]
     pub allow_outside_root: bool,
+    /// Print how many findings each code has (most first) instead of the findings
+    /// (`human` and `concise` formats).
+    #[arg(long)]
+    pub statistics: bool,
+    /// Where SARIF rules link to (`docs/errors.md` as a URL; default: this build's copy).
+    #[arg(long, value_name = "URL")]
+    pub errors_doc_url: Option<String>,
 }
 
 /// The load sets named by the command line: all PCC files together, each folder's PCCs apart.
@@ -148,6 +172,11 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return super::usage_error(e),
     };
+    if args.statistics && !matches!(args.format, OutputFormat::Human | OutputFormat::Concise) {
+        return super::usage_error(
+            "--statistics prints a table: use it with --format human or concise",
+        );
+    }
     let paths: Vec<PathBuf> = args.paths.iter().map(|p| absolute(p)).collect();
     let root = match &args.pcgen_root {
         Some(r) => match given_root(&fs, r, &paths) {
@@ -172,29 +201,104 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return super::usage_error(e),
     };
+    let format = args.format;
     let mut run = RunReport::new();
-    let human = args.format == OutputFormat::Human;
     let options = out.render_options(Stream::Stdout);
+    let cwd = std::env::current_dir().unwrap_or_default();
     let mut stdout = Out::new();
     let mut written = Ok(());
+    let mut tally = Tally::default();
+    let mut added = AddedCampaigns::default();
+    let mut refused: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut found: Vec<Finding> = Vec::new();
+    // The human report's warnings and notes, held back until every error is out: on a
+    // whole data folder the errors come first, whatever load set they are in.
+    let mut later: (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
     check_sets(&root, &sets, |mut report| {
         policy.apply(&mut report.diagnostics);
         let mut new = run.add(&report);
-        if human && written.is_ok() {
-            new.retain(|d| policy.shown(d));
-            written = write_set(&mut stdout, &new, &report, &options).and_then(|()| stdout.flush());
+        for d in &new {
+            tally.add(d);
+            if let Some(code) = policy.refused(d) {
+                *refused.entry(code).or_default() += 1;
+            }
+        }
+        if args.statistics {
+            return;
+        }
+        match format {
+            OutputFormat::Human if written.is_ok() => {
+                new.retain(|d| policy.shown(d) && (out.verbose || !added.take(d)));
+                // Errors now; warnings and notes after every error of the run.
+                let (errors, others): (Vec<_>, Vec<_>) =
+                    new.into_iter().partition(|d| d.severity == Severity::Error);
+                let (warnings, notes): (Vec<_>, Vec<_>) = others
+                    .into_iter()
+                    .partition(|d| d.severity == Severity::Warning);
+                written = write_set(&mut stdout, &errors, &report, &options)
+                    .and_then(|()| stdout.flush())
+                    .and_then(|()| write_set(&mut later.0, &warnings, &report, &options))
+                    .and_then(|()| write_set(&mut later.1, &notes, &report, &options));
+            }
+            OutputFormat::Concise | OutputFormat::Github => found.extend(
+                new.iter()
+                    .filter(|d| policy.shown(d))
+                    .map(|d| Finding::new(d, &report, &cwd)),
+            ),
+            OutputFormat::Sarif => {
+                found.extend(new.iter().map(|d| Finding::new(d, &report, &cwd)));
+            }
+            OutputFormat::Human | OutputFormat::Json => {}
         }
     });
+    findings::sort(&mut found);
     let totals = run.summary();
-    let written = written.and_then(|()| match args.format {
-        OutputFormat::Human if policy.quiet => Ok(()),
-        OutputFormat::Human => writeln!(stdout, "{}", totals.line()),
+    let summary_line = !policy.quiet;
+    let written = written.and_then(|()| match format {
+        _ if args.statistics => tally.write(&mut stdout).and_then(|()| match summary_line {
+            true => writeln!(stdout, "{}", totals.line()),
+            false => Ok(()),
+        }),
+        OutputFormat::Human => stdout
+            .write_all(&later.0)
+            .and_then(|()| stdout.write_all(&later.1))
+            .and_then(|()| added.write(&mut stdout))
+            .and_then(|()| match summary_line {
+                true => writeln!(stdout, "{}", totals.line()),
+                false => Ok(()),
+            }),
+        OutputFormat::Concise | OutputFormat::Github => {
+            let w = match format {
+                OutputFormat::Github => findings::write_github(&mut stdout, &found),
+                _ => findings::write_concise(&mut stdout, &found),
+            };
+            if summary_line {
+                super::output::eprint(&format!("{}\n", totals.line()));
+            }
+            w
+        }
         OutputFormat::Json => serde_json::to_string_pretty(&run.into_json())
             .map_err(std::io::Error::other)
             .and_then(|s| writeln!(stdout, "{s}")),
+        OutputFormat::Sarif => {
+            let docs = args
+                .errors_doc_url
+                .clone()
+                .unwrap_or_else(rulebook::lsp::diagnostics::default_docs_base);
+            serde_json::to_string_pretty(&sarif::log(&found, &docs, &cwd))
+                .map_err(std::io::Error::other)
+                .and_then(|s| writeln!(stdout, "{s}"))
+        }
     });
     if let Err(e) = written.and_then(|()| stdout.flush()) {
         return super::usage_error(format!("cannot write the report: {e}"));
+    }
+    for (code, n) in refused {
+        super::output::eprint(&format!(
+            "rulebook: --allow {code}: {n} {code} error{} reported all the same: errors cannot \
+             be allowed, only warnings and notes\n",
+            if n == 1 { " was" } else { "s were" }
+        ));
     }
     if totals.errors > 0 {
         ExitCode::from(1)

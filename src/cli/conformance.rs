@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 /// Examples shown by `rulebook conformance --help`.
 pub const EXAMPLES: &str = "Examples:
-  rulebook conformance ../shared/conformance/*.json
+  rulebook conformance ../shared/conformance/dialects/*.json ../shared/conformance/pcgen/*.json
 
 Exit codes: 0 all passed, 1 a vector failed, 2 a file could not be read.";
 

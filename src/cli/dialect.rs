@@ -18,9 +18,9 @@ use std::process::ExitCode;
 
 /// Examples shown by `rulebook dialect --help`.
 pub const EXAMPLES: &str = "Examples:
-  rulebook dialect icc 'time>=3 && rating<2000' --context challenge.json
-  rulebook dialect fics 'rated && time>=5' --context request.json
-  rulebook dialect untermud '#12|!#7' --context world.json
+  rulebook dialect fics 'rated & blitz & ratingdiff > -200' --context docs/examples/request.json
+  rulebook dialect icc 'blitz & rating > myrating - 200' --context docs/examples/challenge.json
+  rulebook dialect untermud '(\"gold key\"|UnterWiz)&!testbozo' --context docs/examples/world.json
 
 Exit codes: 0 evaluated, 1 the formula has problems, 2 usage error (bad context file).";
 

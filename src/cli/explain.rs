@@ -13,9 +13,11 @@ use std::process::ExitCode;
 /// Examples shown by `rulebook explain --help`.
 pub const EXAMPLES: &str = "Examples:
   rulebook explain data/handsworld/handsworld.pcc --character data/sample-character.toml Hands
-  rulebook explain core.pcc --character hero.toml STR.Mod        a local variable, named as calc prints it
-  rulebook explain core.pcc --character hero.toml Mod --object STAT:STR
-  rulebook explain core.pcc --character hero.toml Damage --object EQUIPMENT:Club --part 1
+  rulebook explain data/handsworld/handsworld.pcc --character data/sample-character.toml STR.Mod
+      (a local variable, named as calc prints it)
+  rulebook explain data/handsworld/handsworld.pcc --character data/sample-character.toml Mod --object STAT:STR
+  rulebook explain data/handsworld/handsworld.pcc --character data/sample-character.toml Damage \\
+      --object 'EQUIPMENT:Bastard Sword' --part 1
 
 Exit codes: 0 explained, 1 the character has problems, 2 usage error (no such variable).";
 
@@ -104,11 +106,21 @@ pub fn run(args: ExplainArgs, out: &OutputArgs) -> ExitCode {
                 ));
                 ExitCode::SUCCESS
             }
-            None => super::usage_error(format!(
-                "there is no variable `{}` here (name a local one as `rulebook calc` prints it, \
-                 e.g. `STR.Mod`, or give --object KIND:KEY)",
-                args.var
-            )),
+            None => {
+                let solver = c.solver();
+                let names: Vec<&str> = (0..solver.variable_count())
+                    .filter_map(|i| u32::try_from(i).ok().map(rulebook::solve::VariableId))
+                    .filter_map(|v| solver.name(v))
+                    .collect();
+                let guess = guess(&args.var, &names)
+                    .map(|g| format!("did you mean {g}? "))
+                    .unwrap_or_default();
+                super::usage_error(format!(
+                    "there is no variable `{}` here ({guess}name a local one as `rulebook \
+                     calc` prints it, e.g. `STR.Mod`, or give --object KIND:KEY)",
+                    args.var
+                ))
+            }
         };
     };
     let sources = &loaded.set.load.sources;
@@ -163,5 +175,51 @@ pub fn run(args: ExplainArgs, out: &OutputArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The variables `wanted` may mean, quoted: the closest name, or else the local variables of
+/// the object whose name is closest (`STRR`: `STR.Mod`, `STR.Score` or `STR.StatScore`).
+fn guess(wanted: &str, names: &[&str]) -> Option<String> {
+    if let Some(name) = rulebook::name::closest(wanted, names.iter().copied()) {
+        return Some(format!("`{name}`"));
+    }
+    let mut objects: Vec<&str> = names
+        .iter()
+        .filter_map(|n| n.split_once('.'))
+        .map(|(o, _)| o)
+        .collect();
+    objects.sort_unstable();
+    objects.dedup();
+    let object = rulebook::name::closest(wanted, objects)?;
+    let mut locals: Vec<String> = names
+        .iter()
+        .filter(|n| n.split_once('.').is_some_and(|(o, _)| o == object))
+        .map(|n| format!("`{n}`"))
+        .collect();
+    locals.sort();
+    let more = locals.len().saturating_sub(3);
+    locals.truncate(3);
+    let last = locals.pop()?;
+    Some(match (locals.is_empty(), more) {
+        (true, _) => last,
+        (false, 0) => format!("{} or {last}", locals.join(", ")),
+        (false, n) => format!("{}, {last} or {n} more of {object}", locals.join(", ")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::guess;
+
+    #[test]
+    fn a_mistyped_object_suggests_its_variables() {
+        let names = ["Hands", "STR.Mod", "STR.Score", "STR.StatScore", "DEX.Mod"];
+        assert_eq!(guess("Hnads", &names).as_deref(), Some("`Hands`"));
+        assert_eq!(
+            guess("STRR", &names).as_deref(),
+            Some("`STR.Mod`, `STR.Score` or `STR.StatScore`")
+        );
+        assert_eq!(guess("Zzzzzz", &names), None);
     }
 }

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 /// Examples shown by `rulebook graph --help`.
 pub const EXAMPLES: &str = "Examples:
   rulebook graph data/handsworld/handsworld.pcc --character data/sample-character.toml | dot -Tsvg > graph.svg
-  rulebook graph core.pcc --character hero.toml --var STR.Mod
+  rulebook graph data/handsworld/handsworld.pcc --character data/sample-character.toml --var STR.Mod
 
 Exit codes: 0 written, 1 the character has problems, 2 usage error.";
 

@@ -5,15 +5,19 @@
 //! (errors in data or a failed formula), 2 usage or I/O failure. A closed output pipe ends
 //! a run quietly with 0.
 
+mod added;
 mod calc;
 mod check;
+mod codes;
 mod conformance;
 mod dialect;
 mod eval;
 mod explain;
+mod findings;
 mod graph;
 mod input;
 mod output;
+mod sarif;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use output::OutputArgs;
@@ -21,18 +25,19 @@ use std::process::ExitCode;
 
 /// rulebook — a rules engine for PCGen-style game data.
 ///
-/// With no subcommand, checks the project's own example dataset under `data/` and computes
-/// its sample character.
+/// With no subcommand, in a folder holding the example dataset (`data/handsworld`, as the
+/// project's own folder does), checks `data/` and computes its sample character; anywhere
+/// else prints this help.
 #[derive(Parser, Debug)]
 #[command(
     name = "rulebook",
     version,
     about,
     long_about = None,
-    after_help = "Examples:\n  rulebook check data/                 check every dataset below data/\n  rulebook check my.pcc --deny warnings  fail on warnings too (CI)\n  rulebook eval 'floor((14-10)/2)'      evaluate a formula\n\nExit codes: 0 clean, 1 problems found, 2 usage or I/O failure."
+    after_help = "Examples:\n  rulebook check data/                 check every dataset below data/\n  rulebook check data/ --deny warnings   fail on warnings too (CI)\n  rulebook eval 'floor((14-10)/2)'      evaluate a formula\n\nExit codes: 0 clean, 1 problems found, 2 usage or I/O failure."
 )]
 pub struct Cli {
-    /// What to do (default: check and compute the example in `data/`).
+    /// What to do (default: check and compute the example in `./data`, if there).
     #[command(subcommand)]
     pub command: Option<Command>,
     /// Options of every command.
@@ -156,10 +161,21 @@ fn print_bytes(bytes: &[u8]) -> ExitCode {
     }
 }
 
-/// `rulebook` with no arguments: check `data/` and compute its sample character.
+/// `rulebook` with no arguments: in a folder holding the example (`data/handsworld`, as the
+/// project's own folder does), check `data/` and compute its sample character; anywhere
+/// else print the help (exit 2: nothing was done).
 fn run_example(out: &OutputArgs) -> ExitCode {
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    check::run_example(&data, out)
+    let data = std::path::Path::new("data");
+    if data.join("handsworld").join("handsworld.pcc").is_file() {
+        let data = std::path::absolute(data).unwrap_or_else(|_| data.to_path_buf());
+        return check::run_example(&data, out);
+    }
+    let help = Cli::command().render_help().to_string();
+    output::eprint(&format!(
+        "{help}\nrulebook: nothing to do here: give a command (no example dataset \
+         data/handsworld/handsworld.pcc below the current folder to check)\n"
+    ));
+    ExitCode::from(2)
 }
 
 /// Prints an error about the command line or I/O and returns exit code 2.

@@ -6,10 +6,13 @@
 //!   pipe. The flag beats the environment.
 //! - Width: reports are fitted to the terminal's width, or 120 columns when not a terminal.
 //! - Paths: shown relative to the current folder when the file is below it, else absolute.
-//! - `--allow CODE` hides a warning or note, `--deny CODE` makes it an error, `--deny warnings`
-//!   makes every warning an error; `--quiet` shows errors only, without the summary line.
+//! - `--allow CODE` hides a warning or note, `--deny CODE` makes it an error; `warnings` and
+//!   `notes` name every warning or note (`--deny warnings`, `--allow notes`); an unknown code
+//!   is a usage error. `--quiet` shows errors only, without the summary line; `--verbose`
+//!   shows every note in full.
 //! - A closed pipe (`rulebook check … | head -1`) ends the run quietly with status 0.
 
+use super::codes::{Selector, selector};
 use clap::{Args, ValueEnum};
 use rulebook::diagnostic::{DEFAULT_WIDTH, Diagnostic, PathView, RenderOptions, Severity};
 use std::io::{self, IsTerminal, Write};
@@ -42,12 +45,18 @@ pub struct OutputArgs {
     /// Show errors only: no warnings, notes or summary line.
     #[arg(long, short, global = true)]
     pub quiet: bool,
-    /// Make warnings (`--deny warnings`) or one code (`--deny M0120`) errors; repeatable.
-    #[arg(long, global = true, value_name = "warnings|CODE")]
+    /// Make warnings, notes or one code errors (`--deny warnings`, `--deny notes`,
+    /// `--deny M0120`); repeatable.
+    #[arg(long, global = true, value_name = "warnings|notes|CODE")]
     pub deny: Vec<String>,
-    /// Do not report CODE (a warning or note; errors cannot be allowed); repeatable.
-    #[arg(long, global = true, value_name = "CODE")]
+    /// Do not report warnings, notes or one code (`--allow notes`, `--allow M0120`; errors
+    /// cannot be allowed); repeatable.
+    #[arg(long, global = true, value_name = "warnings|notes|CODE")]
     pub allow: Vec<String>,
+    /// Show every note in full (`check` otherwise sums up the campaigns it added to load
+    /// sets, L0106, once per campaign).
+    #[arg(long, short, global = true)]
+    pub verbose: bool,
 }
 
 /// Which output stream a report goes to.
@@ -130,79 +139,71 @@ impl OutputArgs {
         options
     }
 
-    /// The `--allow`/`--deny` policy; an error for a malformed code.
+    /// The `--allow`/`--deny` policy; an error (with a guess) for a word that names no
+    /// documented code.
     pub fn policy(&self) -> Result<Policy, String> {
         let mut policy = Policy {
             quiet: self.quiet,
             ..Policy::default()
         };
         for d in &self.deny {
-            if d.eq_ignore_ascii_case("warnings") {
-                policy.deny_warnings = true;
-            } else {
-                policy.deny.push(code(d, "--deny")?);
-            }
+            policy.deny.push(selector(d, "--deny")?);
         }
         for a in &self.allow {
-            policy.allow.push(code(a, "--allow")?);
+            policy.allow.push(selector(a, "--allow")?);
         }
         Ok(policy)
-    }
-}
-
-/// A diagnostic code as written on the command line (`m0120` is `M0120`).
-fn code(text: &str, flag: &str) -> Result<String, String> {
-    let upper = text.to_ascii_uppercase();
-    let mut chars = upper.chars();
-    let letter = chars.next().is_some_and(|c| c.is_ascii_uppercase());
-    let digits: Vec<char> = chars.collect();
-    if letter && digits.len() == 4 && digits.iter().all(char::is_ascii_digit) {
-        Ok(upper)
-    } else if flag == "--deny" {
-        Err(format!(
-            "{flag} `{text}`: write `warnings` or a code such as M0120 (docs/errors.md lists them)"
-        ))
-    } else {
-        Err(format!(
-            "{flag} `{text}`: write a code such as M0120 (docs/errors.md lists them)"
-        ))
     }
 }
 
 /// Which diagnostics are reported, and how seriously.
 #[derive(Clone, Debug, Default)]
 pub struct Policy {
-    /// Codes not reported (warnings and notes only).
-    pub allow: Vec<String>,
-    /// Codes made errors.
-    pub deny: Vec<String>,
-    /// Every warning made an error.
-    pub deny_warnings: bool,
+    /// What is not reported (warnings and notes only).
+    pub allow: Vec<Selector>,
+    /// What is made an error.
+    pub deny: Vec<Selector>,
     /// Only errors are shown.
     pub quiet: bool,
 }
 
+/// Whether `selectors` name a diagnostic.
+fn names(selectors: &[Selector], d: &Diagnostic) -> bool {
+    selectors.iter().any(|s| match s {
+        Selector::Warnings => d.severity == Severity::Warning,
+        Selector::Notes => d.severity == Severity::Note,
+        Selector::Code(c) => c == d.code.id,
+    })
+}
+
 impl Policy {
     /// Applies `--allow` and `--deny` to `diagnostics`: allowed warnings and notes are
-    /// removed, denied ones become errors.
+    /// removed, denied ones become errors (deny wins over allow).
     pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
         diagnostics.retain_mut(|d| {
             if d.severity == Severity::Error {
                 return true;
             }
-            if self.deny.iter().any(|c| c == d.code.id)
-                || (self.deny_warnings && d.severity == Severity::Warning)
-            {
+            if names(&self.deny, d) {
                 d.severity = Severity::Error;
                 return true;
             }
-            !self.allow.iter().any(|c| c == d.code.id)
+            !names(&self.allow, d)
         });
     }
 
     /// Whether a diagnostic (after [`Policy::apply`]) is shown.
     pub fn shown(&self, d: &Diagnostic) -> bool {
         !self.quiet || d.severity == Severity::Error
+    }
+
+    /// The code of `d` when it is an error that `--allow` names: errors cannot be allowed.
+    pub fn refused(&self, d: &Diagnostic) -> Option<&'static str> {
+        let named = self
+            .allow
+            .iter()
+            .any(|s| matches!(s, Selector::Code(c) if c == d.code.id));
+        (named && d.severity == Severity::Error).then_some(d.code.id)
     }
 }
 
@@ -262,16 +263,4 @@ pub fn eprint(text: &str) {
     let mut err = io::stderr().lock();
     let _ = err.write_all(text.as_bytes());
     let _ = err.flush();
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn codes_are_checked_and_upper_cased() {
-        assert_eq!(code("m0120", "--allow").as_deref(), Ok("M0120"));
-        assert!(code("M012", "--allow").is_err());
-        assert!(code("warning", "--deny").unwrap_err().contains("warnings"));
-    }
 }

@@ -7,9 +7,11 @@
 //! library calls returning one work with `?` in a `Box<dyn Error>` function.
 
 pub mod escape;
+mod fingerprint;
 mod render;
 mod window;
 
+pub use fingerprint::fingerprint;
 pub use render::{
     DEFAULT_WIDTH, MAX_LABELS, MAX_TEXT, PathView, RenderOptions, render, render_with, write_report,
 };

@@ -279,6 +279,9 @@ pub fn write_report(
     {
         return writeln!(w, "[{}] {}: {}", d.code.id, kind_word(d.severity), message);
     }
+    if d.severity == Severity::Note {
+        buf = noted(buf);
+    }
     // Section headers name the file and the true position: the primary label's for the
     // primary file, the first label's for any other.
     let headers: Vec<String> = groups
@@ -303,6 +306,23 @@ pub fn write_report(
         })
         .collect();
     w.write_all(&fill_headers(&buf, &headers))
+}
+
+/// A note's report headed `Note:`, not ariadne's `Advice:`: the summary line and the docs
+/// call them notes. (`ReportKind::Custom` would say it, but coloured even without colour.)
+fn noted(buf: Vec<u8>) -> Vec<u8> {
+    let first_line = buf.iter().position(|&b| b == b'\n').unwrap_or(buf.len());
+    let Some(at) = buf
+        .get(..first_line)
+        .and_then(|line| line.windows(7).position(|w| w == b"Advice:"))
+    else {
+        return buf;
+    };
+    let mut out = Vec::with_capacity(buf.len());
+    out.extend_from_slice(buf.get(..at).unwrap_or(&[]));
+    out.extend_from_slice(b"Note:");
+    out.extend_from_slice(buf.get(at + 7..).unwrap_or(&[]));
+    out
 }
 
 /// Replaces each `KEY_MARK n KEY_MARK:line:col` ariadne wrote with `headers[n]`.
@@ -365,6 +385,6 @@ fn kind_word(s: Severity) -> &'static str {
     match s {
         Severity::Error => "Error",
         Severity::Warning => "Warning",
-        Severity::Note => "Advice",
+        Severity::Note => "Note",
     }
 }

@@ -1,0 +1,208 @@
+//! The findings of a run as the one-line formats print them: `--format concise` (compiler
+//! style, `path:line:col: severity[CODE] message`), `--format github` (workflow command
+//! annotations) and the rows of `--statistics`; [`super::sarif`] builds on the same values.
+//!
+//! Paths are shown as the human report shows them: relative to the current folder when the
+//! file is below it, else absolute.
+
+use rulebook::check::SetReport;
+use rulebook::diagnostic::{
+    Diagnostic, JsonDiagnostic, PathView, Severity, escape::escape_line, fingerprint,
+    to_json_rooted,
+};
+use std::collections::{BTreeMap, HashMap};
+use std::io::{self, Write};
+
+/// A replacement that a "did you mean" help suggests.
+#[derive(Clone, Debug)]
+pub struct Fix {
+    /// The suggested text.
+    pub replacement: String,
+    /// 1-based line and column (characters) where the replaced text starts.
+    pub start: (usize, usize),
+    /// Where it ends (the column is exclusive).
+    pub end: (usize, usize),
+}
+
+/// One reported diagnostic, with what the formats need besides its JSON form.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// Its JSON form (file relative to the PCGen root, absolute path).
+    pub json: JsonDiagnostic,
+    /// The path of each label's file as a report shows it (the primary first, as in
+    /// `json.labels`); empty for text that is no file.
+    pub shown: Vec<String>,
+    /// The text the finding points at (its line when the span is empty).
+    pub text: String,
+    /// The suggested replacement, if the help has one.
+    pub fix: Option<Fix>,
+    /// See [`rulebook::diagnostic::fingerprint`]; set by [`sort`].
+    pub fingerprint: String,
+}
+
+impl Finding {
+    /// The finding of `d`, a diagnostic of the load set `set`; paths are shown from `cwd`.
+    pub fn new(d: &Diagnostic, set: &SetReport, cwd: &std::path::Path) -> Self {
+        let json = to_json_rooted(d, &set.sources, &set.root);
+        let view = PathView {
+            root: std::path::PathBuf::new(),
+            cwd: cwd.to_path_buf(),
+        };
+        let shown = json
+            .labels
+            .iter()
+            .map(|l| match &l.path {
+                Some(abs) => view.show(abs),
+                None => l.file.clone(),
+            })
+            .collect();
+        let file = set.sources.get(d.span.file);
+        let text = file.map_or_else(String::new, |f| {
+            let covered = f.slice(d.span).trim();
+            if covered.is_empty() {
+                let line = f.line_range_at(d.span.range().start);
+                f.text.get(line).unwrap_or("").trim().to_owned()
+            } else {
+                covered.to_owned()
+            }
+        });
+        let fix = file.and_then(|f| {
+            use rulebook::lsp::diagnostics::{replaced_part, suggestion};
+            let replacement = suggestion(d.help.as_deref()?)?;
+            let covered = f.text.get(d.span.range())?;
+            let part = replaced_part(covered, &d.message, replacement);
+            let start = d.span.range().start + part.start;
+            Some(Fix {
+                replacement: replacement.to_owned(),
+                start: f.line_col(start),
+                end: f.line_col(start + part.len()),
+            })
+        });
+        Finding {
+            json,
+            shown,
+            text,
+            fix,
+            fingerprint: String::new(),
+        }
+    }
+
+    /// Where the finding is: `path:line:col`, or nothing for a finding in no file.
+    fn place(&self) -> Option<String> {
+        let path = self.shown.first().filter(|p| !p.is_empty())?;
+        Some(format!(
+            "{}:{}:{}",
+            escape_line(path),
+            self.json.line,
+            self.json.column
+        ))
+    }
+}
+
+/// Sorts findings as the JSON output is sorted (file, line, column, code) and sets their
+/// fingerprints.
+pub fn sort(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        let (a, b) = (&a.json, &b.json);
+        (&a.file, a.line, a.column, &a.code).cmp(&(&b.file, b.line, b.column, &b.code))
+    });
+    let mut seen: HashMap<(String, String, String), usize> = HashMap::new();
+    for f in findings {
+        let key = (f.json.code.clone(), f.json.file.clone(), f.text.clone());
+        let n = seen.entry(key).or_default();
+        f.fingerprint = fingerprint(&f.json.code, &f.json.file, &f.text, *n);
+        *n += 1;
+    }
+}
+
+/// `--format concise`: one `path:line:col: severity[CODE] message` line per finding.
+pub fn write_concise(w: &mut dyn Write, findings: &[Finding]) -> io::Result<()> {
+    for f in findings {
+        let j = &f.json;
+        let what = format!("{}[{}] {}", j.severity, j.code, escape_line(&j.message));
+        match f.place() {
+            Some(place) => writeln!(w, "{place}: {what}")?,
+            None => writeln!(w, "{what}")?,
+        }
+    }
+    Ok(())
+}
+
+/// `--format github`: one workflow command per finding (`::error file=…,line=…::message`),
+/// which a GitHub Actions run shows as an annotation on the line. Notes are `notice`s.
+pub fn write_github(w: &mut dyn Write, findings: &[Finding]) -> io::Result<()> {
+    for f in findings {
+        let j = &f.json;
+        let level = match j.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "notice",
+        };
+        let mut properties = Vec::new();
+        if let Some(path) = f.shown.first().filter(|p| !p.is_empty()) {
+            properties.push(format!("file={}", property(path)));
+            properties.push(format!("line={}", j.line));
+            properties.push(format!("col={}", j.column));
+            properties.push(format!("endLine={}", j.end_line));
+            properties.push(format!("endColumn={}", j.end_column));
+        }
+        properties.push(format!("title={}", property(&j.code)));
+        let mut message = j.message.clone();
+        if let Some(help) = &j.help {
+            message.push_str(&format!("\nhelp: {help}"));
+        }
+        for n in &j.notes {
+            message.push_str(&format!("\nnote: {n}"));
+        }
+        writeln!(w, "::{level} {}::{}", properties.join(","), data(&message))?;
+    }
+    Ok(())
+}
+
+/// A workflow command's message: `%`, carriage returns and line feeds escaped.
+pub fn data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property value: as [`data`], and `:` and `,` too.
+pub fn property(text: &str) -> String {
+    data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// How many findings of each code and severity a run reported (`--statistics`).
+#[derive(Clone, Debug, Default)]
+pub struct Tally(BTreeMap<(&'static str, &'static str, Severity), usize>);
+
+impl Tally {
+    /// Counts one diagnostic.
+    pub fn add(&mut self, d: &Diagnostic) {
+        *self
+            .0
+            .entry((d.code.id, d.code.name, d.severity))
+            .or_default() += 1;
+    }
+
+    /// One line per code and severity, the most frequent first:
+    /// `   850  L0106  note     campaign-added`.
+    pub fn write(&self, w: &mut dyn Write) -> io::Result<()> {
+        let mut rows: Vec<_> = self.0.iter().collect();
+        rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for ((code, name, severity), n) in rows {
+            writeln!(w, "{n:>6}  {code}  {:<7}  {name}", severity.as_str())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workflow_commands_escape_their_separators() {
+        assert_eq!(data("50% a\r\nb: c,d"), "50%25 a%0D%0Ab: c,d");
+        assert_eq!(property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
+    }
+}
