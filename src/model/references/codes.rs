@@ -26,3 +26,9 @@ pub const TARGET_WITHOUT_CATEGORY: Code = Code {
     id: "R0104",
     name: "target-without-category",
 };
+/// A token value names an object (a skill, class, spell, language …) that no line of the
+/// load set makes: PCGen logs an unconstructed reference and the token loses the name.
+pub const UNKNOWN_REFERENCE: Code = Code {
+    id: "R0105",
+    name: "unknown-reference",
+};

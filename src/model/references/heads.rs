@@ -101,6 +101,8 @@ pub(super) struct FileObjects {
     /// The categories this file's `ABILITY:cat|…` and `BONUS:ABILITYPOOL|cat|…` tokens
     /// name (each once, at its first use, with the number of uses).
     pub(super) named_categories: Vec<(Written, usize)>,
+    /// The objects this file's token values name (`token-references.tsv`), each once.
+    pub(super) references: Vec<super::tokens::Reference>,
     /// The `.COPY=` and `.MOD` lines whose object this file makes itself (in the same
     /// category as written): found in every load set whose entry keeps the file whole, so a
     /// load set reads them only when its entry filters the file. Their copies are in
@@ -130,6 +132,8 @@ impl FileObjects {
             if kind != FileKind::Kit {
                 objects.named_categories = named_categories(lines, text);
             }
+            objects.references =
+                super::tokens::references(lines, text, kind, &owners(lines, text, kind));
             objects
         })
     }
@@ -231,6 +235,26 @@ fn named_categories(lines: &[Line], text: &str) -> Vec<(Written, usize)> {
         }
     }
     named
+}
+
+/// The key of the object each of `lines` belongs to (the object it makes, copies to or
+/// modifies; a class level line or kit line belongs to the object before it), for a file
+/// entry's `(INCLUDE:…)`/`(EXCLUDE:…)` to keep or drop what the line says.
+fn owners(lines: &[Line], text: &str, kind: FileKind) -> Vec<Option<Name>> {
+    let mut owner = None;
+    lines
+        .iter()
+        .map(|line| {
+            if let Some(h) = head_line(line, text, kind) {
+                owner = Some(match h.head {
+                    Head::Make { key, .. } => key.name,
+                    Head::Copy { new, .. } => new.name,
+                    Head::Mod(t) | Head::Forget(t) => t.key.name,
+                });
+            }
+            owner.clone()
+        })
+        .collect()
 }
 
 /// The text of `span` in `text` (empty when out of range).

@@ -11,6 +11,7 @@
 
 pub mod codes;
 mod heads;
+mod tokens;
 
 use crate::diagnostic::Diagnostic;
 use crate::fxhash::FxHashMap;
@@ -54,6 +55,8 @@ pub fn check(load: &LoadSet) -> Vec<Diagnostic> {
     for kind in OBJECT_KINDS {
         r.kind(kind);
     }
+    // PCGen resolves the names token values give once every file is read.
+    r.references();
     r.finish()
 }
 
@@ -376,6 +379,61 @@ impl<'a> Resolver<'a> {
         ))
     }
 
+    /// Every name a token value of a file read gives must be an object of its kind: one
+    /// error per file, kind and name, at its first use.
+    fn references(&mut self) {
+        let mut missing = Vec::new();
+        for r in &self.read {
+            for reference in &r.objects.references {
+                // A filtered entry keeps only what the objects it keeps say.
+                if r.file.filter.is_some()
+                    && !reference.owners.iter().any(|o| passes(&r.file.filter, o))
+                {
+                    continue;
+                }
+                let space = Space::File(reference.target);
+                if matches!(self.find(&space, &reference.name.name), Found::Yes) {
+                    continue;
+                }
+                missing.push((r.file, reference));
+            }
+        }
+        for (f, reference) in missing {
+            let d = self.unknown_reference(f, reference);
+            self.out.push(d);
+        }
+    }
+
+    fn unknown_reference(&self, f: &LoadedFile, reference: &tokens::Reference) -> Diagnostic {
+        let space = Space::File(reference.target);
+        let name = &reference.name.name;
+        let noun = kind_noun(reference.target);
+        let made = self.groups(&space).flat_map(|(_, g)| g.keys.keys());
+        let copied = self.copies.get(&space).into_iter().flat_map(|k| k.keys());
+        let help = match closest(name.as_str(), made.chain(copied).map(Name::as_str)) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!(
+                "correct the name, or load the campaign that makes this {noun} (a `PRECAMPAIGN` in the PCC)"
+            ),
+        };
+        let others = match reference.uses.saturating_sub(1) {
+            0 => String::new(),
+            1 => " (and 1 more use in this file)".to_owned(),
+            n => format!(" (and {n} more uses in this file)"),
+        };
+        Diagnostic::error(
+            codes::UNKNOWN_REFERENCE,
+            f.lines.place(reference.name.span),
+            format!("no {noun} `{name}` in this load set{others}"),
+        )
+        .with_label(format!("not the key of any {noun}"))
+        .with_help(help)
+        .with_note(format!(
+            "PCGen: \"Unconstructed Reference: {} {name}\"; the token loses this name",
+            pcgen_class(reference.target)
+        ))
+    }
+
     /// The collected reports, with one per file and unknown category.
     fn finish(mut self) -> Vec<Diagnostic> {
         let names: Vec<Name> = self.categories.parents.keys().cloned().collect();
@@ -399,6 +457,27 @@ fn passes(filter: &Option<KeyFilter>, key: &Name) -> bool {
         None => true,
         Some(KeyFilter::Include(keys)) => listed(keys),
         Some(KeyFilter::Exclude(keys)) => !listed(keys),
+    }
+}
+
+/// The name of PCGen's class for objects of a file kind, as its messages say it.
+fn pcgen_class(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::Class => "PCClass",
+        FileKind::Template => "PCTemplate",
+        FileKind::EquipMod => "EquipmentModifier",
+        FileKind::Skill => "Skill",
+        FileKind::Language => "Language",
+        FileKind::Domain => "Domain",
+        FileKind::Spell => "Spell",
+        FileKind::Equipment => "Equipment",
+        FileKind::Kit => "Kit",
+        FileKind::Race => "Race",
+        FileKind::WeaponProf => "WeaponProf",
+        FileKind::ArmorProf => "ArmorProf",
+        FileKind::ShieldProf => "ShieldProf",
+        FileKind::Deity => "Deity",
+        other => other.token(),
     }
 }
 

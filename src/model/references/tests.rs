@@ -213,6 +213,42 @@ fn ability_and_ability_pool_tokens_name_categories_too() {
 }
 
 #[test]
+fn token_values_name_objects_of_their_kind() {
+    let found = check(&[
+        ("SKILL", "skills.lst", "Climb\nCraft (Visual Art)\n"),
+        ("CLASS", "classes.lst", "CLASS:Wizard\n"),
+        (
+            "RACE",
+            "races.lst",
+            "Elf\tMONCSKILL:Climb|Clkimb|TYPE.Craft\tFAVCLASS:Wizard.Illusionist\n\
+             Orc\tBONUS:SKILL|Craft (Visual Art),Clkimb|2\tFAVCLASS:Wizzard\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [
+            row("R0105", "races.lst", 1, 21, "Clkimb"),
+            row("R0105", "races.lst", 2, 54, "Wizzard"),
+        ]
+    );
+}
+
+#[test]
+fn a_filtered_entry_checks_only_the_objects_it_keeps() {
+    // Only the kit the entry includes is loaded: the other kit's race is not looked up.
+    let found = check(&[
+        ("RACE", "races.lst", "Elf\n"),
+        (
+            "KIT",
+            "kits.lst|(INCLUDE:Elf Kit)",
+            "STARTPACK:Elf Kit\nRACE:Elf\nSTARTPACK:Orc Kit\nRACE:Orc\n",
+        ),
+        ("KIT", "more.lst", "STARTPACK:Dwarf Kit\nRACE:Dwarf\n"),
+    ]);
+    assert_eq!(found, [row("R0105", "more.lst", 2, 6, "Dwarf")]);
+}
+
+#[test]
 fn feat_is_a_category_of_every_game_mode() {
     // The game mode here names FEAT; without it, FEAT is still a category (PCGen's
     // GameModeFileLoader adds it before it reads miscinfo.lst), but Combat Feat is not.

@@ -1,0 +1,323 @@
+//! rulebook's whole-corpus findings against PCGen's own load log: `shared/pcgen-oracle`
+//! holds what PCGen's real loader logs for every load set of the corpus (`oracle.tsv`, one
+//! row per distinct problem; `oracle_sets.tsv`, which loads PCGen completed or aborted;
+//! `loadsets.tsv`, the PCCs of each). This test runs the `rulebook` binary as
+//! `corpus_findings` does (`RULEBOOK_CORPUS_BIN`, else an optimised build's own binary) and
+//! checks two things:
+//!
+//! - **recall**, per PCGen message family, counted as `compare.py` beside the oracle counts
+//!   it (first-cause rows only: one mistake, one error): each family rulebook covers keeps at
+//!   least its floor in [`FLOORS`];
+//! - **precision** of the reference checks (`R01xx`): every such error has a PCGen
+//!   counterpart (the same file and line, or for the families PCGen logs without a line the
+//!   same file and name), or comes from a load set PCGen aborted before it could log it
+//!   (rulebook checks those load sets whole: each is run here on its own to know which).
+//!
+//! The recall table is an insta snapshot, so a change in any family is reviewed. With
+//! `shared/` present and the oracle's files missing the test fails rather than skips.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The least share of PCGen's first-cause problems rulebook reports, per family it covers.
+const FLOORS: &[(&str, f64)] = &[
+    ("Ignoring object (missing category)", 1.0),
+    ("Exception while parsing line", 1.0),
+    ("MOD target not found", 0.98),
+    ("Not UTF-8", 1.0),
+    ("Missing AbilityCategory", 0.95),
+];
+
+/// `shared/` beside the crate or one of its ancestors (a worktree's parent's).
+fn shared() -> Option<PathBuf> {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .skip(1)
+        .map(|a| a.join("shared"))
+        .find(|s| s.join("pcgen-corpus/data").is_dir())
+}
+
+/// The binary to run: `$RULEBOOK_CORPUS_BIN`, else this build's when optimised.
+fn binary() -> Option<PathBuf> {
+    match std::env::var_os("RULEBOOK_CORPUS_BIN") {
+        Some(p) => {
+            let p = PathBuf::from(p);
+            Some(std::path::absolute(&p).unwrap_or(p))
+        }
+        None if cfg!(debug_assertions) => None,
+        None => Some(PathBuf::from(env!("CARGO_BIN_EXE_rulebook"))),
+    }
+}
+
+/// A TSV file as rows of named columns.
+fn tsv(path: &Path) -> Vec<HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (shared/ is present, so the oracle must be too)",
+            path.display()
+        )
+    });
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
+    lines
+        .map(|l| {
+            head.iter()
+                .zip(l.split('\t'))
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// One finding of `rulebook check --format json`.
+struct Finding {
+    severity: String,
+    code: String,
+    file: String,
+    line: String,
+    column: String,
+    message: String,
+    /// Message, help and labels, lower-cased: what a PCGen row's name is looked for in.
+    text: String,
+}
+
+/// Runs `bin check ARGS --pcgen-root . --format json` in `corpus`.
+fn run(bin: &Path, corpus: &Path, args: &[String]) -> Vec<Finding> {
+    let out = Command::new(bin)
+        .arg("check")
+        .args(args)
+        .args(["--pcgen-root", ".", "--format", "json"])
+        .current_dir(corpus)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()));
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{} {args:?} exited with {:?}: {}",
+        bin.display(),
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+    let s = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    json["diagnostics"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+        .iter()
+        .map(|d| {
+            let labels: Vec<String> = d["labels"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or(&[])
+                .iter()
+                .map(|l| s(&l["message"]))
+                .collect();
+            Finding {
+                severity: s(&d["severity"]),
+                code: s(&d["code"]),
+                file: s(&d["file"]),
+                line: s(&d["line"]),
+                column: s(&d["column"]),
+                message: s(&d["message"]),
+                text: format!(
+                    "{} {} {}",
+                    s(&d["message"]),
+                    s(&d["help"]),
+                    labels.join(" ")
+                )
+                .to_lowercase(),
+            }
+        })
+        .collect()
+}
+
+/// Whether rulebook reports PCGen's first-cause `row` (the rules of `compare.py`).
+fn found(row: &HashMap<String, String>, by_file: &HashMap<&str, Vec<&Finding>>) -> bool {
+    let get = |k: &str| row.get(k).map_or("", String::as_str);
+    let findings = by_file.get(get("file")).map_or(&[][..], Vec::as_slice);
+    let (kind, line, key, message) = (get("kind"), get("line"), get("key"), get("message"));
+    if kind.starts_with("Ignoring object") && message.contains("Category: ") {
+        // One missing category drops every object of it: one finding per file naming the
+        // category is enough.
+        let cat = message
+            .rsplit_once("Category: ")
+            .map_or("", |(_, c)| c)
+            .trim()
+            .to_lowercase();
+        return findings
+            .iter()
+            .any(|d| d.line == line || d.text.contains(&cat));
+    }
+    if !line.is_empty() {
+        return findings.iter().any(|d| d.line == line);
+    }
+    let mut names = vec![key.to_lowercase()];
+    if let Some((_, rest)) = key.split_once(' ') {
+        names.push(rest.to_lowercase());
+    }
+    let quoted: Vec<&str> = message.split('\'').collect();
+    if quoted.len() > 2 {
+        names.push(quoted[1].to_lowercase());
+    }
+    names.retain(|n| !n.is_empty());
+    if names.is_empty() {
+        return !findings.is_empty();
+    }
+    findings
+        .iter()
+        .any(|d| names.iter().any(|n| d.text.contains(n.as_str())))
+}
+
+/// Whether the reference error `d` has a PCGen counterpart among `rows` (all rows, cascades
+/// too: PCGen logs the consequence of a failed `.COPY=` as a failed `.MOD`).
+fn has_counterpart(d: &Finding, rows: &[HashMap<String, String>]) -> bool {
+    let quoted = |i: usize| d.message.split('`').nth(i).unwrap_or("").to_lowercase();
+    rows.iter().any(|r| {
+        let get = |k: &str| r.get(k).map_or("", String::as_str);
+        let same_line = get("file") == d.file && get("line") == d.line;
+        match (d.code.as_str(), get("kind")) {
+            ("R0101", "MOD target not found") => same_line,
+            // PCGen names the missing base of a copy but not the file.
+            ("R0101", "COPY target not found") => get("key").to_lowercase() == quoted(3),
+            ("R0102", "Exception while parsing line") => same_line,
+            ("R0103", k) if k.starts_with("Ignoring object") || k == "Missing AbilityCategory" => {
+                get("message").to_lowercase().ends_with(&quoted(1))
+            }
+            ("R0103", "Invalid AbilityCategory in BONUS:ABILITYPOOL") => {
+                get("key").to_lowercase() == quoted(1)
+            }
+            ("R0104", k) if k.starts_with("MOD/COPY/FORGET") => {
+                get("message").to_lowercase().contains(&quoted(1))
+            }
+            _ => false,
+        }
+    })
+}
+
+#[test]
+fn findings_match_pcgens_own_load_log() {
+    let Some(shared) = shared() else {
+        eprintln!("note: shared/pcgen-corpus is missing; the oracle test is skipped");
+        return;
+    };
+    let oracle = shared.join("pcgen-oracle");
+    let rows = tsv(&oracle.join("oracle.tsv"));
+    let sets = tsv(&oracle.join("oracle_sets.tsv"));
+    let loadsets = tsv(&oracle.join("loadsets.tsv"));
+    let Some(bin) = binary() else {
+        eprintln!(
+            "note: the oracle test is skipped in a debug build (the whole corpus); run \
+             `cargo test --release --test oracle`, or set RULEBOOK_CORPUS_BIN"
+        );
+        return;
+    };
+    let corpus = shared.join("pcgen-corpus");
+    let all = run(&bin, &corpus, &["data".to_owned()]);
+
+    // Recall per family.
+    let mut by_file: HashMap<&str, Vec<&Finding>> = HashMap::new();
+    for d in &all {
+        by_file.entry(d.file.as_str()).or_default().push(d);
+    }
+    let mut families: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for r in &rows {
+        let first_cause = r.get("cascade").is_none_or(String::is_empty);
+        let Some(kind) = r.get("kind").filter(|_| first_cause) else {
+            continue;
+        };
+        if r.get("file").is_none_or(String::is_empty) {
+            continue;
+        }
+        let entry = families.entry(kind).or_default();
+        entry.1 += 1;
+        if found(r, &by_file) {
+            entry.0 += 1;
+        }
+    }
+    let mut table = String::new();
+    let (hit, total) = families
+        .values()
+        .fold((0, 0), |(h, t), (fh, ft)| (h + fh, t + ft));
+    table.push_str(&format!(
+        "PCGen's first-cause problems rulebook reports: {hit}/{total}\n"
+    ));
+    let mut by_size: Vec<_> = families.iter().collect();
+    by_size.sort_by(|a, b| b.1.1.cmp(&a.1.1).then(a.0.cmp(b.0)));
+    for (kind, (h, t)) in by_size {
+        table.push_str(&format!("{kind}: {h}/{t}\n"));
+    }
+    let mut low = Vec::new();
+    for (kind, floor) in FLOORS {
+        let (h, t) = families.get(kind).copied().unwrap_or((0, 0));
+        let share = if t == 0 { 1.0 } else { h as f64 / t as f64 };
+        if share < *floor {
+            low.push(format!("{kind}: {h}/{t} is below {floor}"));
+        }
+    }
+
+    // Precision of the reference errors: a counterpart, or a load set PCGen aborted.
+    let aborted: BTreeSet<&str> = sets
+        .iter()
+        .filter(|s| s.get("status").map(String::as_str) == Some("aborted"))
+        .filter_map(|s| s.get("loadset").map(String::as_str))
+        .collect();
+    let mut in_aborted: BTreeSet<(String, String, String, String)> = BTreeSet::new();
+    for set in loadsets
+        .iter()
+        .filter(|l| l.get("name").is_some_and(|n| aborted.contains(n.as_str())))
+    {
+        let pccs: Vec<String> = set
+            .get("pccs")
+            .map_or("", String::as_str)
+            .split(',')
+            .map(|p| format!("data/{p}"))
+            .collect();
+        for d in run(&bin, &corpus, &pccs) {
+            in_aborted.insert((d.code, d.file, d.line, d.column));
+        }
+    }
+    let mut unexplained: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut excused = 0;
+    for d in all
+        .iter()
+        .filter(|d| d.severity == "error" && d.code.starts_with('R'))
+    {
+        if has_counterpart(d, &rows) {
+            continue;
+        }
+        let key = (
+            d.code.clone(),
+            d.file.clone(),
+            d.line.clone(),
+            d.column.clone(),
+        );
+        if in_aborted.contains(&key) {
+            excused += 1;
+            continue;
+        }
+        unexplained
+            .entry(d.code.as_str())
+            .or_default()
+            .push(format!("{}:{}: {}", d.file, d.line, d.message));
+    }
+    table.push_str(&format!(
+        "\nreference errors (R01xx) only in load sets PCGen aborted: {excused}\n"
+    ));
+    for (code, list) in &unexplained {
+        table.push_str(&format!(
+            "reference errors (R01xx) without a PCGen counterpart: {code}: {}\n",
+            list.len()
+        ));
+        for l in list {
+            table.push_str(&format!("    {l}\n"));
+        }
+    }
+    eprintln!("{table}");
+    assert!(low.is_empty(), "families below their floor: {low:#?}");
+    insta::assert_snapshot!(table);
+}
