@@ -157,8 +157,8 @@ fn sarif_is_valid_and_carries_rules_locations_and_fixes() {
     // "did you mean `MODIFY`?" is a fix replacing `MODIFFY`.
     let fix = &by_code("T0110")["fixes"][0]["artifactChanges"][0]["replacements"][0];
     assert_eq!(fix["insertedContent"]["text"], "MODIFY");
-    assert_eq!(fix["deletedRegion"]["startColumn"], 8);
-    assert_eq!(fix["deletedRegion"]["endColumn"], 15);
+    assert_eq!(fix["deletedRegion"]["startColumn"], 22);
+    assert_eq!(fix["deletedRegion"]["endColumn"], 29);
 }
 
 #[test]

@@ -24,9 +24,12 @@ use std::process::Command;
 const FLOORS: &[(&str, f64)] = &[
     ("Ignoring object (missing category)", 1.0),
     ("Exception while parsing line", 1.0),
-    ("MOD target not found", 0.98),
+    ("Invalid AbilityCategory in BONUS:ABILITYPOOL", 1.0),
     ("Not UTF-8", 1.0),
-    ("Missing AbilityCategory", 0.95),
+    // XCrawl's 20 .MODs: rulebook now adds the 3e SRD the oracle's composition lacked.
+    ("MOD target not found", 0.975),
+    ("Missing AbilityCategory", 0.9),
+    ("Unconstructed Reference", 0.88),
 ];
 
 /// `shared/` beside the crate or one of its ancestors (a worktree's parent's).

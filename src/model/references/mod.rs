@@ -20,6 +20,7 @@ use crate::name::{Name, closest};
 use crate::source::{FileId, Span};
 use heads::{FileObjects, Head, Target, Written};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 /// The kinds of object file whose objects other lines look up by key, in load order.
 const OBJECT_KINDS: [FileKind; 16] = [
@@ -259,19 +260,26 @@ impl<'a> Resolver<'a> {
     /// Whether an object of `space` has `key`: made by a line a file entry keeps, or by a
     /// copy.
     fn find(&self, space: &Space, key: &Name) -> Found {
+        self.find_where(space, key).0
+    }
+
+    /// [`Resolver::find`], with the address of the run cache entry of the file that made
+    /// the object (0 for a copy or when not found).
+    fn find_where(&self, space: &Space, key: &Name) -> (Found, usize) {
         if self.copies.get(space).is_some_and(|k| k.contains_key(key)) {
-            return Found::Yes;
+            return (Found::Yes, 0);
         }
         let mut excluded = false;
         for (r, g) in self.groups(space) {
             if g.keys.contains_key(key) {
                 if passes(&r.file.filter, key) {
-                    return Found::Yes;
+                    return (Found::Yes, cache_address(r.file));
                 }
                 excluded = true;
             }
         }
-        if excluded { Found::Excluded } else { Found::No }
+        let found = if excluded { Found::Excluded } else { Found::No };
+        (found, 0)
     }
 
     /// The groups of the files read so far whose objects live in `space`.
@@ -382,6 +390,14 @@ impl<'a> Resolver<'a> {
     /// Every name a token value of a file read gives must be an object of its kind: one
     /// error per file, kind and name, at its first use.
     fn references(&mut self) {
+        // The files of the load set that every object they make is kept from, by their run
+        // cache entry: where a name found before is found again.
+        let whole: crate::fxhash::FxHashSet<(usize, FileKind)> = self
+            .read
+            .iter()
+            .filter(|r| r.file.filter.is_none())
+            .map(|r| (cache_address(r.file), r.file.kind))
+            .collect();
         let mut missing = Vec::new();
         for r in &self.read {
             for reference in &r.objects.references {
@@ -391,11 +407,21 @@ impl<'a> Resolver<'a> {
                 {
                     continue;
                 }
-                let space = Space::File(reference.target);
-                if matches!(self.find(&space, &reference.name.name), Found::Yes) {
+                let hint = reference.found_in.load(Ordering::Relaxed);
+                if hint != 0 && whole.contains(&(hint, reference.target)) {
+                    // The file that made it before is here, whole and read as that kind:
+                    // it makes the same object in every load set.
                     continue;
                 }
-                missing.push((r.file, reference));
+                let space = Space::File(reference.target);
+                match self.find_where(&space, &reference.name.name) {
+                    (Found::Yes, at) => {
+                        if at != 0 {
+                            reference.found_in.store(at, Ordering::Relaxed);
+                        }
+                    }
+                    _ => missing.push((r.file, reference)),
+                }
             }
         }
         for (f, reference) in missing {
@@ -442,6 +468,11 @@ impl<'a> Resolver<'a> {
         }
         self.out
     }
+}
+
+/// The address of a file's run cache entry: the same file in every load set of a run.
+fn cache_address(f: &LoadedFile) -> usize {
+    Arc::as_ptr(&f.cached) as usize
 }
 
 /// Whether a file entry's `(INCLUDE:…)`/`(EXCLUDE:…)` keeps the object `key`.

@@ -96,6 +96,10 @@ pub(super) struct Reference {
     /// The keys of the objects whose lines give it (a filtered file entry keeps the name
     /// only when it keeps one of them).
     pub(super) owners: Vec<Name>,
+    /// The file (its run cache entry's address) that made the object in a load set before,
+    /// or 0: a later load set holding that file whole finds the name there with one look-up
+    /// instead of searching every file of the kind. Only ever a hint: it is checked.
+    pub(super) found_in: std::sync::atomic::AtomicUsize,
 }
 
 /// Every name the tokens of `lines` (a file of `kind` whose text is `text`) give, each once.
@@ -160,6 +164,7 @@ pub(super) fn references(
                                 name: w,
                                 uses: 0,
                                 owners: Vec::new(),
+                                found_in: Default::default(),
                             });
                             out.len() - 1
                         }
