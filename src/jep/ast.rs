@@ -159,7 +159,8 @@ impl UnaryOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NameKind {
     /// One of PCGen's built-in terms (`TL`, `CL=Fighter`, `COUNT[FEATS]`, `SKILLRANK=Spot`):
-    /// the row of [`super::terms::TERMS`] PCGen's term factory would pick.
+    /// the row of [`super::terms::TERMS`] PCGen's term factory would pick. PCGen looks
+    /// variables up first, so a `DEFINE` of the same name would win.
     Term(&'static TermPattern),
     /// Anything else: a `DEFINE`d variable, a stat abbreviation, an output-sheet token, or a
     /// mistake. Which one is for name resolution to decide (it needs the load set).

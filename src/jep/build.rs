@@ -84,12 +84,28 @@ pub(super) fn flatten(
 }
 
 /// What a name is: a term (looked up as the evaluator would see it) or a variable.
+///
+/// PCGen looks a name up among the character's variables before its terms, so the two
+/// builders whose key is a bare two-letter prefix, `CL` and `BL`, would claim every
+/// variable that merely starts with those letters (`CLERICLVL` as the level of class
+/// `ERICLVL`). Such a name is a [`NameKind::Variable`] here unless it is the key itself or
+/// the key and a separator (`CL=`, `CL.`): it is meant as a variable, and if none is
+/// defined, PCGen's reading gives 0 anyway. (`MODEQUIPMAXDEX`, `EQTYPE…` are terms.)
 pub(super) fn classify(name: &str, evaluator: Evaluator) -> NameKind {
-    let term = match evaluator {
-        Evaluator::Jep => terms::classify(name, Context::Character),
-        Evaluator::Fallback => terms::classify(&name.to_uppercase(), Context::Character),
+    let seen = match evaluator {
+        Evaluator::Jep => std::borrow::Cow::Borrowed(name),
+        Evaluator::Fallback => std::borrow::Cow::Owned(name.to_uppercase()),
     };
-    term.map_or(NameKind::Variable, NameKind::Term)
+    let Some(term) = terms::classify(&seen, Context::Character) else {
+        return NameKind::Variable;
+    };
+    let key = term.keys.iter().find(|k| seen.starts_with(**k));
+    let weak = key.is_some_and(|k| matches!(*k, "CL" | "BL") && seen.len() != k.len());
+    if !weak {
+        NameKind::Term(term)
+    } else {
+        NameKind::Variable
+    }
 }
 
 /// The evaluator of a formula with these tokens.

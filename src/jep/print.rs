@@ -63,8 +63,8 @@ fn sexpr(f: &JepFormula, id: NodeId, out: &mut String) {
     }
 }
 
-/// The formula as text with every operation in parentheses; parsing it gives a tree with
-/// the same [`to_sexpr`].
+/// The formula as text with every operation in parentheses (and the parentheses written
+/// kept); parsing it gives a tree with the same [`to_sexpr`].
 pub fn to_text(formula: &JepFormula) -> String {
     let mut out = String::new();
     if let Some(root) = formula.root {
@@ -83,7 +83,12 @@ fn text(f: &JepFormula, id: NodeId, out: &mut String) {
         | NodeKind::Placeholder
         | NodeKind::Name(_)
         | NodeKind::Error => out.push_str(f.text_of(node.span)),
-        NodeKind::Paren(inner) => text(f, *inner, out),
+        // Kept: PCGen's fallback parser evaluates a group on its own.
+        NodeKind::Paren(inner) => {
+            out.push('(');
+            text(f, *inner, out);
+            out.push(')');
+        }
         NodeKind::Unary { op, operand } => {
             out.push('(');
             out.push_str(op.symbol());
