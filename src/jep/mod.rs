@@ -121,6 +121,8 @@ fn parse_one(text: &str, place: Place, origin: ast::NameOrigin) -> JepOutput {
         );
     } else if let Some(p) = too_complex(&tokens) {
         problems.push(p);
+    } else if let Some(tree) = grammar::single_operand(&tokens) {
+        root = Some(build::flatten(tree, text, place, evaluator, &mut nodes));
     } else {
         // An unterminated string swallows the brackets after it: their imbalance is its
         // consequence, not a second mistake.
@@ -332,5 +334,40 @@ fn describe(t: Tok) -> String {
         Tok::Name | Tok::FallbackName => "a name".to_owned(),
         Tok::Placeholder => "a placeholder".to_owned(),
         Tok::Bad | Tok::BadOperator => "something unreadable".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grammar's tree for `text` (no shortcut).
+    fn by_grammar(text: &str) -> Option<grammar::Tree> {
+        let (mut tokens, mut problems) = (Vec::new(), Vec::new());
+        lexer::lex(text, &mut tokens, &mut problems);
+        let input: Vec<_> = tokens.iter().map(|(t, r)| (*t, r.clone().into())).collect();
+        GRAMMAR.with(|g| g.parse(grammar::input(input, text.len())).into_output())
+    }
+
+    #[test]
+    fn the_single_operand_shortcut_builds_the_grammar_s_tree() {
+        for text in [
+            "2",
+            "-2",
+            "1.5",
+            "TL",
+            "-TL",
+            "CL=Fighter",
+            "-COUNT[FEATS]",
+            "%CHOICE",
+            "\"a\"",
+            " 7 ",
+        ] {
+            let (mut tokens, mut problems) = (Vec::new(), Vec::new());
+            lexer::lex(text, &mut tokens, &mut problems);
+            let short = grammar::single_operand(&tokens);
+            assert!(short.is_some(), "{text:?}");
+            assert_eq!(short, by_grammar(text), "{text:?}");
+        }
     }
 }
