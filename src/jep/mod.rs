@@ -304,7 +304,7 @@ fn explain(e: &grammar::Error, tokens: &[(Tok, SimpleSpan)], end: usize) -> Prob
                 "two operands with no operator between them",
             )
             .label("an operator is expected before this")
-            .help("write the operator (`+`, `*`, …) or join the names; PCGen's JEP rejects the formula and its fallback parser reads both as one name, which names nothing: the value is 0")
+            .help("write the operator (`+`, `*`, …), or the tab that should end the token; PCGen's JEP rejects the formula and its fallback parser gives 0 or a wrong value")
         }
         Some(t) => Problem::new(
             codes::MISSING_OPERAND,
