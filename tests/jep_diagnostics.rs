@@ -159,3 +159,10 @@ fn the_data_s_usual_forms_have_no_diagnostic() {
         assert!(ds.is_empty(), "{f:?}: {rendered}");
     }
 }
+
+#[test]
+fn two_mistakes_in_one_call_are_two_errors() {
+    let (ds, rendered) = check("If(");
+    let codes: Vec<_> = ds.iter().map(|d| d.code.id).collect();
+    assert_eq!(codes, ["J0109", "J0106"], "{rendered}");
+}

@@ -11,9 +11,9 @@ use crate::source::Span;
 /// What PCGen does with a formula its JEP rejects.
 const FALLS_BACK: &str = "PCGen's JEP rejects the formula, and its fallback parser, which knows no functions, evaluates it to 0";
 
-/// Checks every call of `formula`, except those inside the span of an error already in
-/// `out` (a syntax error inside a call leaves its arguments unknown; the fallback check
-/// reports a call the fallback parser meets).
+/// Checks every call of `formula`: its name always, its argument count unless an error
+/// already in `out` lies inside the call (a syntax error there leaves the arguments
+/// unknown). A call whose name is a term (the fallback check reports it) is skipped.
 pub(super) fn calls(formula: &JepFormula, out: &mut Vec<Diagnostic>) {
     let reported: Vec<Span> = out
         .iter()
@@ -27,12 +27,13 @@ pub(super) fn calls(formula: &JepFormula, out: &mut Vec<Diagnostic>) {
         else {
             continue;
         };
-        if reported
-            .iter()
-            .any(|r| r.start >= node.span.start && r.end <= node.span.end)
-        {
+        if reported.contains(&node.span) {
+            // The fallback check's report on this call.
             continue;
         }
+        let broken_inside = reported
+            .iter()
+            .any(|r| r.start >= node.span.start && r.end <= node.span.end);
         let name = formula.text_of(*name_span);
         if name
             .chars()
@@ -43,7 +44,7 @@ pub(super) fn calls(formula: &JepFormula, out: &mut Vec<Diagnostic>) {
         }
         match commands::lookup(name) {
             Lookup::Known(command) => {
-                if !command.accepts(args.len()) {
+                if !broken_inside && !command.accepts(args.len()) {
                     let when = match command.arity_check {
                         ArityCheck::Parse => "PCGen's JEP rejects the formula",
                         ArityCheck::Run => "the command fails when PCGen evaluates it",
