@@ -127,7 +127,9 @@ pub(super) fn names(
     out: &mut Vec<NameUse>,
 ) {
     for (i, (tok, range)) in tokens.iter().enumerate() {
-        let called = tokens.get(i + 1).is_some_and(|(t, _)| *t == Tok::LParen);
+        // A function's name is no name to resolve; a term before `(` still is (the
+        // fallback parser reads it as a name, and the check reports the parenthesis).
+        let called = *tok == Tok::Name && tokens.get(i + 1).is_some_and(|(t, _)| *t == Tok::LParen);
         let kind = match tok {
             Tok::Name | Tok::FallbackName if !called => {
                 classify(text.get(range.clone()).unwrap_or(""), evaluator)
