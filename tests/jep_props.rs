@@ -1,6 +1,5 @@
 //! Properties of `parse_jep` on any input: it never panics and its spans stay inside the
-//! formula; a formula printed with every operation in parentheses parses back to the same
-//! tree.
+//! formula; a formula printed again (`print::to_text`) parses back to the same tree.
 
 use proptest::prelude::*;
 use rulebook::jep::print::{to_sexpr, to_text};
@@ -116,5 +115,18 @@ fn deep_and_long_inputs_are_refused_not_overflowed() {
     ] {
         let out = parse_jep(&text, FileId(0), 0);
         assert!(out.has_errors());
+    }
+}
+
+/// Inputs the `parse_jep` fuzz target found.
+#[test]
+fn fuzzer_findings_round_trip() {
+    for text in ["2".to_owned() + &"%".repeat(140) + "\n"] {
+        let first = parse_jep(&text, FileId(0), 0);
+        assert!(!first.has_errors(), "{:?}", first.diagnostics);
+        let printed = to_text(&first.formula);
+        let again = parse_jep(&printed, FileId(0), 0);
+        assert!(!again.has_errors(), "{printed:?}: {:?}", again.diagnostics);
+        assert_eq!(to_sexpr(&first.formula), to_sexpr(&again.formula));
     }
 }

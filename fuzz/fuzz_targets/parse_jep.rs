@@ -1,6 +1,6 @@
 //! Fuzz target: `parse_jep` (PCGen's old formula language) on arbitrary UTF-8 never panics,
-//! its spans stay inside the formula, and a formula it accepts, printed with its operations
-//! parenthesised, parses again to the same tree.
+//! its spans stay inside the formula, and a formula it accepts, printed again
+//! (`print::to_text`), parses to the same tree.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

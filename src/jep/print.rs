@@ -63,8 +63,9 @@ fn sexpr(f: &JepFormula, id: NodeId, out: &mut String) {
     }
 }
 
-/// The formula as text with every operation in parentheses (and the parentheses written
-/// kept); parsing it gives a tree with the same [`to_sexpr`].
+/// The formula as text without spaces, with the parentheses written and no others: the
+/// tree keeps every group written (the fallback parser evaluates a group on its own), so
+/// precedence needs no more, and parsing the text gives a tree with the same [`to_sexpr`].
 pub fn to_text(formula: &JepFormula) -> String {
     let mut out = String::new();
     if let Some(root) = formula.root {
@@ -90,17 +91,13 @@ fn text(f: &JepFormula, id: NodeId, out: &mut String) {
             out.push(')');
         }
         NodeKind::Unary { op, operand } => {
-            out.push('(');
             out.push_str(op.symbol());
             text(f, *operand, out);
-            out.push(')');
         }
         NodeKind::Binary { op, lhs, rhs, .. } => {
-            out.push('(');
             text(f, *lhs, out);
             out.push_str(op.symbol());
             text(f, *rhs, out);
-            out.push(')');
         }
         NodeKind::Call {
             name_span, args, ..
