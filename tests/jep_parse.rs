@@ -79,6 +79,25 @@ fn names_and_terms_come_with_spans() {
 }
 
 #[test]
+fn a_var_string_is_a_formula_when_it_parses_else_one_name() {
+    let names = |text: &str| -> Vec<String> {
+        let out = parse_jep(text, FileId(0), 0);
+        assert!(!out.has_errors(), "{text:?}: {:?}", out.diagnostics);
+        out.formula
+            .names
+            .iter()
+            .map(|n| n.text.to_string())
+            .collect()
+    };
+    assert_eq!(names("var(\"TL+1\")"), ["TL"]);
+    assert_eq!(names("var(\"CL=Rogue\")"), ["CL=Rogue"]);
+    assert_eq!(
+        names("var(\"SKILL.Craft (Alchemy).MISC\")"),
+        ["SKILL.Craft (Alchemy).MISC"]
+    );
+}
+
+#[test]
 fn jep_formulas_and_fallback_formulas_are_told_apart() {
     assert_eq!(
         parse_jep("TL/2", FileId(0), 0).formula.evaluator,

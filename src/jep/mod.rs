@@ -180,7 +180,7 @@ fn parse_one(text: &str, place: Place, origin: ast::NameOrigin) -> JepOutput {
             // when that fails does it evaluate the string as a formula. A string that does
             // not parse is therefore one name, and no error.
             let nested = parse_one(inner, nested_place, ast::NameOrigin::VarString);
-            if nested.has_errors() || nested.formula.names.len() == 1 {
+            if nested.has_errors() {
                 let evaluator = if inner.contains(['=', ':', ';', '[', ' ']) {
                     Evaluator::Fallback
                 } else {
