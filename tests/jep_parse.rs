@@ -79,6 +79,22 @@ fn names_and_terms_come_with_spans() {
 }
 
 #[test]
+fn stats_are_recognised_once_the_game_mode_s_are_known() {
+    let mut out = parse_jep("max(STR,DEXSCORE)-STRENGTH+CON.BASE", FileId(0), 0);
+    assert_eq!(
+        to_sexpr(&out.formula),
+        "(+ (- (max $STR $DEXSCORE) $STRENGTH) $CON.BASE)"
+    );
+    out.formula.classify_stats(&["STR", "DEX", "CON"]);
+    assert_eq!(
+        to_sexpr(&out.formula),
+        "(+ (- (max @STR @DEXSCORE) $STRENGTH) @CON.BASE)"
+    );
+    let vars: Vec<_> = out.formula.variables().map(|n| &*n.text).collect();
+    assert_eq!(vars, ["STRENGTH"]);
+}
+
+#[test]
 fn a_var_string_is_a_formula_when_it_parses_else_one_name() {
     let names = |text: &str| -> Vec<String> {
         let out = parse_jep(text, FileId(0), 0);

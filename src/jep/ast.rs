@@ -5,7 +5,7 @@
 //! small nodes is cheap to build, to walk without recursion and to drop.
 
 use super::commands::Command;
-use super::terms::TermPattern;
+use super::terms::{self, StatForm, TermPattern};
 use crate::source::Span;
 
 /// The index of a node in [`JepFormula::nodes`].
@@ -162,8 +162,13 @@ pub enum NameKind {
     /// the row of [`super::terms::TERMS`] PCGen's term factory would pick. PCGen looks
     /// variables up first, so a `DEFINE` of the same name would win.
     Term(&'static TermPattern),
-    /// Anything else: a `DEFINE`d variable, a stat abbreviation, an output-sheet token, or a
-    /// mistake. Which one is for name resolution to decide (it needs the load set).
+    /// A stat of the game mode (`STR`, `STR.BASE`, `STRSCORE`): set by
+    /// [`JepFormula::classify_stats`], which is given the game mode's stat abbreviations
+    /// (PCGen's last term builder is made from them at run time).
+    Stat(StatForm),
+    /// Anything else: a `DEFINE`d variable, a stat abbreviation (until
+    /// [`JepFormula::classify_stats`]), an output-sheet token, or a mistake. Which one is for
+    /// name resolution to decide (it needs the load set).
     Variable,
     /// `%`, `%CHOICE` or `%LIST`: replaced by PCGen with the chosen value before it
     /// evaluates the formula.
@@ -297,6 +302,38 @@ impl JepFormula {
         self.names
             .iter()
             .filter(|n| matches!(n.kind, NameKind::Term(_)))
+    }
+
+    /// Marks as [`NameKind::Stat`] the variables that read one of the game mode's stats,
+    /// given by abbreviation (`STR`, `DEX`, …), as PCGen's stat term builder reads them
+    /// (`STR`, `STR.BASE`, `STRSCORE`, `STRSCORE.BASE`; upper-cased first in a formula the
+    /// fallback parser evaluates). The tree's name nodes follow their name uses.
+    pub fn classify_stats(&mut self, abbreviations: &[&str]) {
+        let stat_of = |text: &str, evaluator: Evaluator| {
+            let seen = match evaluator {
+                Evaluator::Jep => text.to_owned(),
+                Evaluator::Fallback => text.to_uppercase(),
+            };
+            abbreviations
+                .iter()
+                .find_map(|a| terms::stat_form(&seen, a))
+        };
+        let mut stats = Vec::new();
+        for name in &mut self.names {
+            if name.kind == NameKind::Variable {
+                if let Some(form) = stat_of(&name.text, name.evaluator) {
+                    name.kind = NameKind::Stat(form);
+                    stats.push((name.span, form));
+                }
+            }
+        }
+        for node in &mut self.nodes {
+            if node.kind == NodeKind::Name(NameKind::Variable) {
+                if let Some((_, form)) = stats.iter().find(|(s, _)| *s == node.span) {
+                    node.kind = NodeKind::Name(NameKind::Stat(*form));
+                }
+            }
+        }
     }
 
     /// The names that are neither terms nor placeholders: what name resolution must find

@@ -4,7 +4,7 @@
 use super::ast::{JepFormula, NameKind, NodeId, NodeKind};
 
 /// The tree as an S-expression: `(op lhs rhs)`, `(name args…)` for calls, `$name` for
-/// variables, `@name` for terms, `%…` placeholders, numbers and strings as written;
+/// variables, `@name` for terms and stats, `%…` placeholders, numbers and strings as written;
 /// parentheses are not shown (they only group). `?` marks a part that failed to parse.
 pub fn to_sexpr(formula: &JepFormula) -> String {
     let mut out = String::new();
@@ -24,7 +24,7 @@ fn sexpr(f: &JepFormula, id: NodeId, out: &mut String) {
             out.push_str(f.text_of(node.span))
         }
         NodeKind::Name(kind) => {
-            out.push(if matches!(kind, NameKind::Term(_)) {
+            out.push(if matches!(kind, NameKind::Term(_) | NameKind::Stat(_)) {
                 '@'
             } else {
                 '$'
