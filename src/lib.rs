@@ -73,6 +73,7 @@ pub mod diagnostic;
 pub mod dialect;
 pub mod formula;
 pub(crate) mod fxhash;
+pub mod jep;
 pub mod load;
 pub mod lsp;
 pub mod model;

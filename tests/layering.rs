@@ -10,6 +10,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("fxhash", &["name"]),
     ("diagnostic", &["source"]),
     ("formula", &["source", "name", "fxhash", "diagnostic"]),
+    // The old formula language (JEP): a syntax layer beside `formula`, knowing nothing of
+    // loading or the model, so name resolution can be layered on top of it.
+    ("jep", &["source", "name", "diagnostic"]),
     (
         "load",
         &["source", "name", "fxhash", "diagnostic", "formula"],
