@@ -176,30 +176,73 @@ fn found(row: &HashMap<String, String>, by_file: &HashMap<&str, Vec<&Finding>>) 
         .any(|d| names.iter().any(|n| d.text.contains(n.as_str())))
 }
 
-/// Whether the reference error `d` has a PCGen counterpart among `rows` (all rows, cascades
+/// PCGen's rows indexed for finding the counterpart of a reference error (all rows, cascades
 /// too: PCGen logs the consequence of a failed `.COPY=` as a failed `.MOD`).
-fn has_counterpart(d: &Finding, rows: &[HashMap<String, String>]) -> bool {
-    let quoted = |i: usize| d.message.split('`').nth(i).unwrap_or("").to_lowercase();
-    rows.iter().any(|r| {
-        let get = |k: &str| r.get(k).map_or("", String::as_str);
-        let same_line = get("file") == d.file && get("line") == d.line;
-        match (d.code.as_str(), get("kind")) {
-            ("R0101", "MOD target not found") => same_line,
-            // PCGen names the missing base of a copy but not the file.
-            ("R0101", "COPY target not found") => get("key").to_lowercase() == quoted(3),
-            ("R0102", "Exception while parsing line") => same_line,
-            ("R0103", k) if k.starts_with("Ignoring object") || k == "Missing AbilityCategory" => {
-                get("message").to_lowercase().ends_with(&quoted(1))
+#[derive(Default)]
+struct Counterparts {
+    /// `MOD target not found` and `Exception while parsing line`: (kind, file, line).
+    lines: BTreeSet<(String, String, String)>,
+    /// `COPY target not found` (PCGen names the base, not the file): the base, lower case.
+    copies: BTreeSet<String>,
+    /// Categories PCGen could not find, lower case.
+    categories: BTreeSet<String>,
+    /// Abilities PCGen could not look up for want of `CATEGORY=`: its messages, lower case.
+    no_category: Vec<String>,
+    /// `Unconstructed Reference`: (file, name without its type word), lower case.
+    unconstructed: BTreeSet<(String, String)>,
+}
+
+impl Counterparts {
+    fn of(rows: &[HashMap<String, String>]) -> Counterparts {
+        let mut c = Counterparts::default();
+        for r in rows {
+            let get = |k: &str| r.get(k).map_or("", String::as_str);
+            let (kind, file, line, key) = (get("kind"), get("file"), get("line"), get("key"));
+            let message = get("message");
+            match kind {
+                "MOD target not found" | "Exception while parsing line" => {
+                    c.lines
+                        .insert((kind.to_owned(), file.to_owned(), line.to_owned()));
+                }
+                "COPY target not found" => {
+                    c.copies.insert(key.to_lowercase());
+                }
+                "Missing AbilityCategory" | "Invalid AbilityCategory in BONUS:ABILITYPOOL" => {
+                    c.categories.insert(key.to_lowercase());
+                }
+                k if k.starts_with("Ignoring object") => {
+                    if let Some((_, cat)) = message.rsplit_once("Category: ") {
+                        c.categories.insert(cat.trim().to_lowercase());
+                    }
+                }
+                k if k.starts_with("MOD/COPY/FORGET") => c.no_category.push(message.to_lowercase()),
+                "Unconstructed Reference" => {
+                    let name = key.split_once(' ').map_or(key, |(_, n)| n);
+                    c.unconstructed
+                        .insert((file.to_owned(), name.to_lowercase()));
+                }
+                _ => {}
             }
-            ("R0103", "Invalid AbilityCategory in BONUS:ABILITYPOOL") => {
-                get("key").to_lowercase() == quoted(1)
-            }
-            ("R0104", k) if k.starts_with("MOD/COPY/FORGET") => {
-                get("message").to_lowercase().contains(&quoted(1))
-            }
+        }
+        c
+    }
+
+    /// Whether the reference error `d` has a counterpart.
+    fn has(&self, d: &Finding) -> bool {
+        let quoted = |i: usize| d.message.split('`').nth(i).unwrap_or("").to_lowercase();
+        let line = |kind: &str| {
+            self.lines
+                .contains(&(kind.to_owned(), d.file.clone(), d.line.clone()))
+        };
+        match d.code.as_str() {
+            "R0101" => line("MOD target not found") || self.copies.contains(&quoted(3)),
+            "R0102" => line("Exception while parsing line"),
+            "R0103" => self.categories.contains(&quoted(1)),
+            "R0104" => self.no_category.iter().any(|m| m.contains(&quoted(1))),
+            "R0105" => self.unconstructed.contains(&(d.file.clone(), quoted(1))),
             _ => false,
         }
-    })
+    }
 }
 
 #[test]
@@ -284,13 +327,14 @@ fn findings_match_pcgens_own_load_log() {
             in_aborted.insert((d.code, d.file, d.line, d.column));
         }
     }
+    let counterparts = Counterparts::of(&rows);
     let mut unexplained: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut excused = 0;
     for d in all
         .iter()
         .filter(|d| d.severity == "error" && d.code.starts_with('R'))
     {
-        if has_counterpart(d, &rows) {
+        if counterparts.has(d) {
             continue;
         }
         let key = (

@@ -85,6 +85,16 @@ impl FileHeads {
     }
 }
 
+/// A category a file's tokens name.
+#[derive(Debug)]
+pub(super) struct NamedCategory {
+    /// The category (first use).
+    pub(super) name: Written,
+    /// How many uses (PCGen looks every line's categories up, whether a filtered entry
+    /// keeps its object or not).
+    pub(super) uses: usize,
+}
+
 /// The objects one file makes, grouped by the category its lines name (abilities) or in one
 /// group (every other kind), with the lines that look objects up. It depends on the file
 /// alone, so it is worked out once per run and a load set only looks keys up in it: a core
@@ -100,7 +110,7 @@ pub(super) struct FileObjects {
     pub(super) deferred: Vec<HeadLine>,
     /// The categories this file's `ABILITY:cat|…` and `BONUS:ABILITYPOOL|cat|…` tokens
     /// name (each once, at its first use, with the number of uses).
-    pub(super) named_categories: Vec<(Written, usize)>,
+    pub(super) named_categories: Vec<NamedCategory>,
     /// The objects this file's token values name (`token-references.tsv`), each once.
     pub(super) references: Vec<super::tokens::Reference>,
     /// The `.COPY=` and `.MOD` lines whose object this file makes itself (in the same
@@ -128,12 +138,9 @@ impl FileObjects {
             let lines = f.shared_lines(line_mode(kind));
             let text = &f.source().text;
             let mut objects = FileObjects::from_heads(FileHeads::read(lines, text, kind), kind);
-            // Kit files write `ABILITY:CATEGORY=cat|key`, another token.
-            if kind != FileKind::Kit {
-                objects.named_categories = named_categories(lines, text);
-            }
-            objects.references =
-                super::tokens::references(lines, text, kind, &owners(lines, text, kind));
+            let owners = owners(lines, text, kind);
+            objects.named_categories = named_categories(lines, text, kind);
+            objects.references = super::tokens::references(lines, text, kind, &owners);
             objects
         })
     }
@@ -209,28 +216,49 @@ impl FileObjects {
 
 /// The categories named by the `ABILITY:cat|…` and `BONUS:ABILITYPOOL|cat[,cat]|…` tokens
 /// of `lines` (every line: class level lines grant abilities too), each once with its count.
-fn named_categories(lines: &[Line], text: &str) -> Vec<(Written, usize)> {
-    let mut named: Vec<(Written, usize)> = Vec::new();
-    let mut add = |w: Written| {
-        if w.name.as_str().is_empty() || w.name.as_str().starts_with('.') {
-            return;
-        }
-        match named.iter_mut().find(|(n, _)| n.name == w.name) {
-            Some((_, count)) => *count += 1,
-            None => named.push((w, 1)),
-        }
-    };
-    for t in lines.iter().flat_map(|l| l.tokens.iter().skip(1)) {
-        let value = slice(text, *t);
-        let start = t.range().start;
-        if let Some(v) = value.strip_prefix("ABILITY:") {
-            let cat = v.split('|').next().unwrap_or("");
-            add(written(cat, start + "ABILITY:".len(), *t));
-        } else if let Some(v) = value.strip_prefix("BONUS:ABILITYPOOL|") {
-            let mut at = start + "BONUS:ABILITYPOOL|".len();
-            for cat in v.split('|').next().unwrap_or("").split(',') {
-                add(written(cat, at, *t));
-                at += cat.len() + 1;
+/// PCGen checks a pool's category only on objects it keeps whole (equipment, templates,
+/// abilities …), not on a class's lines, whose bonuses live in its levels: its load log has
+/// no class among the 13 it reports.
+fn named_categories(lines: &[Line], text: &str, kind: FileKind) -> Vec<NamedCategory> {
+    let mut named: Vec<NamedCategory> = Vec::new();
+    // Kit lines are tokens from their first column on, and write `ABILITY:CATEGORY=cat|key`.
+    let skip = usize::from(kind != FileKind::Kit);
+    for line in lines {
+        let mut add = |w: Written| {
+            if w.name.as_str().is_empty() || w.name.as_str().starts_with('.') {
+                return;
+            }
+            let at = match named.iter().position(|n| n.name.name == w.name) {
+                Some(at) => at,
+                None => {
+                    named.push(NamedCategory { name: w, uses: 0 });
+                    named.len() - 1
+                }
+            };
+            if let Some(n) = named.get_mut(at) {
+                n.uses += 1;
+            }
+        };
+        for t in line.tokens.iter().skip(skip) {
+            let value = slice(text, *t);
+            let start = t.range().start;
+            if kind == FileKind::Kit {
+                if let Some(v) = value.strip_prefix("ABILITY:CATEGORY=") {
+                    let cat = v.split('|').next().unwrap_or("");
+                    add(written(cat, start + "ABILITY:CATEGORY=".len(), *t));
+                }
+            } else if let Some(v) = value.strip_prefix("ABILITY:") {
+                let cat = v.split('|').next().unwrap_or("");
+                add(written(cat, start + "ABILITY:".len(), *t));
+            } else if let Some(v) = value
+                .strip_prefix("BONUS:ABILITYPOOL|")
+                .filter(|_| kind != FileKind::Class)
+            {
+                let mut at = start + "BONUS:ABILITYPOOL|".len();
+                for cat in v.split('|').next().unwrap_or("").split(',') {
+                    add(written(cat, at, *t));
+                    at += cat.len() + 1;
+                }
             }
         }
     }

@@ -22,8 +22,9 @@ use heads::{FileObjects, Head, Target, Written};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-/// The kinds of object file whose objects other lines look up by key, in load order.
-const OBJECT_KINDS: [FileKind; 16] = [
+/// The kinds of object file whose objects other lines look up by key, or whose tokens name
+/// ability categories, in load order.
+const OBJECT_KINDS: [FileKind; 17] = [
     FileKind::WeaponProf,
     FileKind::ArmorProf,
     FileKind::ShieldProf,
@@ -39,6 +40,7 @@ const OBJECT_KINDS: [FileKind; 16] = [
     FileKind::Template,
     FileKind::EquipMod,
     FileKind::Equipment,
+    FileKind::CompanionMod,
     FileKind::Kit,
 ];
 
@@ -160,8 +162,11 @@ impl<'a> Resolver<'a> {
             for (first, key) in &objects.no_category {
                 self.out.push(without_category(f, *first, key));
             }
-            for (cat, uses) in &objects.named_categories {
-                let _ = self.category(f, cat, *uses);
+            for named in &objects.named_categories {
+                // PCGen looks the category up while it parses the token, before a filtered
+                // entry drops the object (its load log reports the categories of objects
+                // that `(INCLUDE:…)` leaves out), so every line counts.
+                let _ = self.category(f, &named.name, named.uses);
             }
             let file_index = self.read.len();
             for (i, g) in objects.groups.iter().enumerate() {

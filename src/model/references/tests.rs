@@ -200,14 +200,21 @@ fn ability_and_ability_pool_tokens_name_categories_too() {
         (
             "KIT",
             "kits.lst",
-            "STARTPACK:Monk Kit\nABILITY:CATEGORY=FEAT|Dodge\n",
+            "STARTPACK:Monk Kit\nABILITY:CATEGORY=FEAT|Dodge\nABILITY:CATEGORY=Ki Power|Ki Strike\n",
+        ),
+        (
+            "TEMPLATE",
+            "templates.lst",
+            "Ghost\tBONUS:ABILITYPOOL|Ghost Attack|3\n",
         ),
     ]);
+    // A class's own pool bonuses are not checked (PCGen keeps them in its levels).
     assert_eq!(
         found,
         [
             row("R0103", "classes.lst", 2, 11, "Special Ability"),
-            row("R0103", "classes.lst", 2, 74, "Bonus Feat"),
+            row("R0103", "kits.lst", 3, 18, "Ki Power"),
+            row("R0103", "templates.lst", 1, 25, "Ghost Attack"),
         ]
     );
 }
