@@ -59,12 +59,16 @@ pub(super) enum Head {
 }
 
 /// One object line of a file.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(super) struct HeadLine {
     /// The line's first token.
     pub(super) first: Span,
     /// What it does.
     pub(super) head: Head,
+    /// For a `.COPY=`/`.MOD`: the file (its run cache entry's address) that made the object
+    /// it looks up in a load set before, or 0 — a later load set holding that file whole
+    /// finds it there with one look-up. Only a hint: the file is checked to be there.
+    pub(super) found_in: std::sync::atomic::AtomicUsize,
 }
 
 /// The object lines of one file read as one kind.
@@ -76,12 +80,35 @@ pub(super) struct FileHeads {
 
 impl FileHeads {
     /// Reads `lines` of a file whose text is `text` as object lines of `kind`.
+    #[cfg(test)]
     pub(super) fn read(lines: &[Line], text: &str, kind: FileKind) -> FileHeads {
-        let lines = lines
-            .iter()
-            .filter_map(|line| head_line(line, text, kind))
-            .collect();
-        FileHeads { lines }
+        Self::read_with_owners(lines, text, kind).0
+    }
+
+    /// [`FileHeads::read`], with the key of the object each line belongs to (the object it
+    /// makes, copies to or modifies; a class level line or kit line belongs to the object
+    /// before it), for a file entry's `(INCLUDE:…)`/`(EXCLUDE:…)` to keep or drop what the
+    /// line says.
+    fn read_with_owners(
+        lines: &[Line],
+        text: &str,
+        kind: FileKind,
+    ) -> (FileHeads, Vec<Option<Name>>) {
+        let mut heads = Vec::new();
+        let mut owners = Vec::with_capacity(lines.len());
+        let mut owner = None;
+        for line in lines {
+            if let Some(h) = head_line(line, text, kind) {
+                owner = Some(match &h.head {
+                    Head::Make { key, .. } => key.name.clone(),
+                    Head::Copy { new, .. } => new.name.clone(),
+                    Head::Mod(t) | Head::Forget(t) => t.key.name.clone(),
+                });
+                heads.push(h);
+            }
+            owners.push(owner.clone());
+        }
+        (FileHeads { lines: heads }, owners)
     }
 }
 
@@ -115,8 +142,9 @@ pub(super) struct FileObjects {
     pub(super) references: Vec<super::tokens::Reference>,
     /// The `.COPY=` and `.MOD` lines whose object this file makes itself (in the same
     /// category as written): found in every load set whose entry keeps the file whole, so a
-    /// load set reads them only when its entry filters the file. Their copies are in
-    /// [`FileObjects::groups`] already.
+    /// load set reads them only when its entry filters the file. Every copy's new key is in
+    /// [`FileObjects::groups`] (a copy of a copy a later file makes is found, where PCGen,
+    /// making copies in file order, would not).
     pub(super) own: Vec<HeadLine>,
 }
 
@@ -137,8 +165,8 @@ impl FileObjects {
         file.derived(DERIVED, kind as u32, |f| {
             let lines = f.shared_lines(line_mode(kind));
             let text = &f.source().text;
-            let mut objects = FileObjects::from_heads(FileHeads::read(lines, text, kind), kind);
-            let owners = owners(lines, text, kind);
+            let (heads, owners) = FileHeads::read_with_owners(lines, text, kind);
+            let mut objects = FileObjects::from_heads(heads, kind);
             objects.named_categories = named_categories(lines, text, kind);
             objects.references = super::tokens::references(lines, text, kind, &owners);
             objects
@@ -166,9 +194,12 @@ impl FileObjects {
             .partition(|l| matches!(l.head, Head::Copy { .. }));
         for line in copies.into_iter().chain(rest) {
             let own = match &line.head {
-                Head::Copy { base, new } if objects.makes(base) => {
+                Head::Copy { base, new } => {
+                    // A copy is known even when its base is missing (its own mods are
+                    // consequences of that one error), so every copy makes its key.
+                    let own = objects.makes(base);
                     objects.add(base.category.clone(), new.clone(), false);
-                    true
+                    own
                 }
                 Head::Mod(target) => objects.makes(target),
                 _ => false,
@@ -265,26 +296,6 @@ fn named_categories(lines: &[Line], text: &str, kind: FileKind) -> Vec<NamedCate
     named
 }
 
-/// The key of the object each of `lines` belongs to (the object it makes, copies to or
-/// modifies; a class level line or kit line belongs to the object before it), for a file
-/// entry's `(INCLUDE:…)`/`(EXCLUDE:…)` to keep or drop what the line says.
-fn owners(lines: &[Line], text: &str, kind: FileKind) -> Vec<Option<Name>> {
-    let mut owner = None;
-    lines
-        .iter()
-        .map(|line| {
-            if let Some(h) = head_line(line, text, kind) {
-                owner = Some(match h.head {
-                    Head::Make { key, .. } => key.name,
-                    Head::Copy { new, .. } => new.name,
-                    Head::Mod(t) | Head::Forget(t) => t.key.name,
-                });
-            }
-            owner.clone()
-        })
-        .collect()
-}
-
 /// The text of `span` in `text` (empty when out of range).
 fn slice(text: &str, span: Span) -> &str {
     text.get(span.range()).unwrap_or("")
@@ -375,6 +386,7 @@ fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadLine> {
                 base: target(base, at, false),
                 new,
             },
+            found_in: Default::default(),
         });
     }
     if let Some(i) = first_text.find(".MOD").filter(|i| *i > 0) {
@@ -382,6 +394,7 @@ fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadLine> {
         return Some(HeadLine {
             first,
             head: Head::Mod(target(key, at, true)),
+            found_in: Default::default(),
         });
     }
     if let Some(i) = first_text.find(".FORGET").filter(|i| *i > 0) {
@@ -389,6 +402,7 @@ fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadLine> {
         return Some(HeadLine {
             first,
             head: Head::Forget(target(key, at, false)),
+            found_in: Default::default(),
         });
     }
     // A base line: which lines start an object depends on the kind.
@@ -411,6 +425,7 @@ fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadLine> {
     Some(HeadLine {
         first,
         head: Head::Make { key, category },
+        found_in: Default::default(),
     })
 }
 

@@ -63,6 +63,9 @@ pub fn check(load: &LoadSet) -> Vec<Diagnostic> {
     r.finish()
 }
 
+/// The name under which an ABILITYCATEGORY file's categories are kept in the file cache.
+const CATEGORIES: &str = "model::references::categories";
+
 /// The load set's ability categories: each name (any case) and its parent.
 struct Categories {
     parents: FxHashMap<Name, Name>,
@@ -75,24 +78,33 @@ impl Categories {
             .game_mode
             .iter()
             .flat_map(|g| g.ability_categories.iter());
-        let mut from_files = Vec::new();
+        for (name, parent) in game_mode {
+            parents
+                .entry(Name::new(name))
+                .or_insert_with(|| Name::new(parent));
+        }
+        // Each ABILITYCATEGORY file's lines are read once per run.
         for f in load
             .files
             .iter()
             .filter(|f| f.kind == FileKind::AbilityCategory)
         {
-            if let Some(src) = load.sources.get_shared(f.file) {
-                from_files.extend(crate::load::gamemode::ability_categories(&src.text));
+            let file = f.cached.derived(CATEGORIES, 0, |c| {
+                crate::load::gamemode::ability_categories(&c.source().text)
+                    .into_iter()
+                    .map(|(n, p)| (Name::new(&n), Name::new(&p)))
+                    .collect::<Vec<_>>()
+            });
+            for (name, parent) in file.iter() {
+                parents
+                    .entry(name.clone())
+                    .or_insert_with(|| parent.clone());
             }
         }
         // PCGen puts FEAT in every game mode before it reads miscinfo.lst
         // (`GameModeFileLoader`), so a mode that never names it still has it.
-        let feat = ("FEAT".to_owned(), "FEAT".to_owned());
-        for (name, parent) in game_mode.chain(from_files.iter()).chain([&feat]) {
-            parents
-                .entry(Name::new(name))
-                .or_insert_with(|| Name::new(parent));
-        }
+        let feat = Name::new("FEAT");
+        parents.entry(feat.clone()).or_insert(feat);
         Categories { parents }
     }
 
@@ -125,11 +137,34 @@ struct Resolver<'a> {
     read: Vec<ReadFile<'a>>,
     /// The groups of `read` in each namespace, as (file, group) indices.
     by_space: FxHashMap<Space, Vec<(usize, usize)>>,
-    /// The objects `.COPY=` lines made, by namespace.
-    copies: FxHashMap<Space, FxHashMap<Name, Span>>,
     /// Unknown categories by file and category, in the order first met.
     unknown: Vec<(FileId, UnknownCategory)>,
+    /// The `.COPY=`/`.MOD` lines of the current kind whose object is missing, reported once
+    /// the kind is done (how many a file has decides the help).
+    misses: Vec<Miss<'a>>,
     out: Vec<Diagnostic>,
+}
+
+/// A `.COPY=` or `.MOD` of a missing object, waiting to be reported.
+struct Miss<'a> {
+    file: &'a LoadedFile,
+    kind: FileKind,
+    space: Space,
+    target: Target,
+    what: &'static str,
+}
+
+/// How many misses of one kind of object a file may have and still be told "did you
+/// mean": beyond it the file is written for a book the load set lacks, and the help says so
+/// (and no suggestion search runs for each).
+const FEW: usize = 5;
+
+/// The line that looks an object up: a copy (to this new key), a mod or a forget.
+#[derive(Clone, Copy)]
+enum Looking<'n> {
+    Copy(&'n Name),
+    Mod,
+    Forget,
 }
 
 /// Whether a key is in a namespace, and if not whether a filter left it out.
@@ -146,8 +181,8 @@ impl<'a> Resolver<'a> {
             categories: Categories::of(load),
             read: Vec::new(),
             by_space: FxHashMap::default(),
-            copies: FxHashMap::default(),
             unknown: Vec::new(),
+            misses: Vec::new(),
             out: Vec::new(),
         }
     }
@@ -189,91 +224,122 @@ impl<'a> Resolver<'a> {
             .map(|r| (r.file, Arc::clone(&r.objects)))
             .collect();
         // A file's own copies and mods are found unless its entry filters it.
-        let lines = |f: &LoadedFile, objects: &'_ FileObjects| {
+        fn lines<'o>(
+            f: &LoadedFile,
+            objects: &'o FileObjects,
+        ) -> impl Iterator<Item = &'o heads::HeadLine> {
             let own = if f.filter.is_some() {
                 &objects.own[..]
             } else {
                 &[]
             };
-            own.iter()
-                .chain(&objects.deferred)
-                .cloned()
-                .collect::<Vec<_>>()
+            own.iter().chain(&objects.deferred)
+        }
+        // The set of files here whole, read so far, by run cache entry and kind: where an
+        // object found before is found again.
+        let whole: crate::fxhash::FxHashSet<(usize, FileKind)> = self
+            .read
+            .iter()
+            .filter(|r| r.file.filter.is_none())
+            .map(|r| (cache_address(r.file), r.file.kind))
+            .collect();
+        // Not for abilities: their namespace depends on the load set's categories.
+        let seen_in = |line: &heads::HeadLine| {
+            let hint = line.found_in.load(Ordering::Relaxed);
+            kind != FileKind::Ability && hint != 0 && whole.contains(&(hint, kind))
         };
         for (f, objects) in &files {
-            for line in &lines(f, objects) {
+            for line in lines(f, objects) {
                 match &line.head {
-                    Head::Copy { base, new } => self.copy(f, kind, base, new),
+                    Head::Copy { .. } | Head::Mod(_) if seen_in(line) => {}
+                    Head::Copy { base, new } => self.copy(f, kind, line, base, new),
                     Head::Forget(target) => {
                         // PCGen never reports a missing object to forget, only one it
                         // cannot look up.
-                        let _ = self.space_of(f, kind, target, ".FORGET");
+                        let _ = self.space_of(f, kind, target, Looking::Forget);
                     }
-                    _ => {}
+                    Head::Mod(target) => self.modify(f, kind, line, target),
+                    Head::Make { .. } => {}
                 }
             }
         }
-        for (f, objects) in &files {
-            for line in &lines(f, objects) {
-                if let Head::Mod(target) = &line.head {
-                    self.modify(f, kind, target);
-                }
-            }
+        let misses = std::mem::take(&mut self.misses);
+        let crowd = |m: &Miss<'_>| {
+            misses
+                .iter()
+                .filter(|o| o.file.file == m.file.file && o.space == m.space)
+                .count()
+        };
+        for m in &misses {
+            let d = self.missing(m, crowd(m));
+            self.out.push(d);
         }
     }
 
-    /// `Base.COPY=New`: the base must exist; the copy is made under the new key.
-    fn copy(&mut self, f: &LoadedFile, kind: FileKind, base: &Target, new: &Written) {
-        let suffix = format!(".COPY={}", new.name);
-        let Some(space) = self.space_of(f, kind, base, &suffix) else {
+    /// `Base.COPY=New`: the base must exist (the copy's key is known from its file).
+    fn copy(
+        &mut self,
+        f: &'a LoadedFile,
+        kind: FileKind,
+        line: &heads::HeadLine,
+        base: &Target,
+        new: &Written,
+    ) {
+        let Some(space) = self.space_of(f, kind, base, Looking::Copy(&new.name)) else {
             return;
         };
-        let keep = passes(&f.filter, &new.name);
-        if !matches!(self.find(&space, &base.key.name), Found::Yes) && keep {
+        let (found, at) = self.find_where(&space, &base.key.name);
+        if matches!(found, Found::Yes) {
+            line.found_in.store(at, Ordering::Relaxed);
+        } else if passes(&f.filter, &new.name) {
             // PCGen: a copy left out by the entry's INCLUDE/EXCLUDE is not reported.
-            let d = self.missing(f, kind, &space, base, ".COPY=");
-            self.out.push(d);
-        }
-        // The copy is known even when its base is missing: its own mods and copies are
-        // consequences of this one error, not errors of their own.
-        if keep {
-            self.copies
-                .entry(space)
-                .or_default()
-                .entry(new.name.clone())
-                .or_insert_with(|| f.lines.place(new.span));
+            self.misses.push(Miss {
+                file: f,
+                kind,
+                space,
+                target: base.clone(),
+                what: ".COPY=",
+            });
         }
     }
 
     /// `Key.MOD`: the object must exist unless the entry's filter left it out.
-    fn modify(&mut self, f: &LoadedFile, kind: FileKind, target: &Target) {
-        let Some(space) = self.space_of(f, kind, target, ".MOD") else {
+    fn modify(
+        &mut self,
+        f: &'a LoadedFile,
+        kind: FileKind,
+        line: &heads::HeadLine,
+        target: &Target,
+    ) {
+        let Some(space) = self.space_of(f, kind, target, Looking::Mod) else {
             return;
         };
-        if !matches!(self.find(&space, &target.key.name), Found::No) {
-            return;
+        match self.find_where(&space, &target.key.name) {
+            (Found::Yes, at) => {
+                line.found_in.store(at, Ordering::Relaxed);
+                return;
+            }
+            (Found::Excluded, _) => return,
+            (Found::No, _) => {}
         }
         if let Some(KeyFilter::Include(keys)) = &f.filter {
             if !keys.iter().any(|k| target.key.name.is(k.trim())) {
                 return;
             }
         }
-        let d = self.missing(f, kind, &space, target, ".MOD");
-        self.out.push(d);
+        self.misses.push(Miss {
+            file: f,
+            kind,
+            space,
+            target: target.clone(),
+            what: ".MOD",
+        });
     }
 
-    /// Whether an object of `space` has `key`: made by a line a file entry keeps, or by a
-    /// copy.
-    fn find(&self, space: &Space, key: &Name) -> Found {
-        self.find_where(space, key).0
-    }
-
-    /// [`Resolver::find`], with the address of the run cache entry of the file that made
-    /// the object (0 for a copy or when not found).
+    /// Whether an object of `space` has `key` (made or copied by a line a file entry
+    /// keeps), with the address of the run cache entry of the file that made it (0 when not
+    /// found).
     fn find_where(&self, space: &Space, key: &Name) -> (Found, usize) {
-        if self.copies.get(space).is_some_and(|k| k.contains_key(key)) {
-            return (Found::Yes, 0);
-        }
         let mut excluded = false;
         for (r, g) in self.groups(space) {
             if g.keys.contains_key(key) {
@@ -306,11 +372,16 @@ impl<'a> Resolver<'a> {
         f: &LoadedFile,
         kind: FileKind,
         target: &Target,
-        suffix: &str,
+        looking: Looking<'_>,
     ) -> Option<Space> {
         match kind {
             FileKind::Ability if target.no_category => {
-                self.out.push(target_without_category(f, target, suffix));
+                let suffix = match looking {
+                    Looking::Copy(new) => format!(".COPY={new}"),
+                    Looking::Mod => ".MOD".to_owned(),
+                    Looking::Forget => ".FORGET".to_owned(),
+                };
+                self.out.push(target_without_category(f, target, &suffix));
                 None
             }
             FileKind::Ability => {
@@ -352,41 +423,44 @@ impl<'a> Resolver<'a> {
         None
     }
 
-    /// The error for a `.COPY=` or `.MOD` (`what`) of a missing object.
-    fn missing(
-        &self,
-        f: &LoadedFile,
-        kind: FileKind,
-        space: &Space,
-        target: &Target,
-        what: &str,
-    ) -> Diagnostic {
-        let key = &target.key.name;
-        let noun = match space {
-            Space::Ability(cat) => format!("ability of category `{cat}`"),
-            Space::File(_) => format!("{} object", kind_noun(kind)),
-        };
+    /// "did you mean" among the keys of `space`, unless the file misses `crowd` objects of
+    /// it: then the book that makes them is what is missing.
+    fn help(&self, space: &Space, key: &Name, noun: &str, crowd: usize) -> String {
+        if crowd > FEW {
+            return format!(
+                "this file names {crowd} {noun}s the load set does not have: load the campaign \
+                 that makes them (a `PRECAMPAIGN` in the PCC), or correct the names"
+            );
+        }
         let made = self.groups(space).flat_map(|(_, g)| g.keys.keys());
-        let copied = self.copies.get(space).into_iter().flat_map(|k| k.keys());
-        let suggestion = closest(key.as_str(), made.chain(copied).map(Name::as_str));
-        let help = match suggestion {
+        match closest(key.as_str(), made.map(Name::as_str)) {
             Some(s) => format!("did you mean `{s}`?"),
             None => format!(
-                "correct the key, or load the campaign that makes this {noun} (a `PRECAMPAIGN` in the PCC)"
+                "correct the name, or load the campaign that makes this {noun} (a `PRECAMPAIGN` in the PCC)"
             ),
+        }
+    }
+
+    /// The error for a `.COPY=` or `.MOD` of a missing object, one of `crowd` of its file.
+    fn missing(&self, m: &Miss<'_>, crowd: usize) -> Diagnostic {
+        let key = &m.target.key.name;
+        let noun = match &m.space {
+            Space::Ability(cat) => format!("ability of category `{cat}`"),
+            Space::File(_) => format!("{} object", kind_noun(m.kind)),
         };
-        let skipped = if what == ".MOD" {
+        let skipped = if m.what == ".MOD" {
             ".MOD skipped"
         } else {
             ".COPY skipped"
         };
+        let what = m.what;
         Diagnostic::error(
             codes::MOD_TARGET_MISSING,
-            f.lines.place(target.key.span),
+            m.file.lines.place(m.target.key.span),
             format!("`{what}` of `{key}`, but no {noun} of the load set has this key"),
         )
         .with_label(format!("no {noun} `{key}`"))
-        .with_help(help)
+        .with_help(self.help(&m.space, key, &noun, crowd))
         .with_note(format!(
             "PCGen skips the whole line: \"PObject {key} not found; {skipped}\""
         ))
@@ -429,24 +503,28 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        for (f, reference) in missing {
-            let d = self.unknown_reference(f, reference);
+        let crowd = |f: &LoadedFile, target: FileKind| {
+            missing
+                .iter()
+                .filter(|(o, r)| o.file == f.file && r.target == target)
+                .count()
+        };
+        for (f, reference) in &missing {
+            let d = self.unknown_reference(f, reference, crowd(f, reference.target));
             self.out.push(d);
         }
     }
 
-    fn unknown_reference(&self, f: &LoadedFile, reference: &tokens::Reference) -> Diagnostic {
+    fn unknown_reference(
+        &self,
+        f: &LoadedFile,
+        reference: &tokens::Reference,
+        crowd: usize,
+    ) -> Diagnostic {
         let space = Space::File(reference.target);
         let name = &reference.name.name;
         let noun = kind_noun(reference.target);
-        let made = self.groups(&space).flat_map(|(_, g)| g.keys.keys());
-        let copied = self.copies.get(&space).into_iter().flat_map(|k| k.keys());
-        let help = match closest(name.as_str(), made.chain(copied).map(Name::as_str)) {
-            Some(s) => format!("did you mean `{s}`?"),
-            None => format!(
-                "correct the name, or load the campaign that makes this {noun} (a `PRECAMPAIGN` in the PCC)"
-            ),
-        };
+        let help = self.help(&space, name, noun, crowd);
         let others = match reference.uses.saturating_sub(1) {
             0 => String::new(),
             1 => " (and 1 more use in this file)".to_owned(),

@@ -44,6 +44,16 @@ struct Row {
 /// The table, read once.
 static ROWS: LazyLock<Vec<Row>> = LazyLock::new(|| parse(include_str!("token-references.tsv")));
 
+/// The rows of each token name, for one look-up per token of the data.
+static BY_TOKEN: LazyLock<crate::fxhash::FxHashMap<&'static str, Vec<&'static Row>>> =
+    LazyLock::new(|| {
+        let mut map: crate::fxhash::FxHashMap<&'static str, Vec<&'static Row>> = Default::default();
+        for row in ROWS.iter() {
+            map.entry(row.token.as_str()).or_default().push(row);
+        }
+        map
+    });
+
 fn parse(text: &str) -> Vec<Row> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -110,17 +120,13 @@ pub(super) fn references(
     owners: &[Option<Name>],
 ) -> Vec<Reference> {
     // Kit lines have token grammars of their own: only KIT rows apply to them.
-    let rows: Vec<&Row> = ROWS
-        .iter()
-        .filter(|r| match r.kind {
-            None => kind != FileKind::Kit,
-            Some(k) => k == kind,
-        })
-        .collect();
-    if rows.is_empty() {
-        return Vec::new();
-    }
+    let applies = |r: &Row| match r.kind {
+        None => kind != FileKind::Kit,
+        Some(k) => k == kind,
+    };
     let mut out: Vec<Reference> = Vec::new();
+    // Where each (kind, name) is in `out`.
+    let mut at_of: crate::fxhash::FxHashMap<(FileKind, Name), usize> = Default::default();
     // Kit lines are tokens from their first column on; other lines start with a name.
     let skip = usize::from(kind != FileKind::Kit);
     for (i, line) in lines.iter().enumerate() {
@@ -133,7 +139,10 @@ pub(super) fn references(
                 continue;
             };
             let value_at = t.range().start + name.len() + 1;
-            for row in rows.iter().filter(|r| r.token == name) {
+            let Some(rows) = BY_TOKEN.get(name) else {
+                continue;
+            };
+            for row in rows.iter().copied().filter(|r| applies(r)) {
                 let (value, at) = match &row.sub {
                     Some(sub) => match value.strip_prefix(sub.as_str()) {
                         Some(rest) if rest.starts_with('|') => {
@@ -153,12 +162,10 @@ pub(super) fn references(
                     if is_group(w.name.as_str()) {
                         return;
                     }
-                    let at = match out
-                        .iter()
-                        .position(|r| r.target == row.target && r.name.name == w.name)
-                    {
-                        Some(at) => at,
+                    let at = match at_of.get(&(row.target, w.name.clone())) {
+                        Some(at) => *at,
                         None => {
+                            at_of.insert((row.target, w.name.clone()), out.len());
                             out.push(Reference {
                                 target: row.target,
                                 name: w,
