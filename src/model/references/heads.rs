@@ -65,10 +65,36 @@ pub(super) struct HeadLine {
     pub(super) first: Span,
     /// What it does.
     pub(super) head: Head,
-    /// For a `.COPY=`/`.MOD`: the file (its run cache entry's address) that made the object
-    /// it looks up in a load set before, or 0 — a later load set holding that file whole
-    /// finds it there with one look-up. Only a hint: the file is checked to be there.
-    pub(super) found_in: std::sync::atomic::AtomicUsize,
+    /// For a `.COPY=`/`.MOD`: where a load set found the object it looks up before.
+    pub(super) found_in: Hint,
+}
+
+/// Where a load set found an object before: the file (its run cache entry's address, 0 for
+/// none) and its group. A later load set holding that file whole finds the object there
+/// with one look-up instead of searching every file of the kind. Only a hint, shared by
+/// the load sets checked in parallel: it is checked (the file is kept whole, the group has
+/// the key, in the same namespace) before it is believed.
+#[derive(Debug, Default)]
+pub(super) struct Hint {
+    file: std::sync::atomic::AtomicUsize,
+    group: std::sync::atomic::AtomicUsize,
+}
+
+impl Hint {
+    /// The file and group, if any.
+    pub(super) fn get(&self) -> Option<(usize, usize)> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let file = self.file.load(Relaxed);
+        (file != 0).then(|| (file, self.group.load(Relaxed)))
+    }
+
+    /// Remembers where the object was found (two stores: a reader may see a file with
+    /// another load set's group, which its check then refuses).
+    pub(super) fn set(&self, file: usize, group: usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.group.store(group, Relaxed);
+        self.file.store(file, Relaxed);
+    }
 }
 
 /// The object lines of one file read as one kind.

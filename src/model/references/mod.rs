@@ -20,7 +20,6 @@ use crate::name::{Name, closest};
 use crate::source::{FileId, Span};
 use heads::{FileObjects, Head, Target, Written};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 /// The kinds of object file whose objects other lines look up by key, or whose tokens name
 /// ability categories, in load order.
@@ -128,6 +127,8 @@ struct UnknownCategory {
 struct ReadFile<'a> {
     file: &'a LoadedFile,
     objects: Arc<FileObjects>,
+    /// The namespace of each of `objects.groups` in this load set.
+    spaces: Vec<Option<Space>>,
 }
 
 struct Resolver<'a> {
@@ -137,6 +138,9 @@ struct Resolver<'a> {
     read: Vec<ReadFile<'a>>,
     /// The groups of `read` in each namespace, as (file, group) indices.
     by_space: FxHashMap<Space, Vec<(usize, usize)>>,
+    /// The files of `read` that the load set keeps whole (no `(INCLUDE:…)`/`(EXCLUDE:…)`),
+    /// by their run cache entry's address: where a hint says an object was found before.
+    whole: FxHashMap<usize, Vec<usize>>,
     /// Unknown categories by file and category, in the order first met.
     unknown: Vec<(FileId, UnknownCategory)>,
     /// The `.COPY=`/`.MOD` lines of the current kind whose object is missing, reported once
@@ -181,6 +185,7 @@ impl<'a> Resolver<'a> {
             categories: Categories::of(load),
             read: Vec::new(),
             by_space: FxHashMap::default(),
+            whole: FxHashMap::default(),
             unknown: Vec::new(),
             misses: Vec::new(),
             out: Vec::new(),
@@ -204,20 +209,32 @@ impl<'a> Resolver<'a> {
                 let _ = self.category(f, &named.name, named.uses);
             }
             let file_index = self.read.len();
+            let mut spaces = Vec::with_capacity(objects.groups.len());
             for (i, g) in objects.groups.iter().enumerate() {
                 let space = match (&g.category, kind) {
                     (Some(cat), _) => self.category(f, cat, g.lines),
                     (None, FileKind::Feat) => Some(self.feat_space()),
                     (None, _) => Some(Space::File(kind)),
                 };
-                if let Some(space) = space {
+                if let Some(space) = &space {
                     self.by_space
-                        .entry(space)
+                        .entry(space.clone())
                         .or_default()
                         .push((file_index, i));
                 }
+                spaces.push(space);
             }
-            self.read.push(ReadFile { file: f, objects });
+            if f.filter.is_none() {
+                self.whole
+                    .entry(cache_address(f))
+                    .or_default()
+                    .push(file_index);
+            }
+            self.read.push(ReadFile {
+                file: f,
+                objects,
+                spaces,
+            });
         }
         let files: Vec<(&'a LoadedFile, Arc<FileObjects>)> = self.read[first_new..]
             .iter()
@@ -235,23 +252,9 @@ impl<'a> Resolver<'a> {
             };
             own.iter().chain(&objects.deferred)
         }
-        // The set of files here whole, read so far, by run cache entry and kind: where an
-        // object found before is found again.
-        let whole: crate::fxhash::FxHashSet<(usize, FileKind)> = self
-            .read
-            .iter()
-            .filter(|r| r.file.filter.is_none())
-            .map(|r| (cache_address(r.file), r.file.kind))
-            .collect();
-        // Not for abilities: their namespace depends on the load set's categories.
-        let seen_in = |line: &heads::HeadLine| {
-            let hint = line.found_in.load(Ordering::Relaxed);
-            kind != FileKind::Ability && hint != 0 && whole.contains(&(hint, kind))
-        };
         for (f, objects) in &files {
             for line in lines(f, objects) {
                 match &line.head {
-                    Head::Copy { .. } | Head::Mod(_) if seen_in(line) => {}
                     Head::Copy { base, new } => self.copy(f, kind, line, base, new),
                     Head::Forget(target) => {
                         // PCGen never reports a missing object to forget, only one it
@@ -288,10 +291,13 @@ impl<'a> Resolver<'a> {
         let Some(space) = self.space_of(f, kind, base, Looking::Copy(&new.name)) else {
             return;
         };
+        if self.hinted(&line.found_in, &space, &base.key.name) {
+            return;
+        }
         let (found, at) = self.find_where(&space, &base.key.name);
-        if matches!(found, Found::Yes) {
-            line.found_in.store(at, Ordering::Relaxed);
-        } else if passes(&f.filter, &new.name) {
+        if let (Found::Yes, Some((file, group))) = (&found, at) {
+            line.found_in.set(file, group);
+        } else if !matches!(found, Found::Yes) && passes(&f.filter, &new.name) {
             // PCGen: a copy left out by the entry's INCLUDE/EXCLUDE is not reported.
             self.misses.push(Miss {
                 file: f,
@@ -314,9 +320,14 @@ impl<'a> Resolver<'a> {
         let Some(space) = self.space_of(f, kind, target, Looking::Mod) else {
             return;
         };
+        if self.hinted(&line.found_in, &space, &target.key.name) {
+            return;
+        }
         match self.find_where(&space, &target.key.name) {
             (Found::Yes, at) => {
-                line.found_in.store(at, Ordering::Relaxed);
+                if let Some((file, group)) = at {
+                    line.found_in.set(file, group);
+                }
                 return;
             }
             (Found::Excluded, _) => return,
@@ -336,21 +347,49 @@ impl<'a> Resolver<'a> {
         });
     }
 
+    /// Whether the file and group of `hint` are here, the file kept whole, and make `key`
+    /// in `space`: one look-up where [`Resolver::find_where`] searches every file of the
+    /// namespace.
+    fn hinted(&self, hint: &heads::Hint, space: &Space, key: &Name) -> bool {
+        let Some((file, group)) = hint.get() else {
+            return false;
+        };
+        let Some(files) = self.whole.get(&file) else {
+            return false;
+        };
+        files.iter().filter_map(|i| self.read.get(*i)).any(|r| {
+            r.spaces
+                .get(group)
+                .is_some_and(|s| s.as_ref() == Some(space))
+                && r.objects
+                    .groups
+                    .get(group)
+                    .is_some_and(|g| g.keys.contains_key(key))
+        })
+    }
+
     /// Whether an object of `space` has `key` (made or copied by a line a file entry
-    /// keeps), with the address of the run cache entry of the file that made it (0 when not
-    /// found).
-    fn find_where(&self, space: &Space, key: &Name) -> (Found, usize) {
+    /// keeps), with the run cache entry's address of the file that made it and the group
+    /// it is in.
+    fn find_where(&self, space: &Space, key: &Name) -> (Found, Option<(usize, usize)>) {
         let mut excluded = false;
-        for (r, g) in self.groups(space) {
+        let groups = self.by_space.get(space).map_or(&[][..], Vec::as_slice);
+        for (file, group) in groups {
+            let Some(r) = self.read.get(*file) else {
+                continue;
+            };
+            let Some(g) = r.objects.groups.get(*group) else {
+                continue;
+            };
             if g.keys.contains_key(key) {
                 if passes(&r.file.filter, key) {
-                    return (Found::Yes, cache_address(r.file));
+                    return (Found::Yes, Some((cache_address(r.file), *group)));
                 }
                 excluded = true;
             }
         }
         let found = if excluded { Found::Excluded } else { Found::No };
-        (found, 0)
+        (found, None)
     }
 
     /// The groups of the files read so far whose objects live in `space`.
@@ -469,14 +508,6 @@ impl<'a> Resolver<'a> {
     /// Every name a token value of a file read gives must be an object of its kind: one
     /// error per file, kind and name, at its first use.
     fn references(&mut self) {
-        // The files of the load set that every object they make is kept from, by their run
-        // cache entry: where a name found before is found again.
-        let whole: crate::fxhash::FxHashSet<(usize, FileKind)> = self
-            .read
-            .iter()
-            .filter(|r| r.file.filter.is_none())
-            .map(|r| (cache_address(r.file), r.file.kind))
-            .collect();
         let mut missing = Vec::new();
         for r in &self.read {
             for reference in &r.objects.references {
@@ -486,17 +517,14 @@ impl<'a> Resolver<'a> {
                 {
                     continue;
                 }
-                let hint = reference.found_in.load(Ordering::Relaxed);
-                if hint != 0 && whole.contains(&(hint, reference.target)) {
-                    // The file that made it before is here, whole and read as that kind:
-                    // it makes the same object in every load set.
+                let space = Space::File(reference.target);
+                if self.hinted(&reference.found_in, &space, &reference.name.name) {
                     continue;
                 }
-                let space = Space::File(reference.target);
                 match self.find_where(&space, &reference.name.name) {
                     (Found::Yes, at) => {
-                        if at != 0 {
-                            reference.found_in.store(at, Ordering::Relaxed);
+                        if let Some((file, group)) = at {
+                            reference.found_in.set(file, group);
                         }
                     }
                     _ => missing.push((r.file, reference)),

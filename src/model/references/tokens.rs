@@ -109,7 +109,7 @@ pub(super) struct Reference {
     /// The file (its run cache entry's address) that made the object in a load set before,
     /// or 0: a later load set holding that file whole finds the name there with one look-up
     /// instead of searching every file of the kind. Only ever a hint: it is checked.
-    pub(super) found_in: std::sync::atomic::AtomicUsize,
+    pub(super) found_in: super::heads::Hint,
 }
 
 /// Every name the tokens of `lines` (a file of `kind` whose text is `text`) give, each once.
