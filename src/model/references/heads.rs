@@ -69,31 +69,27 @@ pub(super) struct HeadLine {
     pub(super) found_in: Hint,
 }
 
-/// Where a load set found an object before: the file (its run cache entry's address, 0 for
-/// none) and its group. A later load set holding that file whole finds the object there
-/// with one look-up instead of searching every file of the kind. Only a hint, shared by
-/// the load sets checked in parallel: it is checked (the file is kept whole, the group has
-/// the key, in the same namespace) before it is believed.
+/// Where a load set found an object before: the [`FileObjects::id`] of the file that made
+/// it and the group it is in, packed in one word (0 for none). A later load set holding
+/// that file whole finds the object there with one look-up instead of searching every file
+/// of the kind. Only a hint, shared by the load sets checked in parallel: it is believed
+/// only when that file is here, kept whole, and its group is in the same namespace.
 #[derive(Debug, Default)]
-pub(super) struct Hint {
-    file: std::sync::atomic::AtomicUsize,
-    group: std::sync::atomic::AtomicUsize,
-}
+pub(super) struct Hint(std::sync::atomic::AtomicU64);
 
 impl Hint {
-    /// The file and group, if any.
-    pub(super) fn get(&self) -> Option<(usize, usize)> {
-        use std::sync::atomic::Ordering::Relaxed;
-        let file = self.file.load(Relaxed);
-        (file != 0).then(|| (file, self.group.load(Relaxed)))
+    /// The file's id and the group, if any.
+    pub(super) fn get(&self) -> Option<(u64, usize)> {
+        let word = self.0.load(std::sync::atomic::Ordering::Relaxed);
+        (word != 0).then(|| (word >> 16, usize::from(word as u16)))
     }
 
-    /// Remembers where the object was found (two stores: a reader may see a file with
-    /// another load set's group, which its check then refuses).
-    pub(super) fn set(&self, file: usize, group: usize) {
-        use std::sync::atomic::Ordering::Relaxed;
-        self.group.store(group, Relaxed);
-        self.file.store(file, Relaxed);
+    /// Remembers where the object was found (not when the numbers do not fit the word).
+    pub(super) fn set(&self, file: u64, group: usize) {
+        if let (Ok(group), true) = (u16::try_from(group), file < 1 << 48) {
+            let word = (file << 16) | u64::from(group);
+            self.0.store(word, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 }
 
@@ -154,6 +150,8 @@ pub(super) struct NamedCategory {
 /// rulebook is listed by hundreds of load sets.
 #[derive(Debug, Default)]
 pub(super) struct FileObjects {
+    /// This file's number in the run (from 1), for [`Hint`]s.
+    pub(super) id: u64,
     /// The objects made, by category as written (`None`: not an ability file's line).
     pub(super) groups: Vec<Group>,
     /// Ability lines without `CATEGORY:`: their first token and key.
@@ -200,7 +198,11 @@ impl FileObjects {
     }
 
     fn from_heads(heads: FileHeads, kind: FileKind) -> FileObjects {
-        let mut objects = FileObjects::default();
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let mut objects = FileObjects {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            ..FileObjects::default()
+        };
         let mut looked_up = Vec::new();
         for line in heads.lines {
             match line.head {
@@ -399,7 +401,9 @@ fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadLine> {
             },
         }
     };
-    if let Some(i) = first_text.find(".COPY").filter(|i| *i > 0) {
+    // Most first columns hold no `.`: no `.COPY=`, `.MOD` or `.FORGET` to look for.
+    let dotted = first_text.contains('.');
+    if let Some(i) = first_text.find(".COPY").filter(|i| dotted && *i > 0) {
         let base = first_text.get(..i).unwrap_or("");
         let new = first_text.get(i + ".COPY=".len()..).unwrap_or("");
         let new_at = at + (i + ".COPY=".len()).min(first_text.len());
@@ -415,7 +419,11 @@ fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadLine> {
             found_in: Default::default(),
         });
     }
-    if let Some(i) = first_text.find(".MOD").filter(|i| *i > 0) {
+    if let Some(i) = dotted
+        .then(|| first_text.find(".MOD"))
+        .flatten()
+        .filter(|i| *i > 0)
+    {
         let key = first_text.get(..i).unwrap_or("");
         return Some(HeadLine {
             first,
@@ -423,7 +431,11 @@ fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadLine> {
             found_in: Default::default(),
         });
     }
-    if let Some(i) = first_text.find(".FORGET").filter(|i| *i > 0) {
+    if let Some(i) = dotted
+        .then(|| first_text.find(".FORGET"))
+        .flatten()
+        .filter(|i| *i > 0)
+    {
         let key = first_text.get(..i).unwrap_or("");
         return Some(HeadLine {
             first,

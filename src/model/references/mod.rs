@@ -139,8 +139,8 @@ struct Resolver<'a> {
     /// The groups of `read` in each namespace, as (file, group) indices.
     by_space: FxHashMap<Space, Vec<(usize, usize)>>,
     /// The files of `read` that the load set keeps whole (no `(INCLUDE:…)`/`(EXCLUDE:…)`),
-    /// by their run cache entry's address: where a hint says an object was found before.
-    whole: FxHashMap<usize, Vec<usize>>,
+    /// by [`FileObjects::id`]: where a hint says an object was found before.
+    whole: FxHashMap<u64, usize>,
     /// Unknown categories by file and category, in the order first met.
     unknown: Vec<(FileId, UnknownCategory)>,
     /// The `.COPY=`/`.MOD` lines of the current kind whose object is missing, reported once
@@ -225,10 +225,7 @@ impl<'a> Resolver<'a> {
                 spaces.push(space);
             }
             if f.filter.is_none() {
-                self.whole
-                    .entry(cache_address(f))
-                    .or_default()
-                    .push(file_index);
+                self.whole.insert(objects.id, file_index);
             }
             self.read.push(ReadFile {
                 file: f,
@@ -291,7 +288,7 @@ impl<'a> Resolver<'a> {
         let Some(space) = self.space_of(f, kind, base, Looking::Copy(&new.name)) else {
             return;
         };
-        if self.hinted(&line.found_in, &space, &base.key.name) {
+        if self.hinted(&line.found_in, &space) {
             return;
         }
         let (found, at) = self.find_where(&space, &base.key.name);
@@ -320,7 +317,7 @@ impl<'a> Resolver<'a> {
         let Some(space) = self.space_of(f, kind, target, Looking::Mod) else {
             return;
         };
-        if self.hinted(&line.found_in, &space, &target.key.name) {
+        if self.hinted(&line.found_in, &space) {
             return;
         }
         match self.find_where(&space, &target.key.name) {
@@ -347,31 +344,24 @@ impl<'a> Resolver<'a> {
         });
     }
 
-    /// Whether the file and group of `hint` are here, the file kept whole, and make `key`
-    /// in `space`: one look-up where [`Resolver::find_where`] searches every file of the
-    /// namespace.
-    fn hinted(&self, hint: &heads::Hint, space: &Space, key: &Name) -> bool {
+    /// Whether the file and group of `hint` are here, the file kept whole, in `space`: the
+    /// group then makes the key (a file's objects are the same in every load set), found
+    /// with one look-up where [`Resolver::find_where`] searches every file of the namespace.
+    fn hinted(&self, hint: &heads::Hint, space: &Space) -> bool {
         let Some((file, group)) = hint.get() else {
             return false;
         };
-        let Some(files) = self.whole.get(&file) else {
-            return false;
-        };
-        files.iter().filter_map(|i| self.read.get(*i)).any(|r| {
-            r.spaces
-                .get(group)
-                .is_some_and(|s| s.as_ref() == Some(space))
-                && r.objects
-                    .groups
-                    .get(group)
-                    .is_some_and(|g| g.keys.contains_key(key))
-        })
+        self.whole
+            .get(&file)
+            .and_then(|i| self.read.get(*i))
+            .and_then(|r| r.spaces.get(group))
+            .is_some_and(|s| s.as_ref() == Some(space))
     }
 
     /// Whether an object of `space` has `key` (made or copied by a line a file entry
     /// keeps), with the run cache entry's address of the file that made it and the group
     /// it is in.
-    fn find_where(&self, space: &Space, key: &Name) -> (Found, Option<(usize, usize)>) {
+    fn find_where(&self, space: &Space, key: &Name) -> (Found, Option<(u64, usize)>) {
         let mut excluded = false;
         let groups = self.by_space.get(space).map_or(&[][..], Vec::as_slice);
         for (file, group) in groups {
@@ -383,7 +373,7 @@ impl<'a> Resolver<'a> {
             };
             if g.keys.contains_key(key) {
                 if passes(&r.file.filter, key) {
-                    return (Found::Yes, Some((cache_address(r.file), *group)));
+                    return (Found::Yes, Some((r.objects.id, *group)));
                 }
                 excluded = true;
             }
@@ -518,7 +508,7 @@ impl<'a> Resolver<'a> {
                     continue;
                 }
                 let space = Space::File(reference.target);
-                if self.hinted(&reference.found_in, &space, &reference.name.name) {
+                if self.hinted(&reference.found_in, &space) {
                     continue;
                 }
                 match self.find_where(&space, &reference.name.name) {
@@ -579,11 +569,6 @@ impl<'a> Resolver<'a> {
         }
         self.out
     }
-}
-
-/// The address of a file's run cache entry: the same file in every load set of a run.
-fn cache_address(f: &LoadedFile) -> usize {
-    Arc::as_ptr(&f.cached) as usize
 }
 
 /// Whether a file entry's `(INCLUDE:…)`/`(EXCLUDE:…)` keeps the object `key`.
