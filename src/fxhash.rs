@@ -59,6 +59,9 @@ impl Hasher for FxHasher {
     }
 }
 
+/// The Fx hasher as a `BuildHasher`, for maps of other crates (`IndexMap`).
+pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
+
 /// `HashMap` with the Fx hasher.
 pub type FxHashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FxHasher>>;
 /// `HashSet` with the Fx hasher.

@@ -125,8 +125,9 @@ pub(super) fn references(
         Some(k) => k == kind,
     };
     let mut out: Vec<Reference> = Vec::new();
-    // Where each (kind, name) is in `out`.
-    let mut at_of: crate::fxhash::FxHashMap<(FileKind, Name), usize> = Default::default();
+    // Where each name of each kind is in `out`.
+    type Seen = indexmap::IndexMap<Name, usize, crate::fxhash::FxBuildHasher>;
+    let mut at_of: crate::fxhash::FxHashMap<FileKind, Seen> = Default::default();
     // Kit lines are tokens from their first column on; other lines start with a name.
     let skip = usize::from(kind != FileKind::Kit);
     for (i, line) in lines.iter().enumerate() {
@@ -158,17 +159,25 @@ pub(super) fn references(
                         FileKind::Class => s.split('.').next().unwrap_or(s),
                         _ => s,
                     };
-                    let w = written(s, at, *t);
-                    if is_group(w.name.as_str()) {
+                    let lead = s.len() - s.trim_start().len();
+                    let text = s.trim();
+                    if is_group(text) {
                         return;
                     }
-                    let at = match at_of.get(&(row.target, w.name.clone())) {
+                    // A name given before is found by its text: no `Name` is made for it.
+                    let seen = at_of.entry(row.target).or_default();
+                    let at = match seen.get(&crate::name::NameStr(text)) {
                         Some(at) => *at,
                         None => {
-                            at_of.insert((row.target, w.name.clone()), out.len());
+                            let name = Name::new(text);
+                            seen.insert(name.clone(), out.len());
+                            let start = at + lead;
                             out.push(Reference {
                                 target: row.target,
-                                name: w,
+                                name: Written {
+                                    name,
+                                    span: Span::new(t.file, start..start + text.len()),
+                                },
                                 uses: 0,
                                 owners: Vec::new(),
                                 found_in: Default::default(),
@@ -187,16 +196,6 @@ pub(super) fn references(
         }
     }
     out
-}
-
-/// `s` (at byte `at`) trimmed, with its span in `token`'s file.
-fn written(s: &str, at: usize, token: Span) -> Written {
-    let lead = s.len() - s.trim_start().len();
-    let t = s.trim();
-    Written {
-        name: Name::new(t),
-        span: Span::new(token.file, at + lead..at + lead + t.len()),
-    }
 }
 
 /// Whether an item names a group, a choice or a formula rather than one object.
