@@ -13,7 +13,7 @@ use std::sync::Arc;
 const DERIVED: &str = "model::references::heads";
 
 /// A name as written in a file, trimmed, with its span (in the cache's file: place it with
-/// [`crate::load::FileLines::place`]).
+/// [`crate::load::cache::FileLines::place`]).
 #[derive(Clone, Debug)]
 pub(super) struct Written {
     /// The text, compared without regard to case.
@@ -107,7 +107,7 @@ impl FileHeads {
         Self::read_with_owners(lines, text, kind).0
     }
 
-    /// [`FileHeads::read`], with the key of the object each line belongs to (the object it
+    /// The heads of `lines`, with the key of the object each line belongs to (the object it
     /// makes, copies to or modifies; a class level line or kit line belongs to the object
     /// before it), for a file entry's `(INCLUDE:…)`/`(EXCLUDE:…)` to keep or drop what the
     /// line says.
