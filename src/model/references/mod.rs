@@ -21,27 +21,11 @@ use crate::source::{FileId, Span};
 use heads::{FileObjects, Head, Target, Written};
 use std::sync::Arc;
 
-/// The kinds of object file whose objects other lines look up by key, or whose tokens name
-/// ability categories, in load order.
-const OBJECT_KINDS: [FileKind; 17] = [
-    FileKind::WeaponProf,
-    FileKind::ArmorProf,
-    FileKind::ShieldProf,
-    FileKind::Skill,
-    FileKind::Language,
-    FileKind::Feat,
-    FileKind::Ability,
-    FileKind::Race,
-    FileKind::Domain,
-    FileKind::Spell,
-    FileKind::Deity,
-    FileKind::Class,
-    FileKind::Template,
-    FileKind::EquipMod,
-    FileKind::Equipment,
-    FileKind::CompanionMod,
-    FileKind::Kit,
-];
+/// Whether files of `kind` hold objects other lines look up by key, or whose tokens name
+/// ability categories: the object kinds of PCGen's load order, WEAPONPROF to KIT.
+fn is_object_kind(kind: FileKind) -> bool {
+    (FileKind::WeaponProf..=FileKind::Kit).contains(&kind)
+}
 
 /// The namespace an object's key lives in: its file kind, or an ability's category (the
 /// parent category, whose abilities a child category draws from).
@@ -54,7 +38,7 @@ enum Space {
 /// Checks the `.COPY=`/`.MOD`/`.FORGET` targets and ability categories of `load`.
 pub fn check(load: &LoadSet) -> Vec<Diagnostic> {
     let mut r = Resolver::new(load);
-    for kind in OBJECT_KINDS {
+    for kind in FileKind::LOAD_ORDER.into_iter().filter(|k| is_object_kind(*k)) {
         r.kind(kind);
     }
     // PCGen resolves the names token values give once every file is read.
