@@ -38,7 +38,10 @@ enum Space {
 /// Checks the `.COPY=`/`.MOD`/`.FORGET` targets and ability categories of `load`.
 pub fn check(load: &LoadSet) -> Vec<Diagnostic> {
     let mut r = Resolver::new(load);
-    for kind in FileKind::LOAD_ORDER.into_iter().filter(|k| is_object_kind(*k)) {
+    for kind in FileKind::LOAD_ORDER
+        .into_iter()
+        .filter(|k| is_object_kind(*k))
+    {
         r.kind(kind);
     }
     // PCGen resolves the names token values give once every file is read.
