@@ -9,10 +9,14 @@ const MISCINFO: &str = "ALLOWEDMODES:G\n\
 ABILITYCATEGORY:FEAT\tVISIBLE:YES\tCATEGORY:FEAT\n\
 ABILITYCATEGORY:Combat Feat\tCATEGORY:FEAT\tTYPE:Combat\n";
 
-/// Loads `files` (PCC token, file name, text), listed by one PCC in that order, and returns
-/// each reference finding as (code, file, line, column, the text its span covers).
-fn check(files: &[(&str, &str, &str)]) -> Vec<(String, String, usize, usize, String)> {
-    let mut fs = MemoryFs::new().with("/r/system/gameModes/G/miscinfo.lst", MISCINFO);
+/// Loads `files` (PCC token, file name, text), listed by one PCC in that order, in a game
+/// mode whose `miscinfo.lst` is `miscinfo`, and returns the load set and its reference
+/// findings, sorted.
+fn load(
+    miscinfo: &str,
+    files: &[(&str, &str, &str)],
+) -> (crate::load::LoadSet, Vec<crate::diagnostic::Diagnostic>) {
+    let mut fs = MemoryFs::new().with("/r/system/gameModes/G/miscinfo.lst", miscinfo);
     let mut pcc = String::from("CAMPAIGN:T\nGAMEMODE:G\n");
     for (kind, name, text) in files {
         pcc.push_str(&format!("{kind}:{name}\n"));
@@ -28,6 +32,13 @@ fn check(files: &[(&str, &str, &str)]) -> Vec<(String, String, usize, usize, Str
     let load = crate::load::load(&fs, &root, &[PathBuf::from("/r/data/d/t.pcc")]);
     let mut found = super::check(&load);
     crate::diagnostic::sort(&mut found, &load.sources);
+    (load, found)
+}
+
+/// [`load`] in the game mode of [`MISCINFO`], each reference finding as (code, file, line,
+/// column, the text its span covers).
+fn check(files: &[(&str, &str, &str)]) -> Vec<(String, String, usize, usize, String)> {
+    let (load, found) = load(MISCINFO, files);
     found
         .iter()
         .map(|d| {
@@ -259,36 +270,30 @@ fn a_filtered_entry_checks_only_the_objects_it_keeps() {
 fn feat_is_a_category_of_every_game_mode() {
     // The game mode here names FEAT; without it, FEAT is still a category (PCGen's
     // GameModeFileLoader adds it before it reads miscinfo.lst), but Combat Feat is not.
-    let mut fs = MemoryFs::new().with("/r/system/gameModes/G/miscinfo.lst", "ALLOWEDMODES:G\n");
-    fs.insert("/r/data/d/t.pcc", "CAMPAIGN:T\nGAMEMODE:G\nABILITY:a.lst\n");
-    fs.insert(
-        "/r/data/d/a.lst",
-        "Dodge\tCATEGORY:FEAT\nCleave\tCATEGORY:Combat Feat\n",
+    let (_, found) = load(
+        "ALLOWEDMODES:G\n",
+        &[(
+            "ABILITY",
+            "a.lst",
+            "Dodge\tCATEGORY:FEAT\nCleave\tCATEGORY:Combat Feat\n",
+        )],
     );
-    let root = PcgenRoot::find(&fs, Path::new("/r/data")).unwrap();
-    let load = crate::load::load(&fs, &root, &[PathBuf::from("/r/data/d/t.pcc")]);
-    let codes: Vec<&str> = super::check(&load).iter().map(|d| d.code.id).collect();
+    let codes: Vec<&str> = found.iter().map(|d| d.code.id).collect();
     assert_eq!(codes, ["R0103"]);
 }
 
 #[test]
 fn reports_read_as_pcgen_would_say_them() {
-    let mut fs = MemoryFs::new().with("/r/system/gameModes/G/miscinfo.lst", MISCINFO);
-    fs.insert(
-        "/r/data/d/t.pcc",
-        "CAMPAIGN:T\nGAMEMODE:G\nABILITY:a.lst\nCLASS:c.lst\n",
+    let (load, found) = load(
+        MISCINFO,
+        &[
+            (
+                "ABILITY",
+                "a.lst",
+                "CATEGORY=FEAT|Dodge\tTYPE:General\nScent\tCATEGORY:Special Ability\nTrip\tCATEGORY:Special Ability\n",
+            ),
+            ("CLASS", "c.lst", "CLASS:Fighter\nCLASS:Figther.MOD\tHD:8\n"),
+        ],
     );
-    fs.insert(
-        "/r/data/d/a.lst",
-        "CATEGORY=FEAT|Dodge\tTYPE:General\nScent\tCATEGORY:Special Ability\nTrip\tCATEGORY:Special Ability\n",
-    );
-    fs.insert(
-        "/r/data/d/c.lst",
-        "CLASS:Fighter\nCLASS:Figther.MOD\tHD:8\n",
-    );
-    let root = PcgenRoot::find(&fs, Path::new("/r/data")).unwrap();
-    let load = crate::load::load(&fs, &root, &[PathBuf::from("/r/data/d/t.pcc")]);
-    let mut found = super::check(&load);
-    crate::diagnostic::sort(&mut found, &load.sources);
     insta::assert_snapshot!(crate::diagnostic::render(&found, &load.sources, false));
 }
