@@ -321,6 +321,10 @@ pub struct Campaign {
     pub includes: Vec<(PathBuf, Span)>,
     /// `LSTEXCLUDE:` files.
     pub lst_excludes: Vec<PathBuf>,
+    /// `FORWARDREF:TYPE|key,key`: names of the type that may stay unmade without PCGen
+    /// reporting them (its `LoadValidator`), as (type, key), the type as written (`FEAT`
+    /// is `ABILITY=FEAT`).
+    pub forward_refs: Vec<(String, String)>,
 }
 
 /// Resolves a PCC path value the way PCGen's `URIFactory` does.
@@ -371,6 +375,7 @@ pub fn parse_pcc(
         entries: Vec::new(),
         includes: Vec::new(),
         lst_excludes: Vec::new(),
+        forward_refs: Vec::new(),
     };
     for line in lines(file, &source.text, LineMode::Whole) {
         let Some(tok) = line.tokens.first() else {
@@ -415,6 +420,18 @@ pub fn parse_pcc(
                     if let Ok(p) = resolve_path(part, dir, root) {
                         c.lst_excludes.push(p);
                     }
+                }
+            }
+            "FORWARDREF" => {
+                if let Some((kind, keys)) = value.split_once('|') {
+                    let kind = match kind.trim() {
+                        "FEAT" => "ABILITY=FEAT",
+                        k => k,
+                    };
+                    c.forward_refs.extend(
+                        keys.split(',')
+                            .map(|k| (kind.to_owned(), k.trim().to_owned())),
+                    );
                 }
             }
             _ => {

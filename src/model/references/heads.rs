@@ -139,9 +139,14 @@ impl FileHeads {
 pub(super) struct NamedCategory {
     /// The category (first use).
     pub(super) name: Written,
-    /// How many uses (PCGen looks every line's categories up, whether a filtered entry
-    /// keeps its object or not).
+    /// How many uses (PCGen looks an `ABILITY:` token's category up while it parses the
+    /// line, whether a filtered entry keeps its object or not).
     pub(super) uses: usize,
+    /// For a `BONUS:ABILITYPOOL` category, the objects whose lines name it: PCGen checks a
+    /// pool once the objects are kept, so a filtered entry counts only those it keeps (the
+    /// one `Rot Grub Swarm` that `_oracle's_curse.pcc` takes from Bestiary 3 names no
+    /// other pool). `None` for an `ABILITY:` token's category.
+    pub(super) pool_owners: Option<Vec<Name>>,
 }
 
 /// The objects one file makes, grouped by the category its lines name (abilities) or in one
@@ -191,7 +196,7 @@ impl FileObjects {
             let text = &f.source().text;
             let (heads, owners) = FileHeads::read_with_owners(lines, text, kind);
             let mut objects = FileObjects::from_heads(heads, kind);
-            objects.named_categories = named_categories(lines, text, kind);
+            objects.named_categories = named_categories(lines, text, kind, &owners);
             objects.references = super::tokens::references(lines, text, kind, &owners);
             objects
         })
@@ -273,29 +278,46 @@ impl FileObjects {
     }
 }
 
-/// The categories named by the `ABILITY:cat|…` and `BONUS:ABILITYPOOL|cat[,cat]|…` tokens
-/// of `lines` (every line: class level lines grant abilities too), each once with its count.
+/// The categories named by the `ABILITY:cat|…`, `ADD:ABILITY|[n|]cat|…`,
+/// `CHOOSE:ABILITY[SELECTION]|cat|…` and `BONUS:ABILITYPOOL|cat[,cat]|…` tokens of `lines`
+/// (every line: class level lines grant abilities too), each once with its count.
 /// PCGen checks a pool's category only on objects it keeps whole (equipment, templates,
 /// abilities …), not on a class's lines, whose bonuses live in its levels: its load log has
 /// no class among the 13 it reports.
-fn named_categories(lines: &[Line], text: &str, kind: FileKind) -> Vec<NamedCategory> {
+fn named_categories(
+    lines: &[Line],
+    text: &str,
+    kind: FileKind,
+    owners: &[Option<Name>],
+) -> Vec<NamedCategory> {
     let mut named: Vec<NamedCategory> = Vec::new();
     // Kit lines are tokens from their first column on, and write `ABILITY:CATEGORY=cat|key`.
     let skip = usize::from(kind != FileKind::Kit);
-    for line in lines {
-        let mut add = |w: Written| {
+    for (i, line) in lines.iter().enumerate() {
+        let owner = owners.get(i).cloned().flatten();
+        let mut add = |w: Written, pool: bool| {
             if w.name.as_str().is_empty() || w.name.as_str().starts_with('.') {
                 return;
             }
-            let at = match named.iter().position(|n| n.name.name == w.name) {
+            let same = |n: &NamedCategory| n.name.name == w.name && n.pool_owners.is_some() == pool;
+            let at = match named.iter().position(same) {
                 Some(at) => at,
                 None => {
-                    named.push(NamedCategory { name: w, uses: 0 });
+                    named.push(NamedCategory {
+                        name: w,
+                        uses: 0,
+                        pool_owners: pool.then(Vec::new),
+                    });
                     named.len() - 1
                 }
             };
             if let Some(n) = named.get_mut(at) {
                 n.uses += 1;
+                if let (Some(owners), Some(o)) = (n.pool_owners.as_mut(), owner.as_ref()) {
+                    if !owners.contains(o) {
+                        owners.push(o.clone());
+                    }
+                }
             }
         };
         for t in line.tokens.iter().skip(skip) {
@@ -304,18 +326,34 @@ fn named_categories(lines: &[Line], text: &str, kind: FileKind) -> Vec<NamedCate
             if kind == FileKind::Kit {
                 if let Some(v) = value.strip_prefix("ABILITY:CATEGORY=") {
                     let cat = v.split('|').next().unwrap_or("");
-                    add(written(cat, start + "ABILITY:CATEGORY=".len(), *t));
+                    add(written(cat, start + "ABILITY:CATEGORY=".len(), *t), false);
                 }
             } else if let Some(v) = value.strip_prefix("ABILITY:") {
                 let cat = v.split('|').next().unwrap_or("");
-                add(written(cat, start + "ABILITY:".len(), *t));
+                add(written(cat, start + "ABILITY:".len(), *t), false);
+            } else if let Some((prefix, v)) = ["CHOOSE:ABILITY|", "CHOOSE:ABILITYSELECTION|"]
+                .iter()
+                .find_map(|p| Some((*p, value.strip_prefix(p)?)))
+            {
+                let cat = v.split('|').next().unwrap_or("");
+                add(written(cat, start + prefix.len(), *t), false);
+            } else if let Some(v) = value.strip_prefix("ADD:ABILITY|") {
+                // `ADD:ABILITY|[count|]category|…`.
+                let mut at = start + "ADD:ABILITY|".len();
+                let mut fields = v.split('|');
+                let mut cat = fields.next().unwrap_or("");
+                if !cat.is_empty() && cat.bytes().all(|b| b.is_ascii_digit()) {
+                    at += cat.len() + 1;
+                    cat = fields.next().unwrap_or("");
+                }
+                add(written(cat, at, *t), false);
             } else if let Some(v) = value
                 .strip_prefix("BONUS:ABILITYPOOL|")
                 .filter(|_| kind != FileKind::Class)
             {
                 let mut at = start + "BONUS:ABILITYPOOL|".len();
                 for cat in v.split('|').next().unwrap_or("").split(',') {
-                    add(written(cat, at, *t));
+                    add(written(cat, at, *t), true);
                     at += cat.len() + 1;
                 }
             }
@@ -346,13 +384,13 @@ fn token_value(text: &str, t: Span, name: &str) -> Option<Written> {
 }
 
 /// The value of a line's last `KEY:` token (after the first column), which PCGen makes the
-/// object's key.
-fn key_token(line: &Line, text: &str) -> Option<Written> {
-    line.tokens
-        .iter()
-        .skip(1)
-        .rev()
-        .find_map(|t| token_value(text, *t, "KEY:"))
+/// object's key; for sizes, stats and alignments `ABB:` sets the key too.
+fn key_token(line: &Line, text: &str, kind: FileKind) -> Option<Written> {
+    let abb_is_key = matches!(kind, FileKind::Size | FileKind::Stat | FileKind::Alignment);
+    line.tokens.iter().skip(1).rev().find_map(|t| {
+        token_value(text, *t, "KEY:")
+            .or_else(|| abb_is_key.then(|| token_value(text, *t, "ABB:")).flatten())
+    })
 }
 
 /// The head of one line, or `None` for a line that makes and changes no object of the kind
@@ -409,7 +447,7 @@ fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadLine> {
         let new_at = at + (i + ".COPY=".len()).min(first_text.len());
         // The copy is known by the line's `KEY:` when it has one (`Padded Armor (Base).COPY=
         // Padded Armor` with `KEY:Padded`), else by its new name.
-        let new = key_token(line, text).unwrap_or_else(|| written(new, new_at, first));
+        let new = key_token(line, text, kind).unwrap_or_else(|| written(new, new_at, first));
         return Some(HeadLine {
             first,
             head: Head::Copy {
@@ -452,7 +490,7 @@ fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadLine> {
         ),
         _ => (first_text, at),
     };
-    let key = key_token(line, text).unwrap_or_else(|| written(name.0, name.1, first));
+    let key = key_token(line, text, kind).unwrap_or_else(|| written(name.0, name.1, first));
     // PCGen keeps the first CATEGORY: of a line and ignores a second.
     let category = line
         .tokens

@@ -22,9 +22,9 @@ use heads::{FileObjects, Head, Target, Written};
 use std::sync::Arc;
 
 /// Whether files of `kind` hold objects other lines look up by key, or whose tokens name
-/// ability categories: the object kinds of PCGen's load order, WEAPONPROF to KIT.
+/// ability categories: the object kinds of PCGen's load order, SIZE to KIT.
 fn is_object_kind(kind: FileKind) -> bool {
-    (FileKind::WeaponProf..=FileKind::Kit).contains(&kind)
+    (FileKind::Size..=FileKind::Kit).contains(&kind)
 }
 
 /// The namespace an object's key lives in: its file kind, or an ability's category (the
@@ -190,9 +190,15 @@ impl<'a> Resolver<'a> {
                 self.out.push(without_category(f, *first, key));
             }
             for named in &objects.named_categories {
-                // PCGen looks the category up while it parses the token, before a filtered
-                // entry drops the object (its load log reports the categories of objects
-                // that `(INCLUDE:…)` leaves out), so every line counts.
+                // PCGen looks an `ABILITY:` token's category up while it parses the token,
+                // before a filtered entry drops the object (its load log reports the
+                // categories of objects that `(INCLUDE:…)` leaves out), so every line
+                // counts; a pool's only on the objects the entry keeps.
+                if let Some(owners) = &named.pool_owners {
+                    if f.filter.is_some() && !owners.iter().any(|o| passes(&f.filter, o)) {
+                        continue;
+                    }
+                }
                 let _ = self.category(f, &named.name, named.uses);
             }
             let file_index = self.read.len();
@@ -369,6 +375,16 @@ impl<'a> Resolver<'a> {
         (found, None)
     }
 
+    /// Whether a file entry that leaves `key` of `space` out is read after the names of
+    /// `by` are given: of a later kind, or `by` itself.
+    fn left_out_later(&self, space: &Space, by: &ReadFile<'_>, key: &Name) -> bool {
+        self.groups(space).any(|(r, g)| {
+            g.keys.contains_key(key)
+                && !passes(&r.file.filter, key)
+                && (r.file.kind > by.file.kind || r.file.file == by.file.file)
+        })
+    }
+
     /// The groups of the files read so far whose objects live in `space`.
     fn groups<'s>(
         &'s self,
@@ -482,9 +498,11 @@ impl<'a> Resolver<'a> {
         ))
     }
 
-    /// Every name a token value of a file read gives must be an object of its kind: one
-    /// error per file, kind and name, at its first use.
+    /// Every name a token value of a file read gives must be an object of its kind (or
+    /// one a loaded PCC's `FORWARDREF:` lets stay unmade): one error per file, kind and
+    /// name, at its first use.
     fn references(&mut self) {
+        let forward = forward_refs(self.load);
         let mut missing = Vec::new();
         for r in &self.read {
             for reference in &r.objects.references {
@@ -504,6 +522,15 @@ impl<'a> Resolver<'a> {
                             reference.found_in.set(file, group);
                         }
                     }
+                    // An object a file entry's `(INCLUDE:…)`/`(EXCLUDE:…)` leaves out is
+                    // made, then forgotten: PCGen's log is silent on the names given before
+                    // that (a file of an earlier kind, or the same file), and reports those
+                    // given after (`legends_of_excalibur.pcc` keeps a few SRD classes; its
+                    // abilities' `ADD:SPELLCASTER|Bard` passes, a later class's
+                    // `SERVESAS:CLASS|Cleric` fails).
+                    (Found::Excluded, _)
+                        if self.left_out_later(&space, r, &reference.name.name) => {}
+                    _ if forward.contains(&(reference.target, reference.name.name.clone())) => {}
                     _ => missing.push((r.file, reference)),
                 }
             }
@@ -558,6 +585,25 @@ impl<'a> Resolver<'a> {
     }
 }
 
+/// The names the load set's PCCs declare with `FORWARDREF:TYPE|key,…`, by the kind of
+/// object they name: PCGen's `LoadValidator` lets them stay unmade in silence. A class's
+/// or domain's spell list is named as the class or domain is here.
+fn forward_refs(load: &LoadSet) -> crate::fxhash::FxHashSet<(FileKind, Name)> {
+    load.campaigns
+        .iter()
+        .flat_map(|c| &c.forward_refs)
+        .filter_map(|(kind, key)| {
+            let kind = match kind.as_str() {
+                "CLASSSPELLLIST" => FileKind::Class,
+                "DOMAINSPELLLIST" => FileKind::Domain,
+                "EQMOD" => FileKind::EquipMod,
+                k => FileKind::from_token(k)?,
+            };
+            Some((kind, Name::new(key)))
+        })
+        .collect()
+}
+
 /// Whether a file entry's `(INCLUDE:…)`/`(EXCLUDE:…)` keeps the object `key`.
 fn passes(filter: &Option<KeyFilter>, key: &Name) -> bool {
     let listed = |keys: &[String]| {
@@ -591,6 +637,10 @@ fn pcgen_class(kind: FileKind) -> &'static str {
         FileKind::ArmorProf => "ArmorProf",
         FileKind::ShieldProf => "ShieldProf",
         FileKind::Deity => "Deity",
+        FileKind::Size => "SizeAdjustment",
+        FileKind::Stat => "PCStat",
+        FileKind::Save => "PCCheck",
+        FileKind::Alignment => "PCAlignment",
         other => other.token(),
     }
 }

@@ -83,6 +83,7 @@ fn a_mod_of_a_missing_object_is_one_error_at_its_key() {
 #[test]
 fn the_did_you_mean_comes_from_the_same_kind() {
     let mut fs_files = vec![
+        ("STAT", "stats.lst", "Strength\tABB:STR\n"),
         ("SKILL", "skills.lst", "Climb\tKEYSTAT:STR\n"),
         ("LANGUAGE", "langs.lst", "Climbx\n"),
         ("SKILL", "mods.lst", "Clinb.MOD\tTYPE:X\n"),
@@ -296,4 +297,93 @@ fn reports_read_as_pcgen_would_say_them() {
         ],
     );
     insta::assert_snapshot!(crate::diagnostic::render(&found, &load.sources, false));
+}
+
+#[test]
+fn sizes_stats_and_alignments_are_known_by_their_abbreviation() {
+    let found = check(&[
+        (
+            "SIZE",
+            "sizes.lst",
+            "Medium\tABB:M\nLarge\tABB:L\nL.MOD\tSIZENUM:5\nHuge.MOD\tSIZENUM:6\n",
+        ),
+        ("STAT", "stats.lst", "Strength\tABB:STR\n"),
+        ("ALIGNMENT", "align.lst", "Lawful Good\tABB:LG\n"),
+        ("SAVE", "saves.lst", "Fortitude\n"),
+        (
+            "EQUIPMENT",
+            "equip.lst",
+            "Sword\tSIZE:M\tBONUS:SAVE|BASE.Fortitude,Will|1\tPRESIZEGTEQ:Large\tPRESIZEEQ:Gargantuan\n",
+        ),
+        (
+            "SKILL",
+            "skills.lst",
+            "Climb\tKEYSTAT:STR\nSwim\tKEYSTAT:Strength\n",
+        ),
+        (
+            "DEITY",
+            "deities.lst",
+            "Pelor\tALIGN:LG\nHextor\tALIGN:LE\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [
+            row("R0105", "deities.lst", 2, 14, "LE"),
+            row("R0105", "equip.lst", 1, 40, "Will"),
+            row("R0105", "equip.lst", 1, 75, "G"),
+            row("R0101", "sizes.lst", 4, 1, "Huge"),
+            row("R0105", "skills.lst", 2, 14, "Strength"),
+        ]
+    );
+}
+
+#[test]
+fn a_forward_reference_may_stay_unmade() {
+    let found = check(&[
+        ("FORWARDREF", "SKILL|Profession,Craft", ""),
+        ("SKILL", "skills.lst", "Climb\n"),
+        (
+            "CLASS",
+            "classes.lst",
+            "CLASS:Fighter\tCSKILL:Climb|Profession|Swim|craft\n",
+        ),
+    ]);
+    assert_eq!(found, [row("R0105", "classes.lst", 1, 39, "Swim")]);
+}
+
+#[test]
+fn a_left_out_object_is_silent_only_to_names_given_before_it() {
+    let found = check(&[
+        (
+            "ABILITY",
+            "abilities.lst",
+            "Bard Casting\tCATEGORY:FEAT\tADD:SPELLCASTER|Bard\n",
+        ),
+        (
+            "CLASS",
+            "classes.lst|(INCLUDE:Fighter)",
+            "CLASS:Fighter\nCLASS:Bard\n",
+        ),
+        ("TEMPLATE", "templates.lst", "Minstrel\tFAVOREDCLASS:Bard\n"),
+    ]);
+    assert_eq!(found, [row("R0105", "templates.lst", 1, 23, "Bard")]);
+}
+
+#[test]
+fn a_pool_is_checked_on_kept_objects_and_an_ability_token_on_every_line() {
+    let found = check(&[(
+        "ABILITY",
+        "feats.lst|(INCLUDE:CATEGORY=FEAT,Kept)",
+        "Dropped\tCATEGORY:FEAT\tBONUS:ABILITYPOOL|Nope|1\tCHOOSE:ABILITY|Nope Two|x\n\
+         Kept\tCATEGORY:FEAT\tBONUS:ABILITYPOOL|Nope Three|1\tADD:ABILITY|2|Nope Four|x\n",
+    )]);
+    assert_eq!(
+        found,
+        [
+            row("R0103", "feats.lst", 1, 63, "Nope Two"),
+            row("R0103", "feats.lst", 2, 38, "Nope Three"),
+            row("R0103", "feats.lst", 2, 65, "Nope Four"),
+        ]
+    );
 }

@@ -25,6 +25,13 @@ enum Shape {
     Spells,
     /// `KEY|choice.KEY2`.
     Eqmods,
+    /// The last field between the separator (an `ADD:` token's optional count comes
+    /// first), itself a `,` list.
+    Last(char),
+    /// The value's first character (`PRESIZEGTEQ:Medium` names the size `M`).
+    Initial,
+    /// A kit's `SPELLBOOK=…|CLASS=…|spell[=count]|…`: each spell's name.
+    KitSpells,
 }
 
 /// One row of the table.
@@ -39,6 +46,17 @@ struct Row {
     shape: Shape,
     /// What each name must be.
     target: FileKind,
+    /// Words that are not names in this token (compared as PCGen does, with case:
+    /// `ADD:SPELLCASTER|Arcane` is a spell type, `Sorcerer` a class).
+    except: Vec<String>,
+}
+
+impl Row {
+    /// Whether the row is a prerequisite's: found wherever a `PRExxx` sits in a value,
+    /// not only as a token of its own.
+    fn is_pre(&self) -> bool {
+        self.token.starts_with("PRE")
+    }
 }
 
 /// The table, read once.
@@ -60,8 +78,10 @@ fn parse(text: &str) -> Vec<Row> {
         .skip(1)
         .filter_map(|l| {
             let cols: Vec<&str> = l.split('\t').collect();
-            let [kind, token, shape, target] = cols.as_slice() else {
-                return None;
+            let (kind, token, shape, target, except) = match cols.as_slice() {
+                [kind, token, shape, target] => (kind, token, shape, target, ""),
+                [kind, token, shape, target, except] => (kind, token, shape, target, *except),
+                _ => return None,
             };
             let kind = match *kind {
                 "*" => None,
@@ -81,6 +101,9 @@ fn parse(text: &str) -> Vec<Row> {
                 ["spelllists"] => Shape::SpellLists,
                 ["spells"] => Shape::Spells,
                 ["eqmods"] => Shape::Eqmods,
+                ["last", s] => Shape::Last(sep(s)?),
+                ["initial"] => Shape::Initial,
+                ["kitspells"] => Shape::KitSpells,
                 _ => return None,
             };
             Some(Row {
@@ -89,6 +112,11 @@ fn parse(text: &str) -> Vec<Row> {
                 sub,
                 shape,
                 target: FileKind::from_token(target)?,
+                except: except
+                    .split(',')
+                    .filter(|w| !w.is_empty())
+                    .map(str::to_owned)
+                    .collect(),
             })
         })
         .collect()
@@ -119,15 +147,13 @@ pub(super) fn references(
     kind: FileKind,
     owners: &[Option<Name>],
 ) -> Vec<Reference> {
-    // Kit lines have token grammars of their own: only KIT rows apply to them.
+    // Kit lines have token grammars of their own: only KIT rows apply to them (and the
+    // prerequisites, which read alike everywhere).
     let applies = |r: &Row| match r.kind {
-        None => kind != FileKind::Kit,
+        None => kind != FileKind::Kit || r.is_pre(),
         Some(k) => k == kind,
     };
-    let mut out: Vec<Reference> = Vec::new();
-    // Where each name of each kind is in `out`.
-    type Seen = indexmap::IndexMap<Name, usize, crate::fxhash::FxBuildHasher>;
-    let mut at_of: crate::fxhash::FxHashMap<FileKind, Seen> = Default::default();
+    let mut found = Found::default();
     // Kit lines are tokens from their first column on; other lines start with a name.
     let skip = usize::from(kind != FileKind::Kit);
     for (i, line) in lines.iter().enumerate() {
@@ -136,66 +162,134 @@ pub(super) fn references(
             let Some(token) = text.get(t.range()) else {
                 continue;
             };
-            let Some((name, value)) = token.split_once(':') else {
-                continue;
-            };
-            let value_at = t.range().start + name.len() + 1;
-            let Some(rows) = BY_TOKEN.get(name) else {
-                continue;
-            };
-            for row in rows.iter().copied().filter(|r| applies(r)) {
+            let start = t.range().start;
+            let mut give = |row: &Row, value: &str, at: usize| {
                 let (value, at) = match &row.sub {
                     Some(sub) => match value.strip_prefix(sub.as_str()) {
-                        Some(rest) if rest.starts_with('|') => {
-                            (&rest[1..], value_at + sub.len() + 1)
-                        }
-                        _ => continue,
+                        Some(rest) if rest.starts_with('|') => (&rest[1..], at + sub.len() + 1),
+                        _ => return,
                     },
-                    None => (value, value_at),
+                    None => (value, at),
                 };
                 names(row.shape, without_pres(value), at, &mut |s, at| {
-                    // `Wizard.Illusionist` names a class's sub-class: the class must exist.
-                    let s = match row.target {
-                        FileKind::Class => s.split('.').next().unwrap_or(s),
-                        _ => s,
-                    };
-                    let lead = s.len() - s.trim_start().len();
-                    let text = s.trim();
-                    if is_group(text) {
-                        return;
-                    }
-                    // A name given before is found by its text: no `Name` is made for it.
-                    let seen = at_of.entry(row.target).or_default();
-                    let at = match seen.get(&crate::name::NameStr(text)) {
-                        Some(at) => *at,
-                        None => {
-                            let name = Name::new(text);
-                            seen.insert(name.clone(), out.len());
-                            let start = at + lead;
-                            out.push(Reference {
-                                target: row.target,
-                                name: Written {
-                                    name,
-                                    span: Span::new(t.file, start..start + text.len()),
-                                },
-                                uses: 0,
-                                owners: Vec::new(),
-                                found_in: Default::default(),
-                            });
-                            out.len() - 1
-                        }
-                    };
-                    if let Some(r) = out.get_mut(at) {
-                        r.uses += 1;
-                        if let Some(o) = owner.as_ref().filter(|o| !r.owners.contains(o)) {
-                            r.owners.push(o.clone());
-                        }
+                    found.add(row, s, Span::new(t.file, at..at), owner.as_ref());
+                });
+            };
+            if let Some((name, value)) = token.split_once(':') {
+                let rows = BY_TOKEN.get(name).map_or(&[][..], Vec::as_slice);
+                for row in rows.iter().filter(|r| !r.is_pre() && applies(r)) {
+                    give(row, value, start + name.len() + 1);
+                }
+            }
+            if token.contains("PRE") {
+                prerequisites(token, &mut |pre, value, at| {
+                    let rows = BY_TOKEN.get(pre).map_or(&[][..], Vec::as_slice);
+                    for row in rows.iter().filter(|r| r.is_pre() && applies(r)) {
+                        give(row, value, start + at);
                     }
                 });
             }
         }
     }
-    out
+    found.out
+}
+
+/// The names found so far in one file, each once.
+#[derive(Default)]
+struct Found {
+    out: Vec<Reference>,
+    /// Where each name of each kind is in `out`.
+    at_of: crate::fxhash::FxHashMap<
+        FileKind,
+        indexmap::IndexMap<Name, usize, crate::fxhash::FxBuildHasher>,
+    >,
+}
+
+impl Found {
+    /// Counts the item `s` (starting where `at` starts) a token gives as `row` says, on the
+    /// line of the object `owner`.
+    fn add(&mut self, row: &Row, s: &str, at: Span, owner: Option<&Name>) {
+        let (skipped, s) = key_of(row.target, s);
+        let lead = skipped + s.len() - s.trim_start().len();
+        let text = s.trim();
+        if is_group(text) || row.except.iter().any(|w| w == text) {
+            return;
+        }
+        // A name given before is found by its text: no `Name` is made for it.
+        let seen = self.at_of.entry(row.target).or_default();
+        let i = match seen.get(&crate::name::NameStr(text)) {
+            Some(i) => *i,
+            None => {
+                let name = Name::new(text);
+                seen.insert(name.clone(), self.out.len());
+                let start = at.range().start + lead;
+                self.out.push(Reference {
+                    target: row.target,
+                    name: Written {
+                        name,
+                        span: Span::new(at.file, start..start + text.len()),
+                    },
+                    uses: 0,
+                    owners: Vec::new(),
+                    found_in: Default::default(),
+                });
+                self.out.len() - 1
+            }
+        };
+        if let Some(r) = self.out.get_mut(i) {
+            r.uses += 1;
+            if let Some(o) = owner.filter(|o| !r.owners.contains(o)) {
+                r.owners.push(o.clone());
+            }
+        }
+    }
+}
+
+/// The key an item names, as PCGen's token reads it for objects of `target`, with how many
+/// bytes of the item come before it.
+fn key_of(target: FileKind, item: &str) -> (usize, &str) {
+    match target {
+        // `Wizard.Illusionist` names a class's sub-class: the class must exist.
+        FileKind::Class => (0, item.split('.').next().unwrap_or(item)),
+        // `BONUS:SAVE|BASE.Fortitude`: the base save of the check `Fortitude` (PCGen
+        // upper-cases a bonus's info before it strips the prefix).
+        FileKind::Save => match item.get(..5) {
+            Some(p) if p.eq_ignore_ascii_case("BASE.") => (5, &item[5..]),
+            _ => (0, item),
+        },
+        // A kit's `TEMPLATE:Name[Other]`: `Other` is chosen within `Name`.
+        FileKind::Template => (0, item.split('[').next().unwrap_or(item)),
+        _ => (0, item),
+    }
+}
+
+/// Calls `pre` with each prerequisite in `token` (its own text, or a `|PRExxx:…`,
+/// `[PRExxx:…]`, `!PRExxx` field of another token's value): its name, its value up to the
+/// next `|` or `]`, and where the value starts in `token`.
+fn prerequisites(token: &str, pre: &mut dyn FnMut(&str, &str, usize)) {
+    let bytes = token.as_bytes();
+    let mut from = 0;
+    while let Some(p) = token.get(from..).and_then(|r| r.find("PRE")) {
+        let start = from + p;
+        from = start + 3;
+        let opens = |i: usize| i == 0 || matches!(bytes.get(i - 1), Some(b'|' | b'['));
+        let negated = start > 0 && bytes.get(start - 1) == Some(&b'!');
+        if !(opens(start) || negated && opens(start - 1)) {
+            continue;
+        }
+        let rest = &token[start..];
+        let Some(colon) = rest.find(':') else {
+            continue;
+        };
+        let name = &rest[..colon];
+        if !name.bytes().all(|b| b.is_ascii_uppercase()) {
+            continue;
+        }
+        let value_at = start + colon + 1;
+        let value = &token[value_at..];
+        let end = value.find(['|', ']']).unwrap_or(value.len());
+        pre(name, &value[..end], value_at);
+    }
 }
 
 /// Whether an item names a group, a choice or a formula rather than one object.
@@ -318,6 +412,28 @@ fn names(shape: Shape, value: &str, at: usize, name: &mut dyn FnMut(&str, usize)
                 start += part.len() + 1;
             }
         }
+        Shape::Last(sep) => {
+            if let Some((f, a)) = fields(value, at, sep).pop() {
+                for (item, ia) in fields(f, a, ',') {
+                    name(item, ia);
+                }
+            }
+        }
+        Shape::Initial => {
+            if let Some(c) = value.chars().next() {
+                name(&value[..c.len_utf8()], at);
+            }
+        }
+        Shape::KitSpells => {
+            for (f, a) in fields(value, at, '|') {
+                if ["SPELLBOOK=", "CLASS="].iter().any(|p| f.starts_with(p)) {
+                    continue;
+                }
+                // `Spell[Metamagic Feat]=2`: the spell is before any `[` or `=`.
+                let end = f.find(['[', '=']).unwrap_or(f.len());
+                name(&f[..end], a);
+            }
+        }
     }
 }
 
@@ -340,10 +456,13 @@ mod tests {
     }
 
     #[test]
-    fn kit_lines_take_only_kit_rows() {
+    fn kit_lines_take_only_kit_rows_and_prerequisites() {
         let text =
             "STARTPACK:Cleric Kit\nSPELLS:SPELLBOOK=Prepared|CLASS=Cleric|Bless=1\nRACE:Elf\n";
-        assert_eq!(refs(FileKind::Kit, text), ["RACE Elf@Elf x1"]);
+        assert_eq!(
+            refs(FileKind::Kit, text),
+            ["SPELL Bless@Bless x1", "RACE Elf@Elf x1"]
+        );
     }
 
     #[test]
@@ -397,6 +516,66 @@ mod tests {
                 "LANGUAGE Common@Common x1",
                 "LANGUAGE Elven@Elven x1",
                 "LANGUAGE Orc@Orc x1",
+            ]
+        );
+    }
+
+    #[test]
+    fn prerequisites_name_sizes_wherever_they_sit() {
+        let text = "Spider\tSIZE:M\tBONUS:SKILL|Hide|4|PRESIZELTEQ:Small\t\
+                    PREMULT:1,[PRESIZEEQ:L],[!PRESIZEEQ:H]\tDESC:Big|!PRESIZEGT:G\tPREFOO:PRESIZEEQ:X\n";
+        assert_eq!(
+            refs(FileKind::Race, text),
+            [
+                "SIZE M@M x1",
+                "SKILL Hide@Hide x1",
+                "SIZE S@S x1",
+                "SIZE L@L x1",
+                "SIZE H@H x1",
+                "SIZE G@G x1",
+            ]
+        );
+        // Kit lines read prerequisites too, and a kit's `SIZE:PC` is the character's size.
+        let text = "GEAR:Longsword\tSIZE:PC\tEQMOD:PLUS1W\tPRESIZEEQ:T\n";
+        assert_eq!(
+            refs(FileKind::Kit, text),
+            [
+                "EQUIPMENT Longsword@Longsword x1",
+                "EQUIPMOD PLUS1W@PLUS1W x1",
+                "SIZE T@T x1"
+            ]
+        );
+    }
+
+    #[test]
+    fn add_tokens_take_their_last_field_and_spell_types_are_not_classes() {
+        let text = "Gift\tADD:LANGUAGE|2|Elven,Orc\tADD:SPELLCASTER|Arcane,Bard,arcane\tBONUS:SAVE|BASE.Fortitude,Base.Will,ALL|1\n";
+        assert_eq!(
+            refs(FileKind::Feat, text),
+            [
+                "LANGUAGE Elven@Elven x1",
+                "LANGUAGE Orc@Orc x1",
+                "CLASS Bard@Bard x1",
+                "CLASS arcane@arcane x1",
+                "SAVE Fortitude@Fortitude x1",
+                "SAVE Will@Will x1",
+            ]
+        );
+    }
+
+    #[test]
+    fn kit_spells_stats_and_alignments() {
+        let text = "SPELLS:SPELLBOOK=Known|CLASS=Wizard|Daze|Shield[Extend Spell]=2\tSTAT:STR=15|DEX=max(1,2)\tALIGN:LG|CN\tTEMPLATE:Lycanthrope[Hybrid]\n";
+        assert_eq!(
+            refs(FileKind::Kit, text),
+            [
+                "SPELL Daze@Daze x1",
+                "SPELL Shield@Shield x1",
+                "STAT STR@STR x1",
+                "STAT DEX@DEX x1",
+                "ALIGNMENT LG@LG x1",
+                "ALIGNMENT CN@CN x1",
+                "TEMPLATE Lycanthrope@Lycanthrope x1",
             ]
         );
     }
