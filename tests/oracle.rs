@@ -190,6 +190,9 @@ fn found(row: &HashMap<String, String>, by_file: &HashMap<&str, Vec<&Finding>>) 
 struct Counterparts {
     /// `MOD target not found` and `Exception while parsing line`: (kind, file, line).
     lines: BTreeSet<(String, String, String)>,
+    /// `MOD target not found` by (file, key), lower case: PCGen writes lines past 999 as
+    /// `(1,049)`, which the oracle's normaliser leaves without a line.
+    mod_keys: BTreeSet<(String, String)>,
     /// `COPY target not found` (PCGen names the base, not the file): the base, lower case.
     copies: BTreeSet<String>,
     /// Categories PCGen could not find, lower case.
@@ -211,6 +214,9 @@ impl Counterparts {
                 "MOD target not found" | "Exception while parsing line" => {
                     c.lines
                         .insert((kind.to_owned(), file.to_owned(), line.to_owned()));
+                    if kind == "MOD target not found" {
+                        c.mod_keys.insert((file.to_owned(), key.to_lowercase()));
+                    }
                 }
                 "COPY target not found" => {
                     c.copies.insert(key.to_lowercase());
@@ -243,7 +249,11 @@ impl Counterparts {
                 .contains(&(kind.to_owned(), d.file.clone(), d.line.clone()))
         };
         match d.code.as_str() {
-            "R0101" => line("MOD target not found") || self.copies.contains(&quoted(3)),
+            "R0101" => {
+                line("MOD target not found")
+                    || self.mod_keys.contains(&(d.file.clone(), quoted(3)))
+                    || self.copies.contains(&quoted(3))
+            }
             "R0102" => line("Exception while parsing line"),
             "R0103" => self.categories.contains(&quoted(1)),
             "R0104" => self.no_category.iter().any(|m| m.contains(&quoted(1))),

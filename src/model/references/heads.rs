@@ -142,11 +142,16 @@ pub(super) struct NamedCategory {
     /// How many uses (PCGen looks an `ABILITY:` token's category up while it parses the
     /// line, whether a filtered entry keeps its object or not).
     pub(super) uses: usize,
-    /// For a `BONUS:ABILITYPOOL` category, the objects whose lines name it: PCGen checks a
-    /// pool once the objects are kept, so a filtered entry counts only those it keeps (the
-    /// one `Rot Grub Swarm` that `_oracle's_curse.pcc` takes from Bestiary 3 names no
-    /// other pool). `None` for an `ABILITY:` token's category.
-    pub(super) pool_owners: Option<Vec<Name>>,
+    /// A `BONUS:ABILITYPOOL` category: PCGen checks a pool once the objects are kept, so a
+    /// filtered entry counts only those it keeps (the one `Rot Grub Swarm` that
+    /// `_oracle's_curse.pcc` takes from Bestiary 3 names no other pool).
+    pub(super) pool: bool,
+    /// Whether a base line (one that makes an object) names it in a token PCGen reads as
+    /// it parses the line: counted whatever a filtered entry keeps.
+    pub(super) always: bool,
+    /// The objects whose other lines name it (pools, and `.MOD`/`.COPY=` lines, which
+    /// PCGen reads only when it applies them): counted when a filtered entry keeps one.
+    pub(super) owners: Vec<Name>,
 }
 
 /// The objects one file makes, grouped by the category its lines name (abilities) or in one
@@ -175,6 +180,14 @@ pub(super) struct FileObjects {
     /// [`FileObjects::groups`] (a copy of a copy a later file makes is found, where PCGen,
     /// making copies in file order, would not).
     pub(super) own: Vec<HeadLine>,
+    /// `Key.MOD` lines' `TOKEN:.CLEAR` and `TOKEN:.CLEAR.Name`s: (the key, the token, the
+    /// name or `None` for all). PCGen forgets what the token gave before, names it could
+    /// not find included.
+    pub(super) clears: Vec<(Name, String, Option<Name>)>,
+    /// Objects of other kinds this file's tokens make as they are read: a
+    /// `NATURALATTACKS:` entry's weapon proficiency, a `SUBCLASS:` line's spell list (named
+    /// as a class by a spell's `CLASSES:`).
+    pub(super) also_makes: Vec<(FileKind, Name)>,
 }
 
 /// The objects of one category made by one file.
@@ -198,6 +211,8 @@ impl FileObjects {
             let mut objects = FileObjects::from_heads(heads, kind);
             objects.named_categories = named_categories(lines, text, kind, &owners);
             objects.references = super::tokens::references(lines, text, kind, &owners);
+            objects.also_makes = also_makes(lines, text, kind);
+            objects.clears = clears(lines, text, kind);
             objects
         })
     }
@@ -295,27 +310,46 @@ fn named_categories(
     let skip = usize::from(kind != FileKind::Kit);
     for (i, line) in lines.iter().enumerate() {
         let owner = owners.get(i).cloned().flatten();
+        // What the line does, worked out only when a token names a category: makes its
+        // object (`Some(true)`), looks one up (`Some(false)`), or fails (`None`: an ability
+        // without `CATEGORY:`, whose tokens PCGen never reads).
+        let mut base: Option<Option<bool>> = None;
         let mut add = |w: Written, pool: bool| {
             if w.name.as_str().is_empty() || w.name.as_str().starts_with('.') {
                 return;
             }
-            let same = |n: &NamedCategory| n.name.name == w.name && n.pool_owners.is_some() == pool;
+            let does = *base.get_or_insert_with(|| match head_line(line, text, kind) {
+                Some(HeadLine {
+                    head: Head::Make { category: None, .. },
+                    ..
+                }) if kind == FileKind::Ability => None,
+                Some(h) => Some(matches!(h.head, Head::Make { .. })),
+                None => Some(true),
+            });
+            let Some(makes) = does else {
+                return;
+            };
+            let always = !pool && makes;
+            let same = |n: &NamedCategory| n.name.name == w.name && n.pool == pool;
             let at = match named.iter().position(same) {
                 Some(at) => at,
                 None => {
                     named.push(NamedCategory {
                         name: w,
                         uses: 0,
-                        pool_owners: pool.then(Vec::new),
+                        pool,
+                        always: false,
+                        owners: Vec::new(),
                     });
                     named.len() - 1
                 }
             };
             if let Some(n) = named.get_mut(at) {
                 n.uses += 1;
-                if let (Some(owners), Some(o)) = (n.pool_owners.as_mut(), owner.as_ref()) {
-                    if !owners.contains(o) {
-                        owners.push(o.clone());
+                n.always |= always;
+                if let Some(o) = owner.as_ref().filter(|_| !always) {
+                    if !n.owners.contains(o) {
+                        n.owners.push(o.clone());
                     }
                 }
             }
@@ -360,6 +394,61 @@ fn named_categories(
         }
     }
     named
+}
+
+/// What [`FileObjects::also_makes`] says: the objects `lines` make besides their own.
+fn also_makes(lines: &[Line], text: &str, kind: FileKind) -> Vec<(FileKind, Name)> {
+    let mut out = Vec::new();
+    for line in lines {
+        for (i, t) in line.tokens.iter().enumerate() {
+            let value = slice(text, *t);
+            if i == 0 && kind == FileKind::Class {
+                if let Some(sub) = value.strip_prefix("SUBCLASS:") {
+                    out.push((FileKind::Class, Name::new(sub.trim())));
+                }
+            } else if let Some(v) = value.strip_prefix("NATURALATTACKS:") {
+                // `Bite,Weapon.Natural.Melee,*1,1d6|Claw,…`: each attack's name first.
+                for attack in v.split('|') {
+                    let name = attack.split(',').next().unwrap_or("").trim();
+                    if !name.is_empty() {
+                        out.push((FileKind::WeaponProf, Name::new(name)));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What [`FileObjects::clears`] says: each `Key.MOD` line's `TOKEN:.CLEAR[.Name]` tokens.
+fn clears(lines: &[Line], text: &str, kind: FileKind) -> Vec<(Name, String, Option<Name>)> {
+    let mut out = Vec::new();
+    for line in lines {
+        let Some(HeadLine {
+            head: Head::Mod(target),
+            ..
+        }) = head_line(line, text, kind)
+        else {
+            continue;
+        };
+        for t in line.tokens.iter().skip(1) {
+            let Some((token, value)) = slice(text, *t).split_once(':') else {
+                continue;
+            };
+            for item in value.split('|') {
+                let Some(rest) = item.strip_prefix(".CLEAR") else {
+                    continue;
+                };
+                let name = match rest.strip_prefix('.') {
+                    Some(name) => Some(Name::new(name.trim())),
+                    None if rest.is_empty() => None,
+                    None => continue,
+                };
+                out.push((target.key.name.clone(), token.to_owned(), name));
+            }
+        }
+    }
+    out
 }
 
 /// The text of `span` in `text` (empty when out of range).

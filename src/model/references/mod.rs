@@ -133,6 +133,9 @@ struct Resolver<'a> {
     /// The `.COPY=`/`.MOD` lines of the current kind whose object is missing, reported once
     /// the kind is done (how many a file has decides the help).
     misses: Vec<Miss<'a>>,
+    /// The keys of the `.MOD` lines skipped for want of their object, by file: PCGen never
+    /// reads those lines' tokens, so the names they give are no further error.
+    skipped_mods: crate::fxhash::FxHashSet<(FileId, Name)>,
     out: Vec<Diagnostic>,
 }
 
@@ -175,6 +178,7 @@ impl<'a> Resolver<'a> {
             whole: FxHashMap::default(),
             unknown: Vec::new(),
             misses: Vec::new(),
+            skipped_mods: Default::default(),
             out: Vec::new(),
         }
     }
@@ -192,12 +196,13 @@ impl<'a> Resolver<'a> {
             for named in &objects.named_categories {
                 // PCGen looks an `ABILITY:` token's category up while it parses the token,
                 // before a filtered entry drops the object (its load log reports the
-                // categories of objects that `(INCLUDE:…)` leaves out), so every line
-                // counts; a pool's only on the objects the entry keeps.
-                if let Some(owners) = &named.pool_owners {
-                    if f.filter.is_some() && !owners.iter().any(|o| passes(&f.filter, o)) {
-                        continue;
-                    }
+                // categories of objects that `(INCLUDE:…)` leaves out), so every base line
+                // counts; a pool's, or a `.MOD` line's, only on the objects the entry keeps.
+                if f.filter.is_some()
+                    && !named.always
+                    && !named.owners.iter().any(|o| passes(&f.filter, o))
+                {
+                    continue;
                 }
                 let _ = self.category(f, &named.name, named.uses);
             }
@@ -266,6 +271,10 @@ impl<'a> Resolver<'a> {
         for m in &misses {
             let d = self.missing(m, crowd(m));
             self.out.push(d);
+            if m.what == ".MOD" {
+                self.skipped_mods
+                    .insert((m.file.file, m.target.key.name.clone()));
+            }
         }
     }
 
@@ -503,13 +512,47 @@ impl<'a> Resolver<'a> {
     /// name, at its first use.
     fn references(&mut self) {
         let forward = forward_refs(self.load);
+        let mut made: crate::fxhash::FxHashSet<(FileKind, &Name)> = Default::default();
+        let mut cleared: crate::fxhash::FxHashSet<(FileKind, &Name, &str, Option<&Name>)> =
+            Default::default();
+        for r in &self.read {
+            made.extend(r.objects.also_makes.iter().map(|(k, n)| (*k, n)));
+            cleared.extend(
+                r.objects
+                    .clears
+                    .iter()
+                    .map(|(key, token, item)| (r.file.kind, key, token.as_str(), item.as_ref())),
+            );
+        }
         let mut missing = Vec::new();
         for r in &self.read {
+            // An ability of an unknown category is dropped before PCGen reads its tokens:
+            // the category is the one error.
+            let dropped: Vec<&heads::Group> = (r.objects.groups.iter().zip(&r.spaces))
+                .filter(|(_, space)| space.is_none())
+                .map(|(g, _)| g)
+                .collect();
             for reference in &r.objects.references {
                 // A filtered entry keeps only what the objects it keeps say.
                 if r.file.filter.is_some()
-                    && !reference.owners.iter().any(|o| passes(&r.file.filter, o))
+                    && !reference
+                        .owners
+                        .iter()
+                        .any(|(o, _)| passes(&r.file.filter, o))
                 {
+                    continue;
+                }
+                let skipped = |o: &Name| self.skipped_mods.contains(&(r.file.file, o.clone()));
+                if !reference.owners.is_empty() && reference.owners.iter().all(|(o, _)| skipped(o))
+                {
+                    continue;
+                }
+                // So is an ability without `CATEGORY:` (the line fails).
+                let failed = |o: &Name| {
+                    dropped.iter().any(|g| g.keys.contains_key(o))
+                        || r.objects.no_category.iter().any(|(_, k)| k.name == *o)
+                };
+                if !reference.owners.is_empty() && reference.owners.iter().all(|(o, _)| failed(o)) {
                     continue;
                 }
                 let space = Space::File(reference.target);
@@ -531,6 +574,15 @@ impl<'a> Resolver<'a> {
                     (Found::Excluded, _)
                         if self.left_out_later(&space, r, &reference.name.name) => {}
                     _ if forward.contains(&(reference.target, reference.name.name.clone())) => {}
+                    _ if made.contains(&(reference.target, &reference.name.name)) => {}
+                    // Every token that gave the name was cleared by a later `.MOD`:
+                    // PCGen forgets the name with the token's value.
+                    _ if !reference.owners.is_empty()
+                        && reference.owners.iter().all(|(o, token)| {
+                            let name = Some(&reference.name.name);
+                            cleared.contains(&(r.file.kind, o, *token, None))
+                                || cleared.contains(&(r.file.kind, o, *token, name))
+                        }) => {}
                     _ => missing.push((r.file, reference)),
                 }
             }

@@ -387,3 +387,54 @@ fn a_pool_is_checked_on_kept_objects_and_an_ability_token_on_every_line() {
         ]
     );
 }
+
+#[test]
+fn names_pcgen_never_reads_or_already_has_are_no_error() {
+    let found = check(&[
+        ("SKILL", "skills.lst", "Climb\nSurvival\n"),
+        (
+            "CLASS",
+            "classes.lst",
+            "CLASS:Ranger\tCSKILL:Climb|Wilderness Lore|Intuit Direction\n\
+             SUBCLASS:Egoist\n\
+             CLASS:Rogue\tCSKILL:Climb|Innuendo|Read Lips\n",
+        ),
+        (
+            "CLASS",
+            "mods.lst",
+            "CLASS:Ranger.MOD\tCSKILL:.CLEAR\tCSKILL:Survival\n\
+             CLASS:Rogue.MOD\tCSKILL:.CLEAR.Innuendo\n\
+             CLASS:Missing.MOD\tCSKILL:Scry\n",
+        ),
+        (
+            "RACE",
+            "races.lst",
+            "Wolf\tNATURALATTACKS:Bite,Weapon.Natural.Melee,*1,1d6\n",
+        ),
+        ("DEITY", "deities.lst", "Fenris\tDEITYWEAP:Bite|Gore\n"),
+        (
+            "SPELL",
+            "spells.lst",
+            "Mind Thrust\tCLASSES:Egoist=1|TYPE.Psionic=1\n",
+        ),
+        (
+            "ABILITY",
+            "abilities.lst",
+            "Uncategorised\tCSKILL:Hide\n\
+             Trait\tCATEGORY:Nowhere\tCSKILL:Spot\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [
+            // One error each for the ability lines and the mod's object; no cascade.
+            row("R0102", "abilities.lst", 1, 1, "Uncategorised"),
+            row("R0103", "abilities.lst", 2, 16, "Nowhere"),
+            // The cleared names pass; Read Lips was not cleared.
+            row("R0105", "classes.lst", 3, 35, "Read Lips"),
+            // Natural attacks make weapon proficiencies; Gore is made by none.
+            row("R0105", "deities.lst", 1, 23, "Gore"),
+            row("R0101", "mods.lst", 3, 7, "Missing"),
+        ]
+    );
+}

@@ -131,9 +131,10 @@ pub(super) struct Reference {
     pub(super) name: Written,
     /// How many uses in the file.
     pub(super) uses: usize,
-    /// The keys of the objects whose lines give it (a filtered file entry keeps the name
-    /// only when it keeps one of them).
-    pub(super) owners: Vec<Name>,
+    /// The keys of the objects whose lines give it, each with the token that gives it (a
+    /// filtered file entry keeps the name only when it keeps one of them; a later
+    /// `Key.MOD` with `TOKEN:.CLEAR` takes it back).
+    pub(super) owners: Vec<(Name, &'static str)>,
     /// The file (its run cache entry's address) that made the object in a load set before,
     /// or 0: a later load set holding that file whole finds the name there with one look-up
     /// instead of searching every file of the kind. Only ever a hint: it is checked.
@@ -163,7 +164,7 @@ pub(super) fn references(
                 continue;
             };
             let start = t.range().start;
-            let mut give = |row: &Row, value: &str, at: usize| {
+            let mut give = |row: &'static Row, value: &str, at: usize| {
                 let (value, at) = match &row.sub {
                     Some(sub) => match value.strip_prefix(sub.as_str()) {
                         Some(rest) if rest.starts_with('|') => (&rest[1..], at + sub.len() + 1),
@@ -177,14 +178,14 @@ pub(super) fn references(
             };
             if let Some((name, value)) = token.split_once(':') {
                 let rows = BY_TOKEN.get(name).map_or(&[][..], Vec::as_slice);
-                for row in rows.iter().filter(|r| !r.is_pre() && applies(r)) {
+                for row in rows.iter().copied().filter(|r| !r.is_pre() && applies(r)) {
                     give(row, value, start + name.len() + 1);
                 }
             }
             if token.contains("PRE") {
                 prerequisites(token, &mut |pre, value, at| {
                     let rows = BY_TOKEN.get(pre).map_or(&[][..], Vec::as_slice);
-                    for row in rows.iter().filter(|r| r.is_pre() && applies(r)) {
+                    for row in rows.iter().copied().filter(|r| r.is_pre() && applies(r)) {
                         give(row, value, start + at);
                     }
                 });
@@ -208,7 +209,10 @@ struct Found {
 impl Found {
     /// Counts the item `s` (starting where `at` starts) a token gives as `row` says, on the
     /// line of the object `owner`.
-    fn add(&mut self, row: &Row, s: &str, at: Span, owner: Option<&Name>) {
+    fn add(&mut self, row: &'static Row, s: &str, at: Span, owner: Option<&Name>) {
+        if is_group(s.trim()) {
+            return;
+        }
         let (skipped, s) = key_of(row.target, s);
         let lead = skipped + s.len() - s.trim_start().len();
         let text = s.trim();
@@ -238,8 +242,11 @@ impl Found {
         };
         if let Some(r) = self.out.get_mut(i) {
             r.uses += 1;
-            if let Some(o) = owner.filter(|o| !r.owners.contains(o)) {
-                r.owners.push(o.clone());
+            if let Some(o) = owner {
+                let by = row.token.as_str();
+                if !r.owners.iter().any(|(k, t)| k == o && *t == by) {
+                    r.owners.push((o.clone(), by));
+                }
             }
         }
     }
@@ -257,8 +264,12 @@ fn key_of(target: FileKind, item: &str) -> (usize, &str) {
             Some(p) if p.eq_ignore_ascii_case("BASE.") => (5, &item[5..]),
             _ => (0, item),
         },
-        // A kit's `TEMPLATE:Name[Other]`: `Other` is chosen within `Name`.
-        FileKind::Template => (0, item.split('[').next().unwrap_or(item)),
+        // A kit's `TEMPLATE:Name[Other]`: `Other` is chosen within `Name`; `Name.REMOVE`
+        // takes the template away.
+        FileKind::Template => {
+            let item = item.split('[').next().unwrap_or(item);
+            (0, item.strip_suffix(".REMOVE").unwrap_or(item))
+        }
         _ => (0, item),
     }
 }
