@@ -274,6 +274,18 @@ impl RunReport {
 
     /// Adds the next load set; returns its diagnostics that are new to the run, in order.
     pub fn add(&mut self, set: &SetReport) -> Vec<Diagnostic> {
+        self.add_kept(set, |_, _| true)
+    }
+
+    /// [`RunReport::add`], reporting and counting only the new diagnostics `keep` accepts
+    /// (it sees each new one once, in order, with its JSON form): a baseline's findings or
+    /// those outside the changed files are left out of the run, totals included, and are
+    /// still not reported again by a later load set.
+    pub fn add_kept(
+        &mut self,
+        set: &SetReport,
+        mut keep: impl FnMut(&Diagnostic, &JsonDiagnostic) -> bool,
+    ) -> Vec<Diagnostic> {
         let mut new = Vec::new();
         let root = match self.roots.iter().position(|r| *r == set.root) {
             Some(i) => i,
@@ -303,7 +315,7 @@ impl RunReport {
                 let met = self.raw_seen.entry(raw).or_default();
                 met.push(d.message.as_str().into());
             }
-            if self.seen.insert(identity(&j)) {
+            if self.seen.insert(identity(&j)) && keep(d, &j) {
                 match d.severity {
                     Severity::Error => self.summary.errors += 1,
                     Severity::Warning => self.summary.warnings += 1,

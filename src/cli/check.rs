@@ -13,6 +13,7 @@
 //! (the campaigns added to load sets summed up, see [`super::added`]), then the summary.
 
 use super::added::AddedCampaigns;
+use super::baseline::Accepted;
 use super::findings::{self, Finding, Tally};
 use super::output::{Out, OutputArgs, Stream};
 use super::sarif;
@@ -81,6 +82,14 @@ pub struct CheckArgs {
     /// Where SARIF rules link to (`docs/errors.md` as a URL; default: this build's copy).
     #[arg(long, value_name = "URL")]
     pub errors_doc_url: Option<String>,
+    /// Report (and fail on) only the findings not in this baseline file; say how many of
+    /// its findings are gone.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in this baseline file (none are reported; exit 0 unless the
+    /// run fails otherwise).
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub write_baseline: Option<PathBuf>,
 }
 
 /// The load sets named by the command line: all PCC files together, each folder's PCCs apart.
@@ -201,6 +210,11 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return super::usage_error(e),
     };
+    let mut accepted = match Accepted::new(args.baseline.as_deref(), args.write_baseline.as_deref())
+    {
+        Ok(a) => a,
+        Err(e) => return super::usage_error(e),
+    };
     let format = args.format;
     let mut run = RunReport::new();
     let options = out.render_options(Stream::Stdout);
@@ -216,7 +230,14 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
     let mut later: (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
     check_sets(&root, &sets, |mut report| {
         policy.apply(&mut report.diagnostics);
-        let mut new = run.add(&report);
+        let mut prints = Vec::new();
+        let new = run.add_kept(&report, |d, j| {
+            let (print, reported) = accepted.judge(d, j, &report.sources);
+            if reported {
+                prints.push(print);
+            }
+            reported
+        });
         for d in &new {
             tally.add(d);
             if let Some(code) = policy.refused(d) {
@@ -228,6 +249,7 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         }
         match format {
             OutputFormat::Human if written.is_ok() => {
+                let mut new = new;
                 new.retain(|d| policy.shown(d) && (out.verbose || !added.take(d)));
                 // Errors now; warnings and notes after every error of the run.
                 let (errors, others): (Vec<_>, Vec<_>) =
@@ -242,12 +264,15 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
             }
             OutputFormat::Concise | OutputFormat::Github => found.extend(
                 new.iter()
-                    .filter(|d| policy.shown(d))
-                    .map(|d| Finding::new(d, &report, &cwd)),
+                    .zip(prints)
+                    .filter(|(d, _)| policy.shown(d))
+                    .map(|(d, print)| Finding::new(d, &report, &cwd, print)),
             ),
-            OutputFormat::Sarif => {
-                found.extend(new.iter().map(|d| Finding::new(d, &report, &cwd)));
-            }
+            OutputFormat::Sarif => found.extend(
+                new.iter()
+                    .zip(prints)
+                    .map(|(d, print)| Finding::new(d, &report, &cwd, print)),
+            ),
             OutputFormat::Human | OutputFormat::Json => {}
         }
     });
@@ -292,6 +317,11 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
     });
     if let Err(e) = written.and_then(|()| stdout.flush()) {
         return super::usage_error(format!("cannot write the report: {e}"));
+    }
+    match accepted.finish() {
+        Ok(Some(line)) if !policy.quiet => super::output::eprint(&format!("rulebook: {line}\n")),
+        Ok(_) => {}
+        Err(e) => return super::usage_error(e),
     }
     for (code, n) in refused {
         super::output::eprint(&format!(

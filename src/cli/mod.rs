@@ -6,6 +6,7 @@
 //! a run quietly with 0.
 
 mod added;
+mod baseline;
 mod calc;
 mod check;
 mod codes;
