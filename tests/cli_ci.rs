@@ -1,6 +1,6 @@
 //! `rulebook check` in a data team's CI, through the binary, each test in a scratch project
 //! of its own (a PCGen root with one game mode and a dataset): the baseline
-//! (`--baseline`, `--write-baseline`).
+//! (`--baseline`, `--write-baseline`) and the config file (`rulebook.toml`, `--config`).
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -172,4 +172,117 @@ fn a_baseline_that_cannot_be_read_is_a_usage_error() {
     let old = p.run(&check(&["--baseline", "old.json"]));
     assert_eq!(old.code(), 2, "{old:?}");
     assert!(old.stderr().contains("version 9"), "{old:?}");
+}
+
+#[test]
+fn the_config_file_is_found_upward_and_gives_the_run_its_settings() {
+    let p = Project::new("config", &[CLEAN, BROKEN].concat());
+    p.write(
+        "rulebook.toml",
+        "pcgen-root = \".\"\ndata = [\"data\"]\nformat = \"concise\"\n",
+    );
+    // From a folder below, with no PATH and no flag: the file's root, data and format.
+    let run = p.run_in("data/mine", &["check"]);
+    assert_eq!(run.code(), 1, "{run:?}");
+    assert_eq!(
+        run.stdout(),
+        "abilities.lst:2:26: error[M0107] variable `Nowhere` is not visible from PC\n",
+        "{run:?}"
+    );
+    // A flag beats the file.
+    let json = p.run(&["check", "--format", "json"]);
+    assert!(json.stdout().starts_with('{'), "{json:?}");
+
+    // The baseline named in the file is the one compared with.
+    p.write(
+        "rulebook.toml",
+        "pcgen-root = \".\"\ndata = [\"data\"]\nbaseline = \"b.json\"\n",
+    );
+    let written = p.run(&["check", "--write-baseline", "b.json"]);
+    assert_eq!(written.code(), 0, "{written:?}");
+    let run = p.run(&["check"]);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert!(run.stderr().contains("1 finding accepted"), "{run:?}");
+}
+
+#[test]
+fn the_config_file_allows_and_denies_per_code_and_per_path() {
+    let p = Project::new("config-paths", &[CLEAN, BROKEN].concat());
+    // An unused variable is a note (M0120): denied for every file, allowed for vars.lst.
+    p.write(
+        "data/mine/vars.lst",
+        "GLOBAL:NUMBER=Known\nGLOBAL:NUMBER=Unused\n",
+    );
+    let base = "pcgen-root = \".\"\ndata = [\"data\"]\nformat = \"concise\"\n";
+    p.write("rulebook.toml", &format!("{base}deny = [\"M0120\"]\n"));
+    let denied = p.run(&["check"]);
+    assert!(denied.stdout().contains("error[M0120]"), "{denied:?}");
+    p.write(
+        "rulebook.toml",
+        &format!(
+            "{base}deny = [\"M0120\"]\n[[paths]]\nglob = \"data/**/vars.lst\"\n\
+             allow = [\"unused-variable\"]\n"
+        ),
+    );
+    let allowed = p.run(&["check"]);
+    assert!(!allowed.stdout().contains("M0120"), "{allowed:?}");
+    assert!(allowed.stdout().contains("error[M0107]"), "{allowed:?}");
+}
+
+#[test]
+fn extra_roots_let_a_pcc_name_homebrew_outside_the_pcgen_root() {
+    let p = Project::new("config-roots", CLEAN);
+    // The PCGen root is pcgen/; the homebrew beside it is named through ../../../brew/.
+    for (path, text) in FILES {
+        p.write(&format!("pcgen/{path}"), text);
+    }
+    p.write("pcgen/data/mine/abilities.lst", CLEAN);
+    p.write("brew/feats.lst", BROKEN);
+    p.write(
+        "pcgen/data/mine/mine.pcc",
+        &format!("{}ABILITY:../../../brew/feats.lst\n", FILES[1].1),
+    );
+    let refused = p.run(&[
+        "check",
+        "pcgen/data",
+        "--pcgen-root",
+        "pcgen",
+        "--format",
+        "concise",
+    ]);
+    assert!(refused.stdout().contains("[L0114]"), "{refused:?}");
+    p.write(
+        "rulebook.toml",
+        "pcgen-root = \"pcgen\"\nextra-roots = [\"brew\"]\n",
+    );
+    let read = p.run(&["check", "pcgen/data", "--format", "concise"]);
+    assert!(!read.stdout().contains("[L0114]"), "{read:?}");
+    assert!(read.stdout().contains("error[M0107]"), "{read:?}");
+}
+
+#[test]
+fn a_config_problem_is_reported_at_its_place_with_a_guess() {
+    let p = Project::new("config-errors", CLEAN);
+    p.write("rulebook.toml", "pcgen-root = \".\"\npcgen-rot = \"x\"\n");
+    let unknown = p.run(&["check", "data"]);
+    assert_eq!(unknown.code(), 2, "{unknown:?}");
+    insta::assert_snapshot!("config_unknown_key", unknown.stderr());
+    p.write(
+        "rulebook.toml",
+        "[[paths]]\nglob = \"data/\"\ndeny = [\"M0107x\"]\n",
+    );
+    let code = p.run(&["check", "data"]);
+    assert_eq!(code.code(), 2, "{code:?}");
+    insta::assert_snapshot!("config_unknown_code", code.stderr());
+    // --config names a file anywhere; one that is not there is a usage error.
+    p.write("elsewhere/settings.toml", "format = \"sarf\"\n");
+    let named = p.run(&["check", "data", "--config", "elsewhere/settings.toml"]);
+    assert_eq!(named.code(), 2, "{named:?}");
+    assert!(
+        named.stderr().contains("did you mean `sarif`?"),
+        "{named:?}"
+    );
+    let missing = p.run(&["check", "data", "--config", "nowhere.toml"]);
+    assert_eq!(missing.code(), 2, "{missing:?}");
+    assert!(missing.stderr().contains("config file"), "{missing:?}");
 }

@@ -36,3 +36,11 @@ fn baseline_schema_is_up_to_date() {
         schemars::schema_for!(rulebook::diagnostic::baseline::Baseline),
     );
 }
+
+#[test]
+fn config_schema_is_up_to_date() {
+    check_schema(
+        "config.schema.json",
+        schemars::schema_for!(rulebook::config::ConfigFile),
+    );
+}

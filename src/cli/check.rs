@@ -63,15 +63,15 @@ pub enum OutputFormat {
 /// Arguments of `rulebook check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// PCC files (loaded together) or folders (each selectable PCC below is its own load).
-    #[arg(required = true)]
+    /// PCC files (loaded together) or folders (each selectable PCC below is its own load);
+    /// default: `data` of `rulebook.toml`.
     pub paths: Vec<PathBuf>,
     /// The PCGen root holding `data/` and `system/gameModes/` (found from the paths if absent).
     #[arg(long)]
     pub pcgen_root: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "human")]
-    pub format: OutputFormat,
+    /// Output format (default: `format` of `rulebook.toml`, else human).
+    #[arg(long, value_enum)]
+    pub format: Option<OutputFormat>,
     /// Read files a PCC names outside the PCGen root (refused by default).
     #[arg(long)]
     pub allow_outside_root: bool,
@@ -90,6 +90,23 @@ pub struct CheckArgs {
     /// run fails otherwise).
     #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
     pub write_baseline: Option<PathBuf>,
+    /// The config file (default: the nearest `rulebook.toml` at or above the current
+    /// folder; see docs/ci.md).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+}
+
+impl From<rulebook::config::Format> for OutputFormat {
+    fn from(f: rulebook::config::Format) -> Self {
+        use rulebook::config::Format;
+        match f {
+            Format::Human => OutputFormat::Human,
+            Format::Concise => OutputFormat::Concise,
+            Format::Github => OutputFormat::Github,
+            Format::Json => OutputFormat::Json,
+            Format::Sarif => OutputFormat::Sarif,
+        }
+    }
 }
 
 /// The load sets named by the command line: all PCC files together, each folder's PCCs apart.
@@ -181,13 +198,41 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return super::usage_error(e),
     };
-    if args.statistics && !matches!(args.format, OutputFormat::Human | OutputFormat::Concise) {
+    let loaded = match super::config::load(args.config.as_deref(), out) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let policy = match &loaded {
+        Some(l) => match l.policy(policy, out) {
+            Ok(p) => p,
+            Err(code) => return code,
+        },
+        None => policy,
+    };
+    let config = loaded.as_ref().map(|l| &l.config);
+    let format = args
+        .format
+        .or_else(|| config.and_then(|c| c.format).map(OutputFormat::from))
+        .unwrap_or(OutputFormat::Human);
+    if args.statistics && !matches!(format, OutputFormat::Human | OutputFormat::Concise) {
         return super::usage_error(
             "--statistics prints a table: use it with --format human or concise",
         );
     }
-    let paths: Vec<PathBuf> = args.paths.iter().map(|p| absolute(p)).collect();
-    let root = match &args.pcgen_root {
+    let paths: Vec<PathBuf> = match (&args.paths[..], config) {
+        ([], Some(c)) if !c.data.is_empty() => c.data.clone(),
+        ([], _) => {
+            return super::usage_error(
+                "give the PCC files or folders to check (or `data` in rulebook.toml)",
+            );
+        }
+        (given, _) => given.iter().map(|p| absolute(p)).collect(),
+    };
+    let pcgen_root = args
+        .pcgen_root
+        .clone()
+        .or_else(|| config.and_then(|c| c.pcgen_root.clone()));
+    let root = match &pcgen_root {
         Some(r) => match given_root(&fs, r, &paths) {
             Ok(root) => root,
             Err(e) => return super::usage_error(e),
@@ -206,16 +251,26 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
     } else {
         root
     };
+    let root = match config {
+        Some(c) => root.with_extra_roots(c.extra_roots.clone()),
+        None => root,
+    };
     let sets = match load_sets(&fs, &paths) {
         Ok(s) => s,
         Err(e) => return super::usage_error(e),
     };
-    let mut accepted = match Accepted::new(args.baseline.as_deref(), args.write_baseline.as_deref())
-    {
+    // A baseline being written is not compared with.
+    let baseline = match &args.write_baseline {
+        Some(_) => None,
+        None => args
+            .baseline
+            .clone()
+            .or_else(|| config.and_then(|c| c.baseline.clone())),
+    };
+    let mut accepted = match Accepted::new(baseline.as_deref(), args.write_baseline.as_deref()) {
         Ok(a) => a,
         Err(e) => return super::usage_error(e),
     };
-    let format = args.format;
     let mut run = RunReport::new();
     let options = out.render_options(Stream::Stdout);
     let cwd = std::env::current_dir().unwrap_or_default();
@@ -229,7 +284,7 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
     // whole data folder the errors come first, whatever load set they are in.
     let mut later: (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
     check_sets(&root, &sets, |mut report| {
-        policy.apply(&mut report.diagnostics);
+        policy.apply_in(&mut report.diagnostics, &report.sources, &report.root);
         let mut prints = Vec::new();
         let new = run.add_kept(&report, |d, j| {
             let (print, reported) = accepted.judge(d, j, &report.sources);

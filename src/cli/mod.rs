@@ -10,6 +10,7 @@ mod baseline;
 mod calc;
 mod check;
 mod codes;
+mod config;
 mod conformance;
 mod dialect;
 mod eval;

@@ -165,6 +165,22 @@ pub struct Policy {
     pub deny: Vec<Selector>,
     /// Only errors are shown.
     pub quiet: bool,
+    /// `allow` and `deny` for some files (`[[paths]]` of `rulebook.toml`), on top of the
+    /// above; their globs are relative to `dir`.
+    pub rules: Vec<PathRule>,
+    /// The folder of `rulebook.toml`.
+    pub dir: PathBuf,
+}
+
+/// `allow` and `deny` for the files a glob matches.
+#[derive(Clone, Debug)]
+pub struct PathRule {
+    /// The files.
+    pub glob: rulebook::config::glob::Glob,
+    /// Not reported there.
+    pub allow: Vec<Selector>,
+    /// Made errors there.
+    pub deny: Vec<Selector>,
 }
 
 /// Whether `selectors` name a diagnostic.
@@ -180,16 +196,56 @@ impl Policy {
     /// Applies `--allow` and `--deny` to `diagnostics`: allowed warnings and notes are
     /// removed, denied ones become errors (deny wins over allow).
     pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
+        diagnostics.retain_mut(|d| self.keep(d, &[]));
+    }
+
+    /// [`Policy::apply`] with the path rules too, for diagnostics in `sources` (paths
+    /// relative to the PCGen root `root`).
+    pub fn apply_in(
+        &self,
+        diagnostics: &mut Vec<Diagnostic>,
+        sources: &rulebook::source::SourceMap,
+        root: &std::path::Path,
+    ) {
+        if self.rules.is_empty() {
+            return self.apply(diagnostics);
+        }
         diagnostics.retain_mut(|d| {
-            if d.severity == Severity::Error {
-                return true;
-            }
-            if names(&self.deny, d) {
+            let rules: Vec<&PathRule> = sources
+                .get(d.span.file)
+                .and_then(|f| PathView::absolute(root, &f.path))
+                .and_then(|p| p.strip_prefix(&self.dir).ok().map(|r| r.to_path_buf()))
+                .map(|rel| {
+                    let rel = rel.to_string_lossy().replace('\\', "/");
+                    self.rules.iter().filter(|r| r.glob.matches(&rel)).collect()
+                })
+                .unwrap_or_default();
+            self.keep(d, &rules)
+        });
+    }
+
+    /// Whether `d` stays (a denied one made an error); `rules` are the path rules of its
+    /// file. The last rule naming `d` decides, else the options for every file; at one level
+    /// deny beats allow.
+    fn keep(&self, d: &mut Diagnostic, rules: &[&PathRule]) -> bool {
+        if d.severity == Severity::Error {
+            return true;
+        }
+        let levels = rules
+            .iter()
+            .rev()
+            .map(|r| (&r.deny, &r.allow))
+            .chain([(&self.deny, &self.allow)]);
+        for (deny, allow) in levels {
+            if names(deny, d) {
                 d.severity = Severity::Error;
                 return true;
             }
-            !names(&self.allow, d)
-        });
+            if names(allow, d) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether a diagnostic (after [`Policy::apply`]) is shown.
