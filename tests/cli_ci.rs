@@ -1,6 +1,8 @@
 //! `rulebook check` in a data team's CI, through the binary, each test in a scratch project
 //! of its own (a PCGen root with one game mode and a dataset): the baseline
-//! (`--baseline`, `--write-baseline`) and the config file (`rulebook.toml`, `--config`).
+//! (`--baseline`, `--write-baseline`), the config file (`rulebook.toml`, `--config`) and
+//! `--changed-since` in a scratch git repository (git must be installed: without it the
+//! test fails).
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -285,4 +287,106 @@ fn a_config_problem_is_reported_at_its_place_with_a_guess() {
     let missing = p.run(&["check", "data", "--config", "nowhere.toml"]);
     assert_eq!(missing.code(), 2, "{missing:?}");
     assert!(missing.stderr().contains("config file"), "{missing:?}");
+}
+
+/// Runs `git ARGS` in the project's folder; fails the test when git fails or is missing.
+fn git(p: &Project, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(&p.0)
+        .args([
+            "-c",
+            "user.name=rulebook",
+            "-c",
+            "user.email=rulebook@example.invalid",
+        ])
+        .args(args)
+        .output()
+        .expect("git is installed");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+#[test]
+fn changed_since_reports_the_load_sets_of_changed_files_and_labels_the_rest() {
+    let p = Project::new("changed", &[CLEAN, BROKEN].concat());
+    // A second dataset with an error of its own, untouched throughout.
+    for (path, text) in &FILES[1..] {
+        p.write(&path.replace("mine", "other"), text);
+    }
+    p.write("data/other/abilities.lst", BROKEN_TOO);
+    git(&p, &["init", "-q", "."]);
+    git(&p, &["add", "-A"]);
+    git(&p, &["commit", "-q", "-m", "data"]);
+    let args = ["check", "data", "--pcgen-root", ".", "--format", "json"];
+    let json = |run: &Run| -> serde_json::Value {
+        serde_json::from_str(&run.stdout()).unwrap_or_else(|e| panic!("{e}: {run:?}"))
+    };
+
+    // Nothing changed: nothing reported, exit 0.
+    let none = p.run(&[&args[..], &["--changed-since", "HEAD"]].concat());
+    assert_eq!(none.code(), 0, "{none:?}");
+    assert!(
+        none.stderr().contains("no load set reads a file changed"),
+        "{none:?}"
+    );
+
+    // A new error in mine/abilities.lst: mine's findings, not other's.
+    p.write(
+        "data/mine/abilities.lst",
+        &[CLEAN, BROKEN, BROKEN_TOO].concat(),
+    );
+    let run = p.run(&[&args[..], &["--changed-since", "HEAD"]].concat());
+    assert_eq!(run.code(), 1, "{run:?}");
+    let out = json(&run);
+    let found: Vec<(&str, &str)> = out["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["file"].as_str().unwrap(), d["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found.iter().all(|(f, _)| *f == "data/mine/abilities.lst"),
+        "{found:?}"
+    );
+    assert!(
+        out["diagnostics"][0]["notes"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "{out}"
+    );
+
+    // Committed, then only the variables file changes: the ability file's findings are still
+    // reported (the load set reads a changed file), each with a note saying why.
+    git(&p, &["commit", "-q", "-am", "more"]);
+    p.write("data/mine/vars.lst", "GLOBAL:NUMBER=Known\n# touched\n");
+    let run = p.run(&[&args[..], &["--changed-since", "HEAD"]].concat());
+    assert_eq!(run.code(), 1, "{run:?}");
+    let out = json(&run);
+    let first = &out["diagnostics"][0];
+    assert_eq!(first["file"], "data/mine/abilities.lst", "{out}");
+    assert_eq!(
+        first["notes"][0],
+        "not in a file changed since HEAD: reported because its load set also reads \
+         data/mine/vars.lst, which changed"
+    );
+    assert!(
+        run.stderr()
+            .contains("1 load set reads a changed file; 2 findings are outside"),
+        "{run:?}"
+    );
+
+    // A new file in the working tree counts as changed; a revision git does not know is a
+    // usage error.
+    p.write("data/other/new.lst", "# new\n");
+    p.write(
+        "data/other/other.pcc",
+        "CAMPAIGN:Other\nGAMEMODE:GM\nDATACONTROL:controls.lst\nVARIABLE:vars.lst\n\
+         ABILITY:abilities.lst\nABILITY:new.lst\n",
+    );
+    let run = p.run(&[&args[..], &["--changed-since", "HEAD"]].concat());
+    assert!(run.stderr().contains("2 load sets read"), "{run:?}");
+    let bad = p.run(&[&args[..], &["--changed-since", "no-such-rev"]].concat());
+    assert_eq!(bad.code(), 2, "{bad:?}");
+    assert!(bad.stderr().contains("bad revision"), "{bad:?}");
 }

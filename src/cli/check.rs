@@ -14,6 +14,7 @@
 
 use super::added::AddedCampaigns;
 use super::baseline::Accepted;
+use super::changed::Changed;
 use super::findings::{self, Finding, Tally};
 use super::output::{Out, OutputArgs, Stream};
 use super::sarif;
@@ -90,6 +91,10 @@ pub struct CheckArgs {
     /// run fails otherwise).
     #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
     pub write_baseline: Option<PathBuf>,
+    /// Report only the load sets that read a file git says changed since REV (a commit,
+    /// branch or tag), their findings outside the changed files noted as such.
+    #[arg(long, value_name = "REV")]
+    pub changed_since: Option<String>,
     /// The config file (default: the nearest `rulebook.toml` at or above the current
     /// folder; see docs/ci.md).
     #[arg(long, value_name = "PATH")]
@@ -271,6 +276,11 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         Ok(a) => a,
         Err(e) => return super::usage_error(e),
     };
+    let mut changed = match args.changed_since.as_deref().map(Changed::since) {
+        Some(Ok(c)) => Some(c),
+        Some(Err(e)) => return super::usage_error(e),
+        None => None,
+    };
     let mut run = RunReport::new();
     let options = out.render_options(Stream::Stdout);
     let cwd = std::env::current_dir().unwrap_or_default();
@@ -284,6 +294,13 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
     // whole data folder the errors come first, whatever load set they are in.
     let mut later: (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
     check_sets(&root, &sets, |mut report| {
+        let changed_files = match &mut changed {
+            Some(c) => match c.select(&mut report) {
+                Some(files) => Some(files),
+                None => return,
+            },
+            None => None,
+        };
         policy.apply_in(&mut report.diagnostics, &report.sources, &report.root);
         let mut prints = Vec::new();
         let new = run.add_kept(&report, |d, j| {
@@ -293,6 +310,9 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
             }
             reported
         });
+        if let (Some(c), Some(files)) = (&mut changed, &changed_files) {
+            c.elsewhere += new.iter().filter(|d| !files.contains(&d.span.file)).count();
+        }
         for d in &new {
             tally.add(d);
             if let Some(code) = policy.refused(d) {
@@ -372,6 +392,11 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
     });
     if let Err(e) = written.and_then(|()| stdout.flush()) {
         return super::usage_error(format!("cannot write the report: {e}"));
+    }
+    if let Some(c) = &changed {
+        if !policy.quiet {
+            super::output::eprint(&format!("rulebook: {}\n", c.summary()));
+        }
     }
     match accepted.finish() {
         Ok(Some(line)) if !policy.quiet => super::output::eprint(&format!("rulebook: {line}\n")),

@@ -8,6 +8,7 @@
 mod added;
 mod baseline;
 mod calc;
+mod changed;
 mod check;
 mod codes;
 mod config;
