@@ -289,3 +289,24 @@ fn token_hover_and_completion_come_from_the_vocabulary() {
     assert!(pre.iter().any(|(l, _)| l == "PREABILITY"), "{pre:?}");
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn the_workspace_is_the_pcgen_root_rulebook_toml_names() {
+    // The editor opens the project folder; the PCGen install is pcgen/ below it.
+    let project = dataset("config");
+    let pcgen = project.join("pcgen");
+    std::fs::create_dir_all(&pcgen).unwrap();
+    for part in ["data", "system"] {
+        std::fs::rename(project.join(part), pcgen.join(part)).unwrap();
+    }
+    std::fs::write(
+        project.join("rulebook.toml"),
+        "pcgen-root = \"pcgen\"\nextra-roots = [\"brew\"]\n",
+    )
+    .unwrap();
+    let session = Session::new(Some(&project));
+    let ws = session.workspace().unwrap();
+    assert_eq!(ws.root.root, pcgen);
+    assert_eq!(ws.root.extra, vec![project.join("brew")]);
+    let _ = std::fs::remove_dir_all(&project);
+}

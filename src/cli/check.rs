@@ -1,5 +1,9 @@
-//! `rulebook check PATH... [--pcgen-root DIR] [--format human|concise|github|json|sarif]
-//! [--statistics]`.
+//! `rulebook check [PATH...] [--pcgen-root DIR] [--format human|concise|github|json|sarif]
+//! [--statistics] [--baseline FILE | --write-baseline FILE] [--changed-since REV]
+//! [--config PATH]`.
+//!
+//! Settings not given come from `rulebook.toml` ([`super::config`]); a baseline
+//! ([`super::baseline`]) and `--changed-since` ([`super::changed`]) narrow what is reported.
 //!
 //! `.pcc` files given together form one load set; a folder means every selectable PCC below
 //! it, each checked as its own load set (a folder without one is reported and skipped).
@@ -43,6 +47,10 @@ pub const EXAMPLES: &str = "Examples:
   rulebook check data/ --format concise         one line per finding
   rulebook check data/ --format sarif > rulebook.sarif   for code scanning (docs/ci.md)
   rulebook check data/ --format json | jq .summary
+  rulebook check data/ --changed-since HEAD     only load sets reading a file changed since HEAD
+
+A baseline (--write-baseline FILE once, then --baseline FILE) fails only on new findings;
+rulebook.toml (found upward, or --config PATH) holds a project's settings: docs/ci.md.
 
 Exit codes: 0 clean, 1 errors found, 2 usage or I/O failure.";
 

@@ -56,11 +56,29 @@ pub struct Snapshot {
     pub published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
 }
 
+/// The workspace of the folder an editor opened: around the PCGen root that the nearest
+/// `rulebook.toml` at or above it names, with its extra roots (as `rulebook check` reads
+/// them), else around the folder. A config file that cannot be read is left out here:
+/// `rulebook check` reports its problems.
+fn workspace_for(fs: &dyn FileSystem, dir: &Path) -> Workspace {
+    let config = crate::config::discover(fs, dir).and_then(|path| {
+        let bytes = fs.read(&path).ok()?;
+        let text = String::from_utf8_lossy(&bytes);
+        crate::config::parse(&text, &path, crate::source::FileId(0)).ok()
+    });
+    let Some(config) = config else {
+        return Workspace::around(fs, dir);
+    };
+    let mut ws = Workspace::around(fs, config.pcgen_root.as_deref().unwrap_or(dir));
+    ws.root = ws.root.clone().with_extra_roots(config.extra_roots);
+    ws
+}
+
 impl Session {
     /// A session for the workspace folder `root` (none: found from the first opened file).
     pub fn new(root: Option<&Path>) -> Self {
         let fs = OverlayFs::new();
-        let workspace = root.map(|r| Arc::new(Workspace::around(&fs, r)));
+        let workspace = root.map(|r| Arc::new(workspace_for(&fs, r)));
         Session {
             fs,
             workspace,
