@@ -389,4 +389,20 @@ fn changed_since_reports_the_load_sets_of_changed_files_and_labels_the_rest() {
     let bad = p.run(&[&args[..], &["--changed-since", "no-such-rev"]].concat());
     assert_eq!(bad.code(), 2, "{bad:?}");
     assert!(bad.stderr().contains("bad revision"), "{bad:?}");
+
+    // With a baseline, the findings of the load sets left out are not counted as gone.
+    let written = p.run(&[&args[..], &["--write-baseline", "b.json"]].concat());
+    assert_eq!(written.code(), 0, "{written:?}");
+    git(&p, &["add", "-A"]);
+    git(&p, &["commit", "-q", "-m", "baseline"]);
+    p.write("data/mine/vars.lst", "GLOBAL:NUMBER=Known\n");
+    let both = [
+        &args[..],
+        &["--changed-since", "HEAD", "--baseline", "b.json"],
+    ]
+    .concat();
+    let run = p.run(&both);
+    assert_eq!(run.code(), 0, "{run:?}");
+    assert!(run.stderr().contains("accepted, not reported"), "{run:?}");
+    assert!(!run.stderr().contains("gone"), "{run:?}");
 }

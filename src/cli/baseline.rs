@@ -69,8 +69,9 @@ impl Accepted {
     }
 
     /// Writes the baseline asked for, and says what the baselines did (for stderr); an
-    /// error when the file cannot be written.
-    pub fn finish(self) -> Result<Option<String>, String> {
+    /// error when the file cannot be written. A `partial` run (`--changed-since`) leaves
+    /// load sets out, so it does not count baselined findings as gone.
+    pub fn finish(self, partial: bool) -> Result<Option<String>, String> {
         if let Some((path, entries)) = self.write {
             let n = entries.len();
             std::fs::write(&path, Baseline::new(entries).to_text())
@@ -88,7 +89,7 @@ impl Accepted {
                 m.matched(),
                 if m.matched() == 1 { "" } else { "s" }
             );
-            if m.gone() > 0 {
+            if m.gone() > 0 && !partial {
                 line.push_str(&format!(
                     "; {} baselined finding{} gone (fixed): `--write-baseline {}` shrinks it",
                     m.gone(),

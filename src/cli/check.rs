@@ -406,7 +406,7 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
             super::output::eprint(&format!("rulebook: {}\n", c.summary()));
         }
     }
-    match accepted.finish() {
+    match accepted.finish(changed.is_some()) {
         Ok(Some(line)) if !policy.quiet => super::output::eprint(&format!("rulebook: {line}\n")),
         Ok(_) => {}
         Err(e) => return super::usage_error(e),
