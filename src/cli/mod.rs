@@ -15,6 +15,7 @@ mod config;
 mod conformance;
 mod dialect;
 mod eval;
+mod example;
 mod explain;
 mod findings;
 mod graph;
@@ -171,7 +172,7 @@ fn run_example(out: &OutputArgs) -> ExitCode {
     let data = std::path::Path::new("data");
     if data.join("handsworld").join("handsworld.pcc").is_file() {
         let data = std::path::absolute(data).unwrap_or_else(|_| data.to_path_buf());
-        return check::run_example(&data, out);
+        return example::run_example(&data, out);
     }
     let help = Cli::command().render_help().to_string();
     output::eprint(&format!(
