@@ -342,12 +342,17 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
                     .and_then(|()| write_set(&mut later.0, &warnings, &report, &options))
                     .and_then(|()| write_set(&mut later.1, &notes, &report, &options));
             }
-            OutputFormat::Concise | OutputFormat::Github => found.extend(
-                new.iter()
-                    .zip(prints)
-                    .filter(|(d, _)| policy.shown(d))
-                    .map(|(d, print)| Finding::new(d, &report, &cwd, print)),
-            ),
+            OutputFormat::Concise | OutputFormat::Github => {
+                found.extend(new.iter().zip(prints).filter(|(d, _)| policy.shown(d)).map(
+                    |(d, print)| {
+                        let mut f = Finding::new(d, &report, &cwd, print);
+                        f.unchanged = changed_files
+                            .as_ref()
+                            .is_some_and(|files| !files.contains(&d.span.file));
+                        f
+                    },
+                ))
+            }
             OutputFormat::Sarif => found.extend(
                 new.iter()
                     .zip(prints)

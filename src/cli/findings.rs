@@ -35,6 +35,9 @@ pub struct Finding {
     pub fix: Option<Fix>,
     /// See [`rulebook::diagnostic::fingerprint`].
     pub fingerprint: String,
+    /// With `--changed-since`: the finding is in a file that did not change (its load set
+    /// reads one that did); `concise` says so after the message.
+    pub unchanged: bool,
 }
 
 impl Finding {
@@ -77,6 +80,7 @@ impl Finding {
             shown,
             fix,
             fingerprint,
+            unchanged: false,
         }
     }
 
@@ -104,7 +108,10 @@ pub fn sort(findings: &mut [Finding]) {
 pub fn write_concise(w: &mut dyn Write, findings: &[Finding]) -> io::Result<()> {
     for f in findings {
         let j = &f.json;
-        let what = format!("{}[{}] {}", j.severity, j.code, escape_line(&j.message));
+        let mut what = format!("{}[{}] {}", j.severity, j.code, escape_line(&j.message));
+        if f.unchanged {
+            what.push_str(" (in an unchanged file of a changed load set)");
+        }
         match f.place() {
             Some(place) => writeln!(w, "{place}: {what}")?,
             None => writeln!(w, "{what}")?,
