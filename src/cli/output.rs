@@ -214,11 +214,8 @@ impl Policy {
             let rules: Vec<&PathRule> = sources
                 .get(d.span.file)
                 .and_then(|f| PathView::absolute(root, &f.path))
-                .and_then(|p| p.strip_prefix(&self.dir).ok().map(|r| r.to_path_buf()))
-                .map(|rel| {
-                    let rel = rel.to_string_lossy().replace('\\', "/");
-                    self.rules.iter().filter(|r| r.glob.matches(&rel)).collect()
-                })
+                .and_then(|p| rulebook::config::relative(&self.dir, &p))
+                .map(|rel| self.rules.iter().filter(|r| r.glob.matches(&rel)).collect())
                 .unwrap_or_default();
             self.keep(d, &rules)
         });

@@ -210,8 +210,7 @@ impl Config {
     /// The path of `file` (absolute) as the globs see it: relative to [`Config::dir`], `/`
     /// between folders; `None` for a file outside it.
     pub fn relative(&self, file: &Path) -> Option<String> {
-        let rel = file.strip_prefix(&self.dir).ok()?;
-        Some(rel.to_string_lossy().replace('\\', "/"))
+        relative(&self.dir, file)
     }
 
     /// The `[[paths]]` rules that apply to `file` (absolute).
@@ -221,6 +220,13 @@ impl Config {
             .iter()
             .filter(move |r| rel.as_deref().is_some_and(|p| r.glob.matches(p)))
     }
+}
+
+/// The path of `file` (absolute) as globs see it: relative to `dir`, `/` between folders;
+/// `None` for a file outside it.
+pub fn relative(dir: &Path, file: &Path) -> Option<String> {
+    let rel = file.strip_prefix(dir).ok()?;
+    Some(rel.to_string_lossy().replace('\\', "/"))
 }
 
 /// A TOML or type error as a diagnostic at its place: an unknown key is [`UNKNOWN_KEY`] with
