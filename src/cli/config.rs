@@ -2,9 +2,9 @@
 //! into the run's policy; a problem in it is reported at its place on stderr (exit 2). The
 //! file's keys and their meaning are [`rulebook::config`]'s.
 
-use super::codes::{Selector, selector};
-use super::output::{OutputArgs, PathRule, Policy, Stream};
-use rulebook::config::{self, Config, Word};
+use super::output::{OutputArgs, Stream};
+use rulebook::config::policy::Policy;
+use rulebook::config::{self, Config};
 use rulebook::diagnostic::{Diagnostic, render_with};
 use rulebook::load::{DiskFs, FileSystem};
 use rulebook::source::{SourceFile, SourceMap, TextEncoding};
@@ -57,28 +57,10 @@ pub fn load(given: Option<&Path>, out: &OutputArgs) -> Result<Option<Loaded>, Ex
 impl Loaded {
     /// `policy` with the file's `allow`, `deny` and `[[paths]]` added; a word naming no code
     /// is reported at its place (`Err` is exit 2).
-    pub fn policy(&self, mut policy: Policy, out: &OutputArgs) -> Result<Policy, ExitCode> {
-        let c = &self.config;
-        let read = |words: &[Word], key: &str| -> Result<Vec<Selector>, ExitCode> {
-            words
-                .iter()
-                .map(|w| {
-                    selector(&w.text, key)
-                        .map_err(|why| report(&config::bad_word(w, &why), &self.sources, out))
-                })
-                .collect()
-        };
-        policy.allow.extend(read(&c.allow, "allow")?);
-        policy.deny.extend(read(&c.deny, "deny")?);
-        for rule in &c.paths {
-            policy.rules.push(PathRule {
-                glob: rule.glob.clone(),
-                allow: read(&rule.allow, "allow")?,
-                deny: read(&rule.deny, "deny")?,
-            });
-        }
-        policy.dir.clone_from(&c.dir);
-        Ok(policy)
+    pub fn policy(&self, policy: Policy, out: &OutputArgs) -> Result<Policy, ExitCode> {
+        self.config
+            .policy(policy)
+            .map_err(|d| report(&d, &self.sources, out))
     }
 }
 

@@ -10,7 +10,6 @@ mod baseline;
 mod calc;
 mod changed;
 mod check;
-mod codes;
 mod config;
 mod conformance;
 mod dialect;

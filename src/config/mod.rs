@@ -23,12 +23,16 @@
 //! the closest key, anything else wrong a [`BAD_CONFIG`] error, both at their place in the
 //! file.
 
+pub mod codes;
 pub mod glob;
+pub mod policy;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::load::FileSystem;
 use crate::source::{FileId, Span};
+use codes::{Selector, selector};
 use glob::Glob;
+use policy::Policy;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -274,11 +278,36 @@ fn toml_problem(e: &toml::de::Error, file: FileId) -> Diagnostic {
     }
 }
 
-/// A word of `allow`/`deny` that names no code, as a [`BAD_CONFIG`] diagnostic at its place;
-/// `why` is what the caller found (with its guess).
-pub fn bad_word(word: &Word, why: &str) -> Diagnostic {
-    Diagnostic::error(BAD_CONFIG, word.span, format!("{FILE_NAME}: {why}"))
-        .with_label("no such code")
+impl Config {
+    /// `base` (the command line's `--allow`/`--deny`) with the file's `allow`, `deny` and
+    /// `[[paths]]` added; a word naming no code is a [`BAD_CONFIG`] diagnostic at its place,
+    /// with the closest code.
+    pub fn policy(&self, mut base: Policy) -> Result<Policy, Box<Diagnostic>> {
+        let read = |words: &[Word], key: &str| -> Result<Vec<Selector>, Box<Diagnostic>> {
+            words
+                .iter()
+                .map(|w| {
+                    selector(&w.text, key).map_err(|why| {
+                        Box::new(
+                            Diagnostic::error(BAD_CONFIG, w.span, format!("{FILE_NAME}: {why}"))
+                                .with_label("no such code"),
+                        )
+                    })
+                })
+                .collect()
+        };
+        base.allow.extend(read(&self.allow, "allow")?);
+        base.deny.extend(read(&self.deny, "deny")?);
+        for rule in &self.paths {
+            base.rules.push(policy::PathRule {
+                glob: rule.glob.clone(),
+                allow: read(&rule.allow, "allow")?,
+                deny: read(&rule.deny, "deny")?,
+            });
+        }
+        base.dir.clone_from(&self.dir);
+        Ok(base)
+    }
 }
 
 #[cfg(test)]
