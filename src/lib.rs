@@ -68,6 +68,7 @@
 
 pub mod character;
 pub mod check;
+pub mod config;
 pub mod conformance;
 pub mod diagnostic;
 pub mod dialect;

@@ -132,3 +132,64 @@ fn graph_writes_dot_and_unknown_objects_fail() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("S0201"));
 }
+
+/// Copies `data/` (the example) into a scratch folder, `extra` appended to its abilities.
+fn example_copy(name: &str, extra: &str) -> PathBuf {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap().flatten() {
+            let target = to.join(e.file_name());
+            if e.path().is_dir() {
+                copy(&e.path(), &target);
+            } else {
+                std::fs::copy(e.path(), target).unwrap();
+            }
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("rulebook-calc-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data"), &dir);
+    let abilities = dir.join("handsworld/hw_abilities.lst");
+    let text = std::fs::read_to_string(&abilities).unwrap() + extra;
+    std::fs::write(abilities, text).unwrap();
+    dir
+}
+
+#[test]
+fn character_file_keys_get_guesses_and_ability_categories() {
+    // A second `Many Arms`, in another category: `ABILITY:Many Arms` is ambiguous.
+    let dir = example_copy("categories", "Many Arms\tCATEGORY:Internal\n");
+    std::fs::write(
+        dir.join("c.toml"),
+        r#"grant = [
+  "RACE:Humn",
+  "FEAT:Improved Critical",
+  "ABILITY:Many Arms",
+  "ABILITY:Internal|Many Arms",
+  "ABILITY:Special|Weapon Training",
+  "STAT:STR",
+]
+
+[[input]]
+object = "STAT:STR"
+channel = "StatScore"
+value = 15
+"#,
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .current_dir(&dir)
+        .args(["calc", "handsworld/handsworld.pcc", "--character", "c.toml"])
+        .args(["--color", "never"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    // The unquoted 15 is read as "15"; `ABILITY:Internal|Many Arms` is granted (2 Hands:
+    // the Feat's Many Arms would make 6).
+    assert!(stdout.contains("STR.StatScore  15"), "{stdout}");
+    assert!(stdout.contains("Hands          2"), "{stdout}");
+    insta::assert_snapshot!("character_file_guesses", stderr);
+}

@@ -65,6 +65,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "character",
         ],
     ),
+    // rulebook.toml: read through load's FileSystem, a value for the CLI and the server.
+    ("config", &["source", "name", "diagnostic", "load"]),
     (
         "dialect",
         &["source", "name", "fxhash", "diagnostic", "formula"],
@@ -99,6 +101,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "solve",
             "character",
             "check",
+            "config",
         ],
     ),
 ];

@@ -289,3 +289,38 @@ fn token_hover_and_completion_come_from_the_vocabulary() {
     assert!(pre.iter().any(|(l, _)| l == "PREABILITY"), "{pre:?}");
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn the_workspace_is_the_pcgen_root_rulebook_toml_names() {
+    // The editor opens the project folder; the PCGen install is pcgen/ below it.
+    let project = dataset("config");
+    let pcgen = project.join("pcgen");
+    std::fs::create_dir_all(&pcgen).unwrap();
+    for part in ["data", "system"] {
+        std::fs::rename(project.join(part), pcgen.join(part)).unwrap();
+    }
+    std::fs::write(
+        project.join("rulebook.toml"),
+        "pcgen-root = \"pcgen\"\nextra-roots = [\"brew\"]\n\
+         [[paths]]\nglob = \"pcgen/data/**/hw_equip.lst\"\nallow = [\"M0113\"]\n",
+    )
+    .unwrap();
+    let mut session = Session::new(Some(&project));
+    let ws = session.workspace().unwrap();
+    assert_eq!(ws.root.root, pcgen);
+    assert_eq!(ws.root.extra, vec![project.join("brew")]);
+    // hw_equip.lst's two M0113 warnings are allowed there; the M0112 note elsewhere stays.
+    let equip = pcgen.join("data/handsworld/hw_equip.lst");
+    let abilities = pcgen.join("data/handsworld/hw_abilities.lst");
+    let text = std::fs::read_to_string(&equip).unwrap();
+    let published = session.open(&equip, &text, 1);
+    let _ = std::fs::remove_dir_all(&project);
+    let equip_found = find(&published, &equip).expect("hw_equip.lst published");
+    assert!(
+        !has_code(equip_found, "M0113"),
+        "{:?}",
+        equip_found.diagnostics
+    );
+    let abilities_found = find(&published, &abilities).expect("hw_abilities.lst published");
+    assert!(has_code(abilities_found, "M0112"));
+}

@@ -28,3 +28,19 @@ fn check_output_schema_is_up_to_date() {
         schemars::schema_for!(rulebook::check::CheckOutput),
     );
 }
+
+#[test]
+fn baseline_schema_is_up_to_date() {
+    check_schema(
+        "baseline.schema.json",
+        schemars::schema_for!(rulebook::diagnostic::baseline::Baseline),
+    );
+}
+
+#[test]
+fn config_schema_is_up_to_date() {
+    check_schema(
+        "config.schema.json",
+        schemars::schema_for!(rulebook::config::ConfigFile),
+    );
+}

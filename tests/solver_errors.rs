@@ -114,7 +114,12 @@ fn file_problems(set: &CheckedSet, toml: &str) -> (Vec<Diagnostic>, String, Sour
     let id = sources.add(SourceFile::new("character.toml", toml, TextEncoding::Utf8));
     let located = parse_located(toml, id).unwrap();
     assert_eq!(located.file(), parse(toml).unwrap());
-    let (c, mut problems) = build_located(Arc::new(set.dataset.clone()), &located, id);
+    let (c, mut problems) = build_located(
+        Arc::new(set.dataset.clone()),
+        &located,
+        id,
+        &set.load.sources,
+    );
     problems.extend(c.problems());
     let rendered = render(&problems, &sources, false);
     (problems, rendered, sources)
@@ -304,7 +309,7 @@ fn s0206_bad_character_file() {
         ),
         (
             "wrong-type.toml",
-            "[[input]]\nobject = \"STAT:STR\"\nchannel = \"StatScore\"\nvalue = 15\n",
+            "[[input]]\nobject = \"STAT:STR\"\nchannel = \"StatScore\"\nvalue = 1.5\n",
         ),
         (
             "missing-key.toml",

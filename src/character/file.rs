@@ -25,7 +25,10 @@
 //! file order; a later input to the same channel wins) — and the character is solved once
 //! at the end.
 //!
-//! The JSON Schema of this file is `schemas/character.schema.json`.
+//! An ability may be named `ABILITY:CATEGORY|KEY` when abilities of two categories share its
+//! key; an input `value` may be an integer or `true`/`false` without quotes. The format is
+//! documented for users in `docs/character-file.md`; the JSON Schema of this file is
+//! `schemas/character.schema.json`.
 //!
 //! Read with [`parse_located`] and built with [`build_located`], every problem with an entry
 //! carries the span of that entry in the file's text (the string in `grant` / `remove`, the
@@ -37,7 +40,7 @@ use super::{Character, InstanceId};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::load::FileKind;
 use crate::model::{Dataset, ObjectKind};
-use crate::source::{FileId, Span};
+use crate::source::{FileId, SourceMap, Span};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use toml::Spanned;
@@ -89,8 +92,60 @@ pub struct InputEntry {
     pub object: Option<String>,
     /// The channel name (as in `input("STATSCORE")`).
     pub channel: String,
-    /// The value, as text in the channel's format (`15`, `true`, `1d6`, …).
+    /// The value, as text in the channel's format (`"15"`, `"true"`, `"1d6"`, …); an
+    /// integer or `true`/`false` may be written without quotes (`value = 15`), a decimal
+    /// only in quotes (`"1.5"`: a TOML float is not exact).
+    #[serde(deserialize_with = "value_text")]
+    #[schemars(with = "ValueSchema")]
     pub value: String,
+}
+
+/// What a `value` may be written as (for the schema).
+#[derive(schemars::JsonSchema)]
+#[schemars(untagged)]
+#[allow(dead_code)]
+enum ValueSchema {
+    /// Text in the channel's format.
+    Text(String),
+    /// An integer, without quotes.
+    Integer(i64),
+    /// `true` or `false`, without quotes.
+    Boolean(bool),
+}
+
+/// An input value as written: text, or an integer or boolean written without quotes, kept
+/// as its text.
+#[derive(Clone, Debug)]
+struct ValueText(String);
+
+impl<'de> Deserialize<'de> for ValueText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = ValueText;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("text, an integer or true/false (a decimal in quotes: \"1.5\")")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ValueText, E> {
+                Ok(ValueText(v.to_owned()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<ValueText, E> {
+                Ok(ValueText(v.to_string()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<ValueText, E> {
+                Ok(ValueText(v.to_string()))
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<ValueText, E> {
+                Ok(ValueText(v.to_string()))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+/// Reads [`InputEntry::value`]: see [`ValueText`].
+fn value_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    ValueText::deserialize(d).map(|v| v.0)
 }
 
 /// A character file is not valid TOML, or its keys or value types are not those of
@@ -134,7 +189,7 @@ struct LocatedInput {
     #[serde(default)]
     object: Option<Spanned<String>>,
     channel: Spanned<String>,
-    value: Spanned<String>,
+    value: Spanned<ValueText>,
 }
 
 /// [`EquipModEntry`] with the place of each value.
@@ -169,7 +224,7 @@ impl LocatedFile {
                 .map(|i| InputEntry {
                     object: i.object.as_ref().map(text),
                     channel: text(&i.channel),
-                    value: text(&i.value),
+                    value: i.value.get_ref().0.clone(),
                 })
                 .collect(),
             equipmod: self
@@ -196,7 +251,7 @@ impl From<&CharacterFile> for LocatedFile {
                 .map(|i| LocatedInput {
                     object: i.object.as_deref().map(unplaced),
                     channel: unplaced(&i.channel),
-                    value: unplaced(&i.value),
+                    value: Spanned::new(0..0, ValueText(i.value.clone())),
                 })
                 .collect(),
             equipmod: file
@@ -214,7 +269,7 @@ impl From<&CharacterFile> for LocatedFile {
 }
 
 /// Parses a character file's text, keeping where each entry is. `file` is the text's id in
-/// the [`SourceMap`](crate::source::SourceMap) the problem is rendered with: a TOML syntax
+/// the [`SourceMap`] the problem is rendered with: a TOML syntax
 /// error, an unknown key or a value of the wrong type is a [`BAD_FILE`] diagnostic at the
 /// place TOML names.
 pub fn parse_located(text: &str, file: FileId) -> Result<LocatedFile, Box<Diagnostic>> {
@@ -244,25 +299,29 @@ fn toml_problem(e: &toml::de::Error, file: FileId) -> Diagnostic {
 /// everything that could be applied is. They carry [`Span::DETACHED`]: use [`build_located`]
 /// for problems that point at their entry in the file's text.
 pub fn build(dataset: Arc<Dataset>, file: &CharacterFile) -> (Character, Vec<Diagnostic>) {
-    build_at(dataset, &LocatedFile::from(file), None)
+    build_at(dataset, &LocatedFile::from(file), None, None)
 }
 
 /// [`build`] for a file read by [`parse_located`] from the text with id `file`: every
 /// problem with an entry (an unknown object, channel or value, a removal or equipment
-/// modifier of something not granted) carries the span of that entry.
+/// modifier of something not granted) carries the span of that entry. `sources` are the
+/// load's (where an ability's `CATEGORY:` is read, for `ABILITY:CATEGORY|KEY`).
 pub fn build_located(
     dataset: Arc<Dataset>,
     located: &LocatedFile,
     file: FileId,
+    sources: &SourceMap,
 ) -> (Character, Vec<Diagnostic>) {
-    build_at(dataset, located, Some(file))
+    build_at(dataset, located, Some(file), Some(sources))
 }
 
-/// [`build`] with the entries' spans in `file` (none: every span is detached).
+/// [`build`] with the entries' spans in `file` (none: every span is detached) and ability
+/// categories read from `sources`.
 fn build_at(
     dataset: Arc<Dataset>,
     located: &LocatedFile,
     file: Option<FileId>,
+    sources: Option<&SourceMap>,
 ) -> (Character, Vec<Diagnostic>) {
     let at = |s: &Spanned<String>| file.map_or(Span::DETACHED, |f| Span::new(f, s.span()));
     let at_part = |s: &Spanned<u32>| file.map_or(Span::DETACHED, |f| Span::new(f, s.span()));
@@ -284,15 +343,14 @@ fn build_at(
             );
             continue;
         };
-        match c.find_object(kind, key) {
-            Some(object) => {
+        match super::resolve::resolve(&c.dataset, sources, kind, key) {
+            Ok(object) => {
                 let inst = c.grant_inner(object, None, 0);
                 granted.push((g.to_ascii_lowercase(), inst));
             }
-            None => {
-                let mut d = super::unknown_object(kind, key).with_label("unknown object");
+            Err(mut d) => {
                 d.span = at(entry);
-                problems.push(d);
+                problems.push(*d);
             }
         }
     }
@@ -405,13 +463,13 @@ fn build_at(
                 }
             },
         };
-        if let Err(d) = c.set_input_inner(inst, i.channel.get_ref(), i.value.get_ref()) {
+        if let Err(d) = c.set_input_inner(inst, i.channel.get_ref(), &i.value.get_ref().0) {
             let mut d = *d;
             // The character API has no text to point into: the entry is the place. A bad
             // value is about `value`; anything else (an unknown channel) about `channel`.
             if d.span == Span::DETACHED {
                 d.span = if d.code == super::BAD_INPUT {
-                    at(&i.value)
+                    file.map_or(Span::DETACHED, |f| Span::new(f, i.value.span()))
                 } else {
                     at(&i.channel)
                 };
@@ -506,8 +564,27 @@ value = "15"
         let place = |s: &Spanned<String>| &text[s.span()];
         assert_eq!(place(&located.grant[1]), "\"EQUIPMENT:Club\"");
         assert_eq!(place(&located.remove[0]), "\"EQUIPMENT:Club\"");
-        assert_eq!(place(&located.input[0].value), "\"2\"");
+        assert_eq!(&text[located.input[0].value.span()], "\"2\"");
         assert_eq!(place(&located.equipmod[0].key), "\"Spiked\"");
+        // Integers and booleans unquoted are their text; a float is refused (not exact).
+        let unquoted = parse(
+            "[[input]]\nchannel = \"Luck\"\nvalue = 2\n[[input]]\nchannel = \"B\"\nvalue = true\n",
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                unquoted.input[0].value.as_str(),
+                unquoted.input[1].value.as_str()
+            ),
+            ("2", "true")
+        );
+        let float =
+            parse_located("[[input]]\nchannel = \"Luck\"\nvalue = 1.5\n", FileId(0)).unwrap_err();
+        assert!(
+            float.message.contains("a decimal in quotes"),
+            "{}",
+            float.message
+        );
         let bad = parse_located("grant = 1", FileId(3)).unwrap_err();
         assert_eq!((bad.code, bad.span), (BAD_FILE, Span::new(FileId(3), 8..9)));
     }

@@ -28,6 +28,7 @@ mod input;
 mod modifiers;
 mod problems;
 mod read;
+mod resolve;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::formula::Value;

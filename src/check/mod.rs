@@ -14,7 +14,7 @@ use crate::model::{Dataset, build};
 
 mod data_alone;
 mod object_cycles;
-use crate::source::SourceMap;
+use crate::source::{FileId, SourceMap};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
@@ -161,7 +161,8 @@ pub struct Summary {
     pub notes: usize,
     /// Distinct files read.
     pub files: usize,
-    /// Formula-system tokens checked.
+    /// Tokens checked: every tab-separated token of every line of the distinct files read
+    /// (PCC and LST), each validated against PCGen's token vocabulary.
     pub tokens: usize,
     /// Load sets checked.
     pub load_sets: usize,
@@ -219,8 +220,23 @@ pub struct SetReport {
     pub root: PathBuf,
     /// Its diagnostics, sorted by file and position.
     pub diagnostics: Vec<Diagnostic>,
-    /// Formula-system tokens checked.
-    pub tokens: usize,
+    /// The tokens of each file it read (see [`Summary::tokens`]).
+    pub tokens: Vec<(FileId, usize)>,
+}
+
+/// The tokens of each file of `load`: every token of every line of its LST files and PCC
+/// files, each of which the vocabulary validates.
+fn tokens_per_file(load: &LoadSet) -> Vec<(FileId, usize)> {
+    let lst = load.files.iter().map(|f| {
+        let n = f.lines.shared().iter().map(|l| l.tokens.len()).sum();
+        (f.file, n)
+    });
+    let pcc = load.campaigns.iter().filter_map(|c| {
+        let text = &load.sources.get(c.file)?.text;
+        let lines = crate::load::text::lines(c.file, text, crate::load::text::LineMode::Whole);
+        Some((c.file, lines.iter().map(|l| l.tokens.len()).sum()))
+    });
+    lst.chain(pcc).collect()
 }
 
 impl CheckedSet {
@@ -230,17 +246,18 @@ impl CheckedSet {
             sources: self.load.sources.clone(),
             root: self.load.root.root.clone(),
             diagnostics: self.diagnostics.clone(),
-            tokens: self.dataset.tokens_checked,
+            tokens: tokens_per_file(&self.load),
         }
     }
 
     /// [`CheckedSet::report`], dropping the model and the rest of the load.
     pub fn into_report(self) -> SetReport {
+        let tokens = tokens_per_file(&self.load);
         SetReport {
             root: self.load.root.root,
             sources: self.load.sources,
             diagnostics: self.diagnostics,
-            tokens: self.dataset.tokens_checked,
+            tokens,
         }
     }
 }
@@ -274,6 +291,18 @@ impl RunReport {
 
     /// Adds the next load set; returns its diagnostics that are new to the run, in order.
     pub fn add(&mut self, set: &SetReport) -> Vec<Diagnostic> {
+        self.add_kept(set, |_, _| true)
+    }
+
+    /// [`RunReport::add`], reporting and counting only the new diagnostics `keep` accepts
+    /// (it sees each new one once, in order, with its JSON form): a baseline's findings or
+    /// those outside the changed files are left out of the run, totals included, and are
+    /// still not reported again by a later load set.
+    pub fn add_kept(
+        &mut self,
+        set: &SetReport,
+        mut keep: impl FnMut(&Diagnostic, &JsonDiagnostic) -> bool,
+    ) -> Vec<Diagnostic> {
         let mut new = Vec::new();
         let root = match self.roots.iter().position(|r| *r == set.root) {
             Some(i) => i,
@@ -303,7 +332,7 @@ impl RunReport {
                 let met = self.raw_seen.entry(raw).or_default();
                 met.push(d.message.as_str().into());
             }
-            if self.seen.insert(identity(&j)) {
+            if self.seen.insert(identity(&j)) && keep(d, &j) {
                 match d.severity {
                     Severity::Error => self.summary.errors += 1,
                     Severity::Warning => self.summary.warnings += 1,
@@ -313,13 +342,20 @@ impl RunReport {
                 new.push(d.clone());
             }
         }
-        for (_, f) in set.sources.iter() {
+        let mut first_read = HashSet::new();
+        for (id, f) in set.sources.iter() {
             if !self.files.contains(f.path.as_str()) {
                 self.files.insert(f.path.clone());
+                first_read.insert(id);
+            }
+        }
+        // Each distinct file's tokens once, as its files are counted once.
+        for &(id, n) in &set.tokens {
+            if first_read.contains(&id) {
+                self.summary.tokens += n;
             }
         }
         self.summary.files = self.files.len();
-        self.summary.tokens += set.tokens;
         self.summary.load_sets += 1;
         new
     }

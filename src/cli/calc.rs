@@ -162,7 +162,8 @@ pub(crate) fn load(
     let (character, mut problems) = match file {
         Some((source, located, read)) => {
             let id = set.load.sources.add(source);
-            let (character, mut problems) = file::build_located(dataset, &located, id);
+            let (character, mut problems) =
+                file::build_located(dataset, &located, id, &set.load.sources);
             // The reading problems were found with the file alone: move them to its place
             // in the load's sources.
             problems.extend(read.into_iter().map(|mut d| {

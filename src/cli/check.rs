@@ -1,5 +1,9 @@
-//! `rulebook check PATH... [--pcgen-root DIR] [--format human|concise|github|json|sarif]
-//! [--statistics]`.
+//! `rulebook check [PATH...] [--pcgen-root DIR] [--format human|concise|github|json|sarif]
+//! [--statistics] [--baseline FILE | --write-baseline FILE] [--changed-since REV]
+//! [--config PATH]`.
+//!
+//! Settings not given come from `rulebook.toml` ([`super::config`]); a baseline
+//! ([`super::baseline`]) and `--changed-since` ([`super::changed`]) narrow what is reported.
 //!
 //! `.pcc` files given together form one load set; a folder means every selectable PCC below
 //! it, each checked as its own load set (a folder without one is reported and skipped).
@@ -13,14 +17,13 @@
 //! (the campaigns added to load sets summed up, see [`super::added`]), then the summary.
 
 use super::added::AddedCampaigns;
+use super::baseline::Accepted;
+use super::changed::Changed;
 use super::findings::{self, Finding, Tally};
 use super::output::{Out, OutputArgs, Stream};
 use super::sarif;
 use clap::{Args, ValueEnum};
-use rulebook::check::{
-    CheckedSet, RunReport, SetReport, check_in_order, check_load_set, summary, write_human,
-    write_set,
-};
+use rulebook::check::{RunReport, SetReport, check_in_order, write_set};
 use rulebook::diagnostic::Severity;
 use rulebook::load::{
     CampaignIndex, DiskFs, FileCache, FileSystem, OutsideRoot, PcgenRoot, selectable_pccs,
@@ -41,6 +44,10 @@ pub const EXAMPLES: &str = "Examples:
   rulebook check data/ --format concise         one line per finding
   rulebook check data/ --format sarif > rulebook.sarif   for code scanning (docs/ci.md)
   rulebook check data/ --format json | jq .summary
+  rulebook check data/ --changed-since HEAD     only load sets reading a file changed since HEAD
+
+A baseline (--write-baseline FILE once, then --baseline FILE) fails only on new findings;
+rulebook.toml (found upward, or --config PATH) holds a project's settings: docs/ci.md.
 
 Exit codes: 0 clean, 1 errors found, 2 usage or I/O failure.";
 
@@ -62,15 +69,15 @@ pub enum OutputFormat {
 /// Arguments of `rulebook check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// PCC files (loaded together) or folders (each selectable PCC below is its own load).
-    #[arg(required = true)]
+    /// PCC files (loaded together) or folders (each selectable PCC below is its own load);
+    /// default: `data` of `rulebook.toml`.
     pub paths: Vec<PathBuf>,
     /// The PCGen root holding `data/` and `system/gameModes/` (found from the paths if absent).
     #[arg(long)]
     pub pcgen_root: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "human")]
-    pub format: OutputFormat,
+    /// Output format (default: `format` of `rulebook.toml`, else human).
+    #[arg(long, value_enum)]
+    pub format: Option<OutputFormat>,
     /// Read files a PCC names outside the PCGen root (refused by default).
     #[arg(long)]
     pub allow_outside_root: bool,
@@ -81,6 +88,35 @@ pub struct CheckArgs {
     /// Where SARIF rules link to (`docs/errors.md` as a URL; default: this build's copy).
     #[arg(long, value_name = "URL")]
     pub errors_doc_url: Option<String>,
+    /// Report (and fail on) only the findings not in this baseline file; say how many of
+    /// its findings are gone.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in this baseline file (none are reported; exit 0 unless the
+    /// run fails otherwise).
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub write_baseline: Option<PathBuf>,
+    /// Report only the load sets that read a file git says changed since REV (a commit,
+    /// branch or tag), their findings outside the changed files noted as such.
+    #[arg(long, value_name = "REV")]
+    pub changed_since: Option<String>,
+    /// The config file (default: the nearest `rulebook.toml` at or above the current
+    /// folder; see docs/ci.md).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+}
+
+impl From<rulebook::config::Format> for OutputFormat {
+    fn from(f: rulebook::config::Format) -> Self {
+        use rulebook::config::Format;
+        match f {
+            Format::Human => OutputFormat::Human,
+            Format::Concise => OutputFormat::Concise,
+            Format::Github => OutputFormat::Github,
+            Format::Json => OutputFormat::Json,
+            Format::Sarif => OutputFormat::Sarif,
+        }
+    }
 }
 
 /// The load sets named by the command line: all PCC files together, each folder's PCCs apart.
@@ -172,13 +208,41 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return super::usage_error(e),
     };
-    if args.statistics && !matches!(args.format, OutputFormat::Human | OutputFormat::Concise) {
+    let loaded = match super::config::load(args.config.as_deref(), out) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let policy = match &loaded {
+        Some(l) => match l.policy(policy, out) {
+            Ok(p) => p,
+            Err(code) => return code,
+        },
+        None => policy,
+    };
+    let config = loaded.as_ref().map(|l| &l.config);
+    let format = args
+        .format
+        .or_else(|| config.and_then(|c| c.format).map(OutputFormat::from))
+        .unwrap_or(OutputFormat::Human);
+    if args.statistics && !matches!(format, OutputFormat::Human | OutputFormat::Concise) {
         return super::usage_error(
             "--statistics prints a table: use it with --format human or concise",
         );
     }
-    let paths: Vec<PathBuf> = args.paths.iter().map(|p| absolute(p)).collect();
-    let root = match &args.pcgen_root {
+    let paths: Vec<PathBuf> = match (&args.paths[..], config) {
+        ([], Some(c)) if !c.data.is_empty() => c.data.clone(),
+        ([], _) => {
+            return super::usage_error(
+                "give the PCC files or folders to check (or `data` in rulebook.toml)",
+            );
+        }
+        (given, _) => given.iter().map(|p| absolute(p)).collect(),
+    };
+    let pcgen_root = args
+        .pcgen_root
+        .clone()
+        .or_else(|| config.and_then(|c| c.pcgen_root.clone()));
+    let root = match &pcgen_root {
         Some(r) => match given_root(&fs, r, &paths) {
             Ok(root) => root,
             Err(e) => return super::usage_error(e),
@@ -197,11 +261,31 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
     } else {
         root
     };
+    let root = match config {
+        Some(c) => root.with_extra_roots(c.extra_roots.clone()),
+        None => root,
+    };
     let sets = match load_sets(&fs, &paths) {
         Ok(s) => s,
         Err(e) => return super::usage_error(e),
     };
-    let format = args.format;
+    // A baseline being written is not compared with.
+    let baseline = match &args.write_baseline {
+        Some(_) => None,
+        None => args
+            .baseline
+            .clone()
+            .or_else(|| config.and_then(|c| c.baseline.clone())),
+    };
+    let mut accepted = match Accepted::new(baseline.as_deref(), args.write_baseline.as_deref()) {
+        Ok(a) => a,
+        Err(e) => return super::usage_error(e),
+    };
+    let mut changed = match args.changed_since.as_deref().map(Changed::since) {
+        Some(Ok(c)) => Some(c),
+        Some(Err(e)) => return super::usage_error(e),
+        None => None,
+    };
     let mut run = RunReport::new();
     let options = out.render_options(Stream::Stdout);
     let cwd = std::env::current_dir().unwrap_or_default();
@@ -215,8 +299,25 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
     // whole data folder the errors come first, whatever load set they are in.
     let mut later: (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
     check_sets(&root, &sets, |mut report| {
-        policy.apply(&mut report.diagnostics);
-        let mut new = run.add(&report);
+        let changed_files = match &mut changed {
+            Some(c) => match c.select(&mut report) {
+                Some(files) => Some(files),
+                None => return,
+            },
+            None => None,
+        };
+        policy.apply_in(&mut report.diagnostics, &report.sources, &report.root);
+        let mut prints = Vec::new();
+        let new = run.add_kept(&report, |d, j| {
+            let (print, reported) = accepted.judge(d, j, &report.sources);
+            if reported {
+                prints.push(print);
+            }
+            reported
+        });
+        if let (Some(c), Some(files)) = (&mut changed, &changed_files) {
+            c.elsewhere += new.iter().filter(|d| !files.contains(&d.span.file)).count();
+        }
         for d in &new {
             tally.add(d);
             if let Some(code) = policy.refused(d) {
@@ -228,6 +329,7 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         }
         match format {
             OutputFormat::Human if written.is_ok() => {
+                let mut new = new;
                 new.retain(|d| policy.shown(d) && (out.verbose || !added.take(d)));
                 // Errors now; warnings and notes after every error of the run.
                 let (errors, others): (Vec<_>, Vec<_>) =
@@ -240,14 +342,22 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
                     .and_then(|()| write_set(&mut later.0, &warnings, &report, &options))
                     .and_then(|()| write_set(&mut later.1, &notes, &report, &options));
             }
-            OutputFormat::Concise | OutputFormat::Github => found.extend(
-                new.iter()
-                    .filter(|d| policy.shown(d))
-                    .map(|d| Finding::new(d, &report, &cwd)),
-            ),
-            OutputFormat::Sarif => {
-                found.extend(new.iter().map(|d| Finding::new(d, &report, &cwd)));
+            OutputFormat::Concise | OutputFormat::Github => {
+                found.extend(new.iter().zip(prints).filter(|(d, _)| policy.shown(d)).map(
+                    |(d, print)| {
+                        let mut f = Finding::new(d, &report, &cwd, print);
+                        f.unchanged = changed_files
+                            .as_ref()
+                            .is_some_and(|files| !files.contains(&d.span.file));
+                        f
+                    },
+                ))
             }
+            OutputFormat::Sarif => found.extend(
+                new.iter()
+                    .zip(prints)
+                    .map(|(d, print)| Finding::new(d, &report, &cwd, print)),
+            ),
             OutputFormat::Human | OutputFormat::Json => {}
         }
     });
@@ -292,6 +402,16 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
     });
     if let Err(e) = written.and_then(|()| stdout.flush()) {
         return super::usage_error(format!("cannot write the report: {e}"));
+    }
+    if let Some(c) = &changed {
+        if !policy.quiet {
+            super::output::eprint(&format!("rulebook: {}\n", c.summary()));
+        }
+    }
+    match accepted.finish(changed.is_some()) {
+        Ok(Some(line)) if !policy.quiet => super::output::eprint(&format!("rulebook: {line}\n")),
+        Ok(_) => {}
+        Err(e) => return super::usage_error(e),
     }
     for (code, n) in refused {
         super::output::eprint(&format!(
@@ -345,103 +465,4 @@ fn check_sets(root: &PcgenRoot, sets: &[Vec<PathBuf>], mut emit: impl FnMut(SetR
     // once the report is written (the system takes the memory back at once).
     std::mem::forget(cache);
     std::mem::forget(index);
-}
-
-/// `rulebook` with no arguments: check the example dataset in `data/`, summarise it, then
-/// compute `data/sample-character.toml` on it and print its values (as `rulebook calc`).
-/// Exit 1 when the dataset or the character has errors.
-pub fn run_example(data: &Path, out: &OutputArgs) -> ExitCode {
-    let fs = DiskFs;
-    let policy = match out.policy() {
-        Ok(p) => p,
-        Err(e) => return super::usage_error(e),
-    };
-    let pcc = data.join("handsworld").join("handsworld.pcc");
-    let root = PcgenRoot::at(&fs, data);
-    if !fs.is_file(&pcc) {
-        return super::usage_error(format!("{}: no such file", pcc.display()));
-    }
-    let mut checked = vec![check_load_set(&fs, &root, &[pcc])];
-    for set in &mut checked {
-        policy.apply(&mut set.diagnostics);
-    }
-    let totals = summary(&checked);
-    let mut text = Vec::new();
-    let shown: Vec<CheckedSet> = checked
-        .iter()
-        .map(|s| {
-            let mut s = s.clone();
-            s.diagnostics.retain(|d| policy.shown(d));
-            s
-        })
-        .collect();
-    let _ = write_human(&mut text, &shown, &out.render_options(Stream::Stdout));
-    let mut text = String::from_utf8_lossy(&text).into_owned();
-    if !policy.quiet {
-        text.push_str(&totals.line());
-        text.push('\n');
-    }
-    if let Some(set) = checked.first() {
-        let ds = &set.dataset;
-        text.push_str(&format!(
-            "example dataset: {} variables, {} objects, {} modifiers, {} functions, {} tables\n",
-            ds.variables.len(),
-            ds.objects.len(),
-            ds.modifiers.len(),
-            ds.functions.len(),
-            ds.tables.len()
-        ));
-    }
-    super::output::print(&text);
-    let mut failed = totals.errors > 0;
-    if let Some(set) = checked.first() {
-        failed |= sample_character(set, &data.join("sample-character.toml"), out);
-    }
-    if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// Computes the sample character file against the checked example dataset and prints its
-/// values (the table `rulebook calc` prints); problems go to stderr. True on errors.
-fn sample_character(set: &CheckedSet, path: &Path, out: &OutputArgs) -> bool {
-    use rulebook::character::file;
-    use rulebook::diagnostic::{self, Severity};
-    let parsed = std::fs::read_to_string(path)
-        .map_err(|e| e.to_string())
-        .and_then(|text| file::parse(&text));
-    let character_file = match parsed {
-        Ok(f) => f,
-        Err(e) => {
-            super::output::eprint(&format!("rulebook: {}: {e}\n", path.display()));
-            return true;
-        }
-    };
-    let (character, mut problems) =
-        file::build(std::sync::Arc::new(set.dataset.clone()), &character_file);
-    problems.extend(character.problems());
-    if let Ok(policy) = out.policy() {
-        policy.apply(&mut problems);
-        problems.retain(|d| policy.shown(d));
-    }
-    diagnostic::sort(&mut problems, &set.load.sources);
-    super::output::print(&format!(
-        "\nsample character ({}, {} objects granted):\n{}",
-        path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned()
-        ),
-        character_file.grant.len(),
-        super::calc::table(&character.values())
-    ));
-    if !problems.is_empty() {
-        super::output::eprint(&diagnostic::render_with(
-            &problems,
-            &set.load.sources,
-            &out.render_options_at(Stream::Stderr, &set.load.root.root),
-        ));
-    }
-    problems.iter().any(|d| d.severity == Severity::Error)
 }

@@ -7,10 +7,9 @@
 
 use rulebook::check::SetReport;
 use rulebook::diagnostic::{
-    Diagnostic, JsonDiagnostic, PathView, Severity, escape::escape_line, fingerprint,
-    to_json_rooted,
+    Diagnostic, JsonDiagnostic, PathView, Severity, escape::escape_line, to_json_rooted,
 };
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 /// A replacement that a "did you mean" help suggests.
@@ -32,17 +31,24 @@ pub struct Finding {
     /// The path of each label's file as a report shows it (the primary first, as in
     /// `json.labels`); empty for text that is no file.
     pub shown: Vec<String>,
-    /// The text the finding points at (its line when the span is empty).
-    pub text: String,
     /// The suggested replacement, if the help has one.
     pub fix: Option<Fix>,
-    /// See [`rulebook::diagnostic::fingerprint`]; set by [`sort`].
+    /// See [`rulebook::diagnostic::fingerprint`].
     pub fingerprint: String,
+    /// With `--changed-since`: the finding is in a file that did not change (its load set
+    /// reads one that did); `concise` says so after the message.
+    pub unchanged: bool,
 }
 
 impl Finding {
-    /// The finding of `d`, a diagnostic of the load set `set`; paths are shown from `cwd`.
-    pub fn new(d: &Diagnostic, set: &SetReport, cwd: &std::path::Path) -> Self {
+    /// The finding of `d`, a diagnostic of the load set `set` whose fingerprint is
+    /// `fingerprint` (see [`rulebook::diagnostic::Fingerprints`]); paths are shown from `cwd`.
+    pub fn new(
+        d: &Diagnostic,
+        set: &SetReport,
+        cwd: &std::path::Path,
+        fingerprint: String,
+    ) -> Self {
         let json = to_json_rooted(d, &set.sources, &set.root);
         let view = PathView {
             root: std::path::PathBuf::new(),
@@ -57,15 +63,6 @@ impl Finding {
             })
             .collect();
         let file = set.sources.get(d.span.file);
-        let text = file.map_or_else(String::new, |f| {
-            let covered = f.slice(d.span).trim();
-            if covered.is_empty() {
-                let line = f.line_range_at(d.span.range().start);
-                f.text.get(line).unwrap_or("").trim().to_owned()
-            } else {
-                covered.to_owned()
-            }
-        });
         let fix = file.and_then(|f| {
             use rulebook::lsp::diagnostics::{replaced_part, suggestion};
             let replacement = suggestion(d.help.as_deref()?)?;
@@ -81,9 +78,9 @@ impl Finding {
         Finding {
             json,
             shown,
-            text,
             fix,
-            fingerprint: String::new(),
+            fingerprint,
+            unchanged: false,
         }
     }
 
@@ -99,27 +96,22 @@ impl Finding {
     }
 }
 
-/// Sorts findings as the JSON output is sorted (file, line, column, code) and sets their
-/// fingerprints.
+/// Sorts findings as the JSON output is sorted (file, line, column, code).
 pub fn sort(findings: &mut [Finding]) {
     findings.sort_by(|a, b| {
         let (a, b) = (&a.json, &b.json);
         (&a.file, a.line, a.column, &a.code).cmp(&(&b.file, b.line, b.column, &b.code))
     });
-    let mut seen: HashMap<(String, String, String), usize> = HashMap::new();
-    for f in findings {
-        let key = (f.json.code.clone(), f.json.file.clone(), f.text.clone());
-        let n = seen.entry(key).or_default();
-        f.fingerprint = fingerprint(&f.json.code, &f.json.file, &f.text, *n);
-        *n += 1;
-    }
 }
 
 /// `--format concise`: one `path:line:col: severity[CODE] message` line per finding.
 pub fn write_concise(w: &mut dyn Write, findings: &[Finding]) -> io::Result<()> {
     for f in findings {
         let j = &f.json;
-        let what = format!("{}[{}] {}", j.severity, j.code, escape_line(&j.message));
+        let mut what = format!("{}[{}] {}", j.severity, j.code, escape_line(&j.message));
+        if f.unchanged {
+            what.push_str(" (in an unchanged file of a changed load set)");
+        }
         match f.place() {
             Some(place) => writeln!(w, "{place}: {what}")?,
             None => writeln!(w, "{what}")?,

@@ -6,12 +6,15 @@
 //! a run quietly with 0.
 
 mod added;
+mod baseline;
 mod calc;
+mod changed;
 mod check;
-mod codes;
+mod config;
 mod conformance;
 mod dialect;
 mod eval;
+mod example;
 mod explain;
 mod findings;
 mod graph;
@@ -168,7 +171,7 @@ fn run_example(out: &OutputArgs) -> ExitCode {
     let data = std::path::Path::new("data");
     if data.join("handsworld").join("handsworld.pcc").is_file() {
         let data = std::path::absolute(data).unwrap_or_else(|_| data.to_path_buf());
-        return check::run_example(&data, out);
+        return example::run_example(&data, out);
     }
     let help = Cli::command().render_help().to_string();
     output::eprint(&format!(

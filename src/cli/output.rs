@@ -12,9 +12,10 @@
 //!   shows every note in full.
 //! - A closed pipe (`rulebook check … | head -1`) ends the run quietly with status 0.
 
-use super::codes::{Selector, selector};
 use clap::{Args, ValueEnum};
-use rulebook::diagnostic::{DEFAULT_WIDTH, Diagnostic, PathView, RenderOptions, Severity};
+use rulebook::config::codes::selector;
+use rulebook::config::policy::Policy;
+use rulebook::diagnostic::{DEFAULT_WIDTH, PathView, RenderOptions};
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -153,57 +154,6 @@ impl OutputArgs {
             policy.allow.push(selector(a, "--allow")?);
         }
         Ok(policy)
-    }
-}
-
-/// Which diagnostics are reported, and how seriously.
-#[derive(Clone, Debug, Default)]
-pub struct Policy {
-    /// What is not reported (warnings and notes only).
-    pub allow: Vec<Selector>,
-    /// What is made an error.
-    pub deny: Vec<Selector>,
-    /// Only errors are shown.
-    pub quiet: bool,
-}
-
-/// Whether `selectors` name a diagnostic.
-fn names(selectors: &[Selector], d: &Diagnostic) -> bool {
-    selectors.iter().any(|s| match s {
-        Selector::Warnings => d.severity == Severity::Warning,
-        Selector::Notes => d.severity == Severity::Note,
-        Selector::Code(c) => c == d.code.id,
-    })
-}
-
-impl Policy {
-    /// Applies `--allow` and `--deny` to `diagnostics`: allowed warnings and notes are
-    /// removed, denied ones become errors (deny wins over allow).
-    pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
-        diagnostics.retain_mut(|d| {
-            if d.severity == Severity::Error {
-                return true;
-            }
-            if names(&self.deny, d) {
-                d.severity = Severity::Error;
-                return true;
-            }
-            !names(&self.allow, d)
-        });
-    }
-
-    /// Whether a diagnostic (after [`Policy::apply`]) is shown.
-    pub fn shown(&self, d: &Diagnostic) -> bool {
-        !self.quiet || d.severity == Severity::Error
-    }
-
-    /// The code of `d` when it is an error that `--allow` names: errors cannot be allowed.
-    pub fn refused(&self, d: &Diagnostic) -> Option<&'static str> {
-        let named = self
-            .allow
-            .iter()
-            .any(|s| matches!(s, Selector::Code(c) if c == d.code.id));
-        (named && d.severity == Severity::Error).then_some(d.code.id)
     }
 }
 

@@ -6,12 +6,13 @@
 //! CLI prints for CI. Nothing here prints. A `Diagnostic` is also a [`std::error::Error`], so
 //! library calls returning one work with `?` in a `Box<dyn Error>` function.
 
+pub mod baseline;
 pub mod escape;
 mod fingerprint;
 mod render;
 mod window;
 
-pub use fingerprint::fingerprint;
+pub use fingerprint::{Fingerprints, fingerprint, pointed_text};
 pub use render::{
     DEFAULT_WIDTH, MAX_LABELS, MAX_TEXT, PathView, RenderOptions, render, render_with, write_report,
 };

@@ -165,7 +165,8 @@ impl Loader<'_> {
                 .with_label("outside the PCGen root")
                 .with_help(
                     "keep every file of a dataset under the PCGen root (`@/` is the data folder); \
-                     `rulebook check --allow-outside-root` reads such files anyway",
+                     `extra-roots` in rulebook.toml names folders of homebrew beside it, and \
+                     `rulebook check --allow-outside-root` reads any such file",
                 ),
         );
     }

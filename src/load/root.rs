@@ -12,6 +12,9 @@ pub struct PcgenRoot {
     pub data: PathBuf,
     /// Whether files outside the root may be read.
     pub outside: OutsideRoot,
+    /// Folders outside the root whose files may be read all the same (homebrew kept beside
+    /// an install: `extra-roots` in `rulebook.toml`), absolute and normalised.
+    pub extra: Vec<PathBuf>,
 }
 
 /// What the loader does with a file a PCC names outside the PCGen root (through `../`, an
@@ -41,6 +44,7 @@ impl PcgenRoot {
             root,
             data,
             outside: OutsideRoot::Refuse,
+            extra: Vec::new(),
         }
     }
 
@@ -49,8 +53,15 @@ impl PcgenRoot {
         PcgenRoot { outside, ..self }
     }
 
-    /// `None` when `path` may be read: it is inside the root (links resolved), or files
-    /// outside are allowed. A path that does not exist yet is judged lexically.
+    /// The same root with files below `extra` (absolute folders) readable too.
+    pub fn with_extra_roots(self, extra: Vec<PathBuf>) -> Self {
+        let extra = extra.iter().map(|p| normalize(p)).collect();
+        PcgenRoot { extra, ..self }
+    }
+
+    /// `None` when `path` may be read: it is inside the root (links resolved) or below one
+    /// of the extra roots (judged by the path as written), or files outside are allowed. A
+    /// path that does not exist yet is judged lexically.
     pub fn escape(&self, fs: &dyn FileSystem, path: &Path) -> Option<Escape> {
         self.escape_with(path, |p| fs.canonical(p), |p| fs.canonical(p))
     }
@@ -68,6 +79,9 @@ impl PcgenRoot {
             return None;
         }
         let path = normalize(path);
+        if self.extra.iter().any(|e| path.starts_with(e)) {
+            return None;
+        }
         if !path.starts_with(&self.root) {
             return Some(Escape::Lexical);
         }
@@ -138,7 +152,13 @@ mod tests {
             r.escape(&fs, Path::new("/etc/passwd")),
             Some(Escape::Lexical)
         );
-        let allowed = r.with_outside(OutsideRoot::Allow);
+        let allowed = r.clone().with_outside(OutsideRoot::Allow);
         assert_eq!(allowed.escape(&fs, Path::new("/etc/passwd")), None);
+        let extra = r.with_extra_roots(vec![PathBuf::from("/home/me/brew/")]);
+        assert_eq!(
+            extra.escape(&fs, Path::new("/home/me/brew/x/../a.lst")),
+            None
+        );
+        assert!(extra.escape(&fs, Path::new("/home/me/a.lst")).is_some());
     }
 }

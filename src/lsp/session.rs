@@ -3,6 +3,7 @@
 //! …) take a [`Snapshot`], which shares the checked load sets and document texts by `Arc`.
 
 use crate::check::check_load_set_cached;
+use crate::config::policy::Policy;
 use crate::load::fs::normalize;
 use crate::load::{CampaignIndex, FileCache, FileSystem};
 use crate::lsp::checked::Checked;
@@ -40,6 +41,8 @@ pub struct Session {
     cache: Arc<FileCache>,
     /// The workspace's PCCs by name and book type, rebuilt only when a PCC changes.
     index: Option<Arc<CampaignIndex>>,
+    /// `allow`/`deny` of the workspace's `rulebook.toml`, applied as `rulebook check` does.
+    policy: Option<Policy>,
 }
 
 /// An immutable view for read-only requests: cheap to take (maps of `Arc`s) and `Send`, so
@@ -56,11 +59,32 @@ pub struct Snapshot {
     pub published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
 }
 
+/// The workspace of the folder an editor opened: around the PCGen root that the nearest
+/// `rulebook.toml` at or above it names, with its extra roots and its `allow`/`deny` (as
+/// `rulebook check` reads them), else around the folder. A config file that cannot be read
+/// is left out here, and so is a policy naming no code: `rulebook check` reports them.
+fn workspace_for(fs: &dyn FileSystem, dir: &Path) -> (Workspace, Option<Policy>) {
+    let config = crate::config::discover(fs, dir).and_then(|path| {
+        let bytes = fs.read(&path).ok()?;
+        let text = String::from_utf8_lossy(&bytes);
+        crate::config::parse(&text, &path, crate::source::FileId(0)).ok()
+    });
+    let Some(config) = config else {
+        return (Workspace::around(fs, dir), None);
+    };
+    let mut ws = Workspace::around(fs, config.pcgen_root.as_deref().unwrap_or(dir));
+    ws.root = ws.root.clone().with_extra_roots(config.extra_roots.clone());
+    (ws, config.policy(Policy::default()).ok())
+}
+
 impl Session {
     /// A session for the workspace folder `root` (none: found from the first opened file).
     pub fn new(root: Option<&Path>) -> Self {
         let fs = OverlayFs::new();
-        let workspace = root.map(|r| Arc::new(Workspace::around(&fs, r)));
+        let (workspace, policy) = match root.map(|r| workspace_for(&fs, r)) {
+            Some((w, p)) => (Some(Arc::new(w)), p),
+            None => (None, None),
+        };
         Session {
             fs,
             workspace,
@@ -71,6 +95,7 @@ impl Session {
             docs_base: diagnostics::default_docs_base(),
             cache: Arc::new(FileCache::new()),
             index: None,
+            policy,
         }
     }
 
@@ -218,13 +243,16 @@ impl Session {
             if let Some(old) = self.checked.get(&pcc) {
                 touched.extend(old.paths().map(Path::to_path_buf));
             }
-            let set = check_load_set_cached(
+            let mut set = check_load_set_cached(
                 &self.fs,
                 &root,
                 std::slice::from_ref(&pcc),
                 &index,
                 &self.cache,
             );
+            if let Some(policy) = &self.policy {
+                policy.apply_in(&mut set.diagnostics, &set.load.sources, &root.root);
+            }
             let checked = Checked::new(pcc.clone(), set);
             touched.extend(checked.paths().map(Path::to_path_buf));
             self.checked.insert(pcc, Arc::new(checked));

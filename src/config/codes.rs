@@ -1,6 +1,6 @@
-//! The diagnostic codes a user can name in `--allow` and `--deny`: every code documented in
-//! `docs/errors.md` (which `tests/error_codes.rs` keeps complete), read from the copy built
-//! into the binary, and the words `warnings` and `notes`.
+//! The diagnostic codes a user can name in `--allow`/`--deny` and in `rulebook.toml`: every
+//! code documented in `docs/errors.md` (which `tests/error_codes.rs` keeps complete), read
+//! from the copy built in, and the words `warnings` and `notes`.
 
 use std::sync::OnceLock;
 
@@ -72,7 +72,7 @@ pub fn selector(text: &str, flag: &str) -> Result<Selector, String> {
         .into_iter()
         .chain(codes.iter().map(|(id, _)| id.as_str()))
         .chain(codes.iter().map(|(_, name)| name.as_str()));
-    let guess = rulebook::name::closest(word, words).map(|g| {
+    let guess = crate::name::closest(word, words).map(|g| {
         match codes.iter().find(|(id, name)| id == g || name == g) {
             Some((id, name)) => format!("; did you mean `{id}` ({name})?"),
             None => format!("; did you mean `{g}`?"),
