@@ -1,0 +1,7 @@
+//! Hostile input (issue 31): what an editor, a downloaded dataset or a crafted file can send
+//! rulebook, each on data generated here, each bounded in time (deadlines) and memory (the
+//! binary runs under an address-space limit, `ulimit -v`).
+
+mod data;
+mod links;
+mod server;
