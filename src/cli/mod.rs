@@ -109,7 +109,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Completions { shell }) => completions(shell),
         Some(Command::Man { command }) => man(command.as_deref()),
         Some(Command::Lsp { .. }) => match rulebook::lsp::run_stdio() {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(rulebook::lsp::Ending::AfterShutdown) => ExitCode::SUCCESS,
+            // LSP: `exit` without `shutdown` first ends with 1.
+            Ok(rulebook::lsp::Ending::WithoutShutdown) => ExitCode::from(1),
             Err(e) => usage_error(e),
         },
         None => run_example(out),

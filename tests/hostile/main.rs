@@ -4,4 +4,5 @@
 
 mod data;
 mod links;
+mod protocol;
 mod server;

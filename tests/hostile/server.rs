@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -17,8 +18,9 @@ pub const PATIENCE: Duration = Duration::from_secs(30);
 /// A server process and what it wrote.
 pub struct Server {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     incoming: Receiver<Value>,
+    paused: Arc<AtomicBool>,
     stderr: Arc<Mutex<Vec<u8>>>,
     next_id: i64,
     /// Messages received while waiting for others.
@@ -62,9 +64,17 @@ impl Server {
         let stdout = child.stdout.take().unwrap();
         let mut err = child.stderr.take().unwrap();
         let (tx, rx) = channel();
+        let paused = Arc::new(AtomicBool::new(false));
+        let gate = paused.clone();
         std::thread::spawn(move || {
             let mut r = BufReader::new(stdout);
-            while let Some(m) = read_message(&mut r) {
+            loop {
+                while gate.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                let Some(m) = read_message(&mut r) else {
+                    break;
+                };
                 if tx.send(m).is_err() {
                     break;
                 }
@@ -80,8 +90,9 @@ impl Server {
         });
         let mut s = Server {
             child,
-            stdin,
+            stdin: Some(stdin),
             incoming: rx,
+            paused,
             stderr,
             next_id: 1,
             pending: Vec::new(),
@@ -99,7 +110,42 @@ impl Server {
 
     /// Writes bytes as they are; false when the server no longer reads.
     pub fn send_raw(&mut self, bytes: &[u8]) -> bool {
-        self.stdin.write_all(bytes).is_ok() && self.stdin.flush().is_ok()
+        let Some(stdin) = self.stdin.as_mut() else {
+            return false;
+        };
+        stdin.write_all(bytes).is_ok() && stdin.flush().is_ok()
+    }
+
+    /// The server's stdin, to write from another thread (see [`Server::give_stdin`]) or to
+    /// close by dropping it.
+    pub fn take_stdin(&mut self) -> ChildStdin {
+        self.stdin.take().expect("stdin was taken")
+    }
+
+    /// Gives back what [`Server::take_stdin`] took.
+    pub fn give_stdin(&mut self, stdin: ChildStdin) {
+        self.stdin = Some(stdin);
+    }
+
+    /// Stops (or resumes) reading the server's output, as a client that hangs does.
+    pub fn pause_reading(&mut self, paused: bool) {
+        self.paused.store(paused, Ordering::SeqCst);
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// A figure of `/proc/PID/status` in kB (`VmHWM`: the peak resident memory), or the
+    /// number of threads (`Threads`); 0 once the process is gone.
+    pub fn status(&self, field: &str) -> u64 {
+        let text =
+            std::fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap_or_default();
+        text.lines()
+            .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+            .and_then(|v| v.split_whitespace().next()?.parse().ok())
+            .unwrap_or(0)
     }
 
     /// Writes one framed message body.
@@ -156,26 +202,35 @@ impl Server {
 
     /// The next diagnostics published for `uri`.
     pub fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        self.versioned_diagnostics(uri).1
+    }
+
+    /// The next diagnostics published for `uri`, with the document version they are of.
+    pub fn versioned_diagnostics(&mut self, uri: &str) -> (Option<i64>, Vec<Value>) {
         let is_it = |m: &Value| {
             m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
         };
-        if let Some(i) = self.pending.iter().position(is_it) {
-            return self.pending.remove(i)["params"]["diagnostics"]
-                .as_array()
-                .unwrap()
-                .clone();
-        }
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let m = self
-                .recv(left)
-                .unwrap_or_else(|| panic!("no diagnostics for {uri}; stderr: {}", self.stderr()));
-            if is_it(&m) {
-                return m["params"]["diagnostics"].as_array().unwrap().clone();
+        let found = match self.pending.iter().position(is_it) {
+            Some(i) => self.pending.remove(i),
+            None => {
+                let deadline = Instant::now() + PATIENCE;
+                loop {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    let m = self.recv(left).unwrap_or_else(|| {
+                        panic!("no diagnostics for {uri}; stderr: {}", self.stderr())
+                    });
+                    if is_it(&m) {
+                        break m;
+                    }
+                    self.pending.push(m);
+                }
             }
-            self.pending.push(m);
-        }
+        };
+        let params = &found["params"];
+        (
+            params["version"].as_i64(),
+            params["diagnostics"].as_array().unwrap().clone(),
+        )
     }
 
     /// Opens a document with `text`.
