@@ -91,12 +91,12 @@ pub fn selectable_pccs(fs: &dyn FileSystem, dir: &Path) -> Result<Vec<PathBuf>, 
         .files
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pcc")))
-        .filter(|p| {
-            fs.read(p).is_ok_and(|b| {
-                String::from_utf8_lossy(&b)
-                    .lines()
-                    .any(|l| l.trim_start().starts_with("GAMEMODE:"))
-            })
+        .filter(|p| match fs.read(p) {
+            Ok(b) => String::from_utf8_lossy(&b)
+                .lines()
+                .any(|l| l.trim_start().starts_with("GAMEMODE:")),
+            // Loaded, to be reported (L0116) rather than dropped.
+            Err(e) => e.kind() == std::io::ErrorKind::FileTooLarge,
         })
         .collect())
 }
@@ -261,14 +261,23 @@ impl Loader<'_> {
                 let id = self
                     .sources
                     .add(SourceFile::new(display.clone(), "", TextEncoding::Utf8));
-                self.diagnostics.push(
+                let span = at.unwrap_or(Span::new(id, 0..0));
+                self.diagnostics.push(if e.kind() == std::io::ErrorKind::FileTooLarge {
+                    Diagnostic::error(
+                        codes::FILE_TOO_LARGE,
+                        span,
+                        format!("`{display}` is too large to be a data file: {e}"),
+                    )
+                    .with_label("not read")
+                    .with_help("a data file this size is a mistake (or an attack): list the right file")
+                } else {
                     Diagnostic::error(
                         codes::READ_FAILED,
-                        at.unwrap_or(Span::new(id, 0..0)),
+                        span,
                         format!("cannot read `{display}`: {e}"),
                     )
-                    .with_help("check the file's permissions"),
-                );
+                    .with_help("check the file's permissions")
+                });
                 None
             }
         }

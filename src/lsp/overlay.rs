@@ -1,7 +1,7 @@
 //! The editor's view of the files: open documents' unsaved text over the disk.
 
-use crate::load::fs::Walk;
 use crate::load::fs::normalize;
+use crate::load::fs::{Walk, within_limit};
 use crate::load::{DiskFs, FileSystem};
 use std::collections::{HashMap, HashSet};
 use std::io;
@@ -45,7 +45,7 @@ impl OverlayFs {
 impl FileSystem for OverlayFs {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
         match self.text(path) {
-            Some(t) => Ok(t.as_bytes().to_vec()),
+            Some(t) => within_limit(t.as_bytes()),
             None => DiskFs.read(path),
         }
     }

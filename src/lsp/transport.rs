@@ -9,8 +9,8 @@ use lsp_server::{ErrorCode, Message};
 use serde_json::{Value, json};
 use std::io::{self, BufRead, Read, Write};
 
-/// The largest message body read, in bytes: room for a document of 64 MiB whose tabs JSON
-/// escapes in two bytes each (no PCGen data file comes near it).
+/// The largest message body read, in bytes: room for a document as large as the loader reads
+/// ([`crate::load::fs::MAX_FILE_BYTES`]) whose tabs JSON escapes in two bytes each.
 pub const MAX_BODY: u64 = 128 << 20;
 
 /// The longest header line kept, in bytes (LSP's headers are two short lines).

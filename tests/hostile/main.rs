@@ -2,7 +2,9 @@
 //! rulebook, each on data generated here, each bounded in time (deadlines) and memory (the
 //! binary runs under an address-space limit, `ulimit -v`).
 
+mod cli;
 mod data;
 mod links;
 mod protocol;
 mod server;
+mod sizes;
