@@ -43,3 +43,23 @@ pub fn uri(p: &Path) -> String {
         .as_str()
         .to_owned()
 }
+
+/// A PCGen root holding the example dataset (`data/handsworld`, its PCC `handsworld.pcc`)
+/// to which a test adds files.
+pub fn handsworld(name: &str) -> PathBuf {
+    let root = root(name);
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/handsworld");
+    copy_dir(&from, &root.join("data/handsworld"));
+    root
+}
+
+/// Adds `file` with `text` to the example dataset under `root`, listed by its PCC as `kind`.
+pub fn add_file(root: &Path, kind: &str, file: &str, text: &str) -> PathBuf {
+    let dir = root.join("data/handsworld");
+    std::fs::write(dir.join(file), text).unwrap();
+    let pcc = dir.join("handsworld.pcc");
+    let mut listed = std::fs::read_to_string(&pcc).unwrap();
+    listed.push_str(&format!("{kind}:{file}\n"));
+    std::fs::write(&pcc, listed).unwrap();
+    pcc
+}
