@@ -5,6 +5,7 @@
 mod cli;
 mod copies;
 mod data;
+mod fics;
 mod links;
 mod protocol;
 mod server;
