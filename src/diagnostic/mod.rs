@@ -9,6 +9,7 @@
 pub mod escape;
 mod fingerprint;
 mod render;
+mod renumber;
 mod window;
 
 pub use fingerprint::fingerprint;

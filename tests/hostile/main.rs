@@ -8,5 +8,6 @@ mod data;
 mod fics;
 mod links;
 mod protocol;
+mod report_cost;
 mod server;
 mod sizes;
