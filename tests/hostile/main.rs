@@ -3,6 +3,7 @@
 //! binary runs under an address-space limit, `ulimit -v`).
 
 mod cli;
+mod control;
 mod copies;
 mod data;
 mod fics;
