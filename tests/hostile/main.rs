@@ -12,3 +12,4 @@ mod protocol;
 mod report_cost;
 mod server;
 mod sizes;
+mod smaller;
