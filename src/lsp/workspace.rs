@@ -157,13 +157,17 @@ impl Workspace {
         let reaches =
             |from: &PathBuf, to: &PathBuf| self.reach.get(from).is_some_and(|r| r.contains(to));
         // A candidate another candidate includes (and not the other way round) is checked
-        // inside the including load set.
+        // inside the including load set (the PCCs of an include cycle each stay one, as in
+        // `rulebook check`). Only the PCCs that include a candidate are looked at
+        // (`listed_by`), not every pair of candidates: 10,000 PCCs sharing one file made
+        // that 10^8 look-ups a keystroke.
         candidates
             .iter()
             .filter(|p| {
-                !candidates
-                    .iter()
-                    .any(|q| q != *p && reaches(q, p) && !reaches(p, q))
+                let includers = self.listed_by.get(*p).into_iter().flatten();
+                !includers
+                    .filter(|q| q != p && candidates.contains(*q))
+                    .any(|q| !reaches(p, q))
             })
             .cloned()
             .collect()

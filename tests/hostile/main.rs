@@ -13,3 +13,4 @@ mod report_cost;
 mod server;
 mod sizes;
 mod smaller;
+mod workload;
