@@ -2,6 +2,7 @@
 //! rulebook, each on data generated here, each bounded in time (deadlines) and memory (the
 //! binary runs under an address-space limit, `ulimit -v`).
 
+mod characters;
 mod cli;
 mod control;
 mod copies;
