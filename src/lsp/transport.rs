@@ -5,7 +5,10 @@
 //! anything that is not a message becomes a JSON-RPC error to answer ([`Incoming::Invalid`]),
 //! after which reading goes on.
 
-use lsp_server::{ErrorCode, Message};
+use lsp_server::ErrorCode;
+/// The message type [`Incoming::Message`] holds (`lsp-server`'s), for callers that match on
+/// it without naming that crate (the fuzz target).
+pub use lsp_server::Message;
 use serde_json::{Value, json};
 use std::io::{self, BufRead, Read, Write};
 

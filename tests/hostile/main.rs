@@ -8,6 +8,7 @@ mod control;
 mod copies;
 mod data;
 mod fics;
+mod frames;
 mod links;
 mod protocol;
 mod report_cost;
