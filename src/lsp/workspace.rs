@@ -41,24 +41,32 @@ pub fn is_pcc(path: &Path) -> bool {
 
 impl Workspace {
     /// The workspace around `dir` (a folder or a file): the nearest ancestor holding
-    /// `system/gameModes`, else `dir` itself as the root (its `data/` when it has one).
+    /// `system/gameModes`, else `dir` itself as the root (its `data/` when it has one; a
+    /// file's folder). Without a PCGen root, a folder that does not exist and the file
+    /// system's root `/` are not walked: a missing folder used to stand for its parent, and
+    /// `rootUri` at `/` walked the whole machine.
     pub fn around(fs: &dyn FileSystem, dir: &Path) -> Self {
         let dir = normalize(dir);
-        let root = PcgenRoot::find(fs, &dir).unwrap_or_else(|| {
-            let folder = if fs.is_dir(&dir) {
-                dir.clone()
-            } else {
+        let found = PcgenRoot::find(fs, &dir);
+        let walk = found.is_some();
+        let root = found.unwrap_or_else(|| {
+            let folder = if fs.is_file(&dir) {
                 dir.parent().map_or_else(|| dir.clone(), Path::to_path_buf)
+            } else {
+                dir.clone()
             };
             PcgenRoot::at(fs, &folder)
         });
+        let walk = walk || (fs.is_dir(&root.data) && root.data.parent().is_some());
         let mut ws = Workspace {
             root,
             pccs: BTreeMap::new(),
             reach: BTreeMap::new(),
             listed_by: HashMap::new(),
         };
-        ws.reindex(fs);
+        if walk {
+            ws.reindex(fs);
+        }
         ws
     }
 
@@ -222,6 +230,21 @@ mod tests {
             vec![PathBuf::from("/pc/data/b/b.pcc")]
         );
         assert!(sets("/pc/data/loose.lst").is_empty());
+    }
+
+    #[test]
+    fn neither_a_missing_folder_nor_the_root_of_the_disk_is_walked() {
+        let fs = MemoryFs::new().with("/a/a.pcc", "CAMPAIGN:A\nGAMEMODE:X\n");
+        assert_eq!(Workspace::around(&fs, Path::new("/")).pccs().count(), 0);
+        assert_eq!(
+            Workspace::around(&fs, Path::new("/missing")).pccs().count(),
+            0
+        );
+        assert_eq!(Workspace::around(&fs, Path::new("/a")).pccs().count(), 1);
+        assert_eq!(
+            Workspace::around(&fs, Path::new("/a/a.pcc")).pccs().count(),
+            1
+        );
     }
 
     #[test]
