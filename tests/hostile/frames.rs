@@ -11,13 +11,11 @@ use std::io::{BufReader, sink};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// An empty folder as the workspace (a folder that does not exist makes the session walk its
-/// parent, `/`: issue 31, item 6, not done).
+/// An empty folder as the workspace, shared by every run (never written to).
 fn empty_root() -> &'static PathBuf {
     static ROOT: OnceLock<PathBuf> = OnceLock::new();
     ROOT.get_or_init(|| {
-        let dir =
-            std::env::temp_dir().join(format!("rulebook-hostile-frames-{}", std::process::id()));
+        let dir = std::env::temp_dir().join("rulebook-hostile-frames-empty");
         std::fs::create_dir_all(&dir).unwrap();
         dir
     })
