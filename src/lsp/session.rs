@@ -166,11 +166,14 @@ impl Session {
     }
 
     /// Drops what the cache holds for `path` (its text changed): under every spelling the
-    /// loader used for it, and the campaign index when it is a PCC. A game-mode file empties
-    /// the cache (the game modes are read once per cache).
+    /// loader used for it; a PCC is read again into the campaign index. A game-mode file
+    /// empties the cache (the game modes are read once per cache).
     fn forget(&mut self, path: &Path) {
         if is_pcc(path) {
-            self.index = None;
+            // Only this PCC is read again; the data folder is not walked per keystroke.
+            if let Some(index) = &self.index {
+                self.index = Some(Arc::new(index.with_pcc_read_again(&self.fs, path)));
+            }
         }
         if let Some(ws) = &self.workspace {
             if path.starts_with(normalize(&ws.root.game_modes())) {
