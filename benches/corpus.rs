@@ -124,7 +124,7 @@ fn bench(c: &mut Criterion) {
     let root = PcgenRoot::at(&DiskFs, &corpus);
     let files = data_files(&corpus);
     let sets: Vec<Vec<PathBuf>> = selectable_pccs(&DiskFs, &root.data)
-        .unwrap_or_default()
+        .files
         .into_iter()
         .map(|p| vec![p])
         .collect();

@@ -2,10 +2,11 @@
 
 mod cli;
 
-use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
-    cli::run(args)
+    match cli::parse_args() {
+        Ok(args) => cli::run(args),
+        Err(code) => code,
+    }
 }

@@ -136,7 +136,7 @@ fn folder_walks_do_not_follow_links_out_and_report_them() {
     pcc(&t, "");
     std::os::unix::fs::symlink("/", t.0.join("pc/data/ds/rootlink")).unwrap();
     std::os::unix::fs::symlink("..", t.0.join("pc/data/ds/up")).unwrap();
-    let problems = selectable_pccs(&DiskFs, &t.0.join("pc/data/ds")).unwrap_err();
+    let problems = selectable_pccs(&DiskFs, &t.0.join("pc/data/ds")).problems;
     let mut names: Vec<String> = problems
         .iter()
         .map(|p| p.path.file_name().unwrap().to_string_lossy().into_owned())
@@ -148,8 +148,9 @@ fn folder_walks_do_not_follow_links_out_and_report_them() {
     std::fs::remove_file(t.0.join("pc/data/ds/rootlink")).unwrap();
     std::fs::remove_file(t.0.join("pc/data/ds/up")).unwrap();
     std::os::unix::fs::symlink(t.0.join("pc/data/ok"), t.0.join("pc/data/ds/okdir")).unwrap();
-    let pccs = selectable_pccs(&DiskFs, &t.0.join("pc/data")).unwrap();
-    assert_eq!(pccs, vec![t.0.join("pc/data/ds/ds.pcc")]);
+    let walk = selectable_pccs(&DiskFs, &t.0.join("pc/data"));
+    assert!(walk.problems.is_empty(), "{:?}", walk.problems);
+    assert_eq!(walk.files, vec![t.0.join("pc/data/ds/ds.pcc")]);
 }
 
 #[test]
@@ -168,7 +169,8 @@ fn an_unreadable_sub_folder_is_reported_not_dropped() {
         // Running as root: permissions do not stop a read, so nothing can be unreadable.
         return;
     }
-    let problems = selectable_pccs(&DiskFs, &t.0.join("pc/data")).unwrap_err();
+    let walk = selectable_pccs(&DiskFs, &t.0.join("pc/data"));
+    let problems = walk.problems;
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].path.ends_with("locked"), "{problems:?}");
 }
@@ -200,7 +202,10 @@ fn a_sub_folder_the_walk_cannot_read_is_reported_even_as_root() {
         .unwrap();
     }
     std::fs::rename(scratch.join(name(0)), t.0.join("pc/data/deep")).unwrap();
-    let problems = selectable_pccs(&DiskFs, &t.0.join("pc/data")).unwrap_err();
+    let walk = selectable_pccs(&DiskFs, &t.0.join("pc/data"));
+    // The other dataset is still found.
+    assert_eq!(walk.files, vec![t.0.join("pc/data/ds/ds.pcc")]);
+    let problems = walk.problems;
     assert!(!problems.is_empty());
     assert!(
         problems

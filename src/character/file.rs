@@ -42,6 +42,7 @@ use crate::load::FileKind;
 use crate::model::{Dataset, ObjectKind};
 use crate::source::{FileId, SourceMap, Span};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::sync::Arc;
 use toml::Spanned;
 
@@ -154,6 +155,18 @@ pub const BAD_FILE: Code = Code {
     id: "S0206",
     name: "bad-character-file",
 };
+
+/// A list of a character file (`grant`, `input`, `equipmod`, `remove`) has more than
+/// [`MAX_ENTRIES`] entries: the rest are not read.
+pub const TOO_MANY_ENTRIES: Code = Code {
+    id: "S0207",
+    name: "too-many-entries",
+};
+
+/// The most entries a list of a character file holds. A real character has a few hundred
+/// grants; each grant is an instance with its variables (about 4.8 KB), so a million of them
+/// (11 MB of TOML) took 4.84 GB.
+pub const MAX_ENTRIES: usize = 10_000;
 
 /// Parses a character file's text.
 pub fn parse(text: &str) -> Result<CharacterFile, String> {
@@ -315,6 +328,21 @@ pub fn build_located(
     build_at(dataset, located, Some(file), Some(sources))
 }
 
+/// Reports a list longer than [`MAX_ENTRIES`] at its first entry not read (`at`).
+fn too_many(problems: &mut Vec<Diagnostic>, list: &str, at: Option<Span>) {
+    if let Some(span) = at {
+        problems.push(
+            Diagnostic::error(
+                TOO_MANY_ENTRIES,
+                span,
+                format!("`{list}` has more than {MAX_ENTRIES} entries"),
+            )
+            .with_label("this entry and the ones after it are not read")
+            .with_help("a real character has a few hundred entries: check how the file was made"),
+        );
+    }
+}
+
 /// [`build`] with the entries' spans in `file` (none: every span is detached) and ability
 /// categories read from `sources`.
 fn build_at(
@@ -328,8 +356,30 @@ fn build_at(
     let last_part = last_part(&dataset);
     let mut c = Character::new(dataset);
     let mut problems = Vec::new();
-    let mut granted: Vec<(String, InstanceId)> = Vec::new();
-    for entry in &located.grant {
+    too_many(
+        &mut problems,
+        "grant",
+        located.grant.get(MAX_ENTRIES).map(&at),
+    );
+    too_many(
+        &mut problems,
+        "input",
+        located.input.get(MAX_ENTRIES).map(|e| at(&e.channel)),
+    );
+    too_many(
+        &mut problems,
+        "equipmod",
+        located.equipmod.get(MAX_ENTRIES).map(|e| at(&e.equipment)),
+    );
+    too_many(
+        &mut problems,
+        "remove",
+        located.remove.get(MAX_ENTRIES).map(&at),
+    );
+    // The instances of each object still granted, in grant order, by `KIND:KEY` in lower
+    // case: looked up by hash, not by a scan of every grant per entry.
+    let mut granted: HashMap<String, Vec<InstanceId>> = HashMap::new();
+    for entry in located.grant.iter().take(MAX_ENTRIES) {
         let g = entry.get_ref();
         let Some((kind, key)) = split_object(g) else {
             problems.push(
@@ -346,7 +396,10 @@ fn build_at(
         match super::resolve::resolve(&c.dataset, sources, kind, key) {
             Ok(object) => {
                 let inst = c.grant_inner(object, None, 0);
-                granted.push((g.to_ascii_lowercase(), inst));
+                granted
+                    .entry(g.to_ascii_lowercase())
+                    .or_default()
+                    .push(inst);
             }
             Err(mut d) => {
                 d.span = at(entry);
@@ -354,13 +407,13 @@ fn build_at(
             }
         }
     }
-    let find = |granted: &[(String, InstanceId)], o: &str| {
+    let find = |granted: &HashMap<String, Vec<InstanceId>>, o: &str| {
         granted
-            .iter()
-            .find(|(g, _)| *g == o.to_ascii_lowercase())
-            .map(|(_, inst)| *inst)
+            .get(&o.to_ascii_lowercase())
+            .and_then(|v| v.first())
+            .copied()
     };
-    for e in &located.equipmod {
+    for e in located.equipmod.iter().take(MAX_ENTRIES) {
         let part = *e.part.get_ref();
         if part == 0 || part > last_part {
             problems.push(
@@ -425,14 +478,12 @@ fn build_at(
         let part = c.ensure_part_inner(host, part);
         c.grant_inner(object, Some(part), 0);
     }
-    for entry in &located.remove {
+    for entry in located.remove.iter().take(MAX_ENTRIES) {
         let r = entry.get_ref();
         let key = r.to_ascii_lowercase();
-        match granted.iter().rposition(|(g, _)| *g == key) {
-            Some(found) => {
-                let (_, inst) = granted.remove(found);
-                c.remove_inner(inst);
-            }
+        // The latest instance still granted.
+        match granted.get_mut(&key).and_then(Vec::pop) {
+            Some(inst) => c.remove_inner(inst),
             None => problems.push(
                 Diagnostic::error(
                     super::UNKNOWN_OBJECT,
@@ -444,7 +495,7 @@ fn build_at(
             ),
         }
     }
-    for i in &located.input {
+    for i in located.input.iter().take(MAX_ENTRIES) {
         let inst = match &i.object {
             None => InstanceId::GLOBAL,
             Some(o) => match find(&granted, o.get_ref()) {

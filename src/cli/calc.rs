@@ -183,9 +183,11 @@ pub(crate) fn load(
     })
 }
 
-/// Writes `text` to stdout; a closed pipe (`| head`) ends the run quietly.
+/// Writes `text` to stdout; a closed pipe (`| head`) ends the run quietly. It holds names
+/// and values from data (an object key may hold ESC or BEL): their control characters are
+/// shown escaped (`\u{1b}`), never sent to the terminal.
 pub(crate) fn emit(text: &str) {
-    super::output::print(text);
+    super::output::print(&rulebook::diagnostic::escape::escape(text));
 }
 
 /// Prints problems to stderr (those `--quiet` leaves); true when one is an error.

@@ -120,18 +120,26 @@ impl From<rulebook::config::Format> for OutputFormat {
 }
 
 /// The load sets named by the command line: all PCC files together, each folder's PCCs apart.
-/// A folder without a selectable PCC is reported on stderr and skipped; an error when
-/// nothing is left to check, or for a path that is no PCC file or folder.
-fn load_sets(fs: &dyn FileSystem, paths: &[PathBuf]) -> Result<Vec<Vec<PathBuf>>, String> {
+/// A folder without a selectable PCC is reported on stderr and skipped, and so is what a
+/// folder's walk could not read (the count is returned: the run then ends with 2 after
+/// checking the rest); an error when nothing is left to check, or for a path that is no PCC
+/// file or folder.
+fn load_sets(fs: &dyn FileSystem, paths: &[PathBuf]) -> Result<(Vec<Vec<PathBuf>>, usize), String> {
     let mut together = Vec::new();
     let mut sets = Vec::new();
     let mut skipped = Vec::new();
+    let mut unwalked = 0usize;
     for p in paths {
         if fs.is_dir(p) {
-            let pccs = selectable_pccs(fs, p).map_err(|problems| {
-                let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
-                format!("cannot walk {}: {}", p.display(), list.join("; "))
-            })?;
+            let walk = selectable_pccs(fs, p);
+            for problem in &walk.problems {
+                super::output::eprint(&format!(
+                    "rulebook: cannot walk {problem}; the rest of {} is checked\n",
+                    p.display()
+                ));
+            }
+            unwalked = unwalked.saturating_add(walk.problems.len());
+            let pccs = walk.files;
             if pccs.is_empty() {
                 super::output::eprint(&format!(
                     "rulebook: no selectable .pcc file (one with a GAMEMODE line) below {}; skipped\n",
@@ -166,7 +174,7 @@ fn load_sets(fs: &dyn FileSystem, paths: &[PathBuf]) -> Result<Vec<Vec<PathBuf>>
             _ => "no selectable .pcc file below any of the folders".to_owned(),
         });
     }
-    Ok(sets)
+    Ok((sets, unwalked))
 }
 
 fn absolute(p: &Path) -> PathBuf {
@@ -265,7 +273,7 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         Some(c) => root.with_extra_roots(c.extra_roots.clone()),
         None => root,
     };
-    let sets = match load_sets(&fs, &paths) {
+    let (sets, unwalked) = match load_sets(&fs, &paths) {
         Ok(s) => s,
         Err(e) => return super::usage_error(e),
     };
@@ -420,7 +428,10 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
             if n == 1 { " was" } else { "s were" }
         ));
     }
-    if totals.errors > 0 {
+    if unwalked > 0 {
+        // An I/O failure: what could not be read was not checked (reported above).
+        ExitCode::from(2)
+    } else if totals.errors > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -151,11 +151,14 @@ pub fn write_github(w: &mut dyn Write, findings: &[Finding]) -> io::Result<()> {
     Ok(())
 }
 
-/// A workflow command's message: `%`, carriage returns and line feeds escaped.
+/// A workflow command's message: `%`, carriage returns and line feeds escaped, and the
+/// other control characters shown escaped (`\u{1b}`) as in every report.
 pub fn data(text: &str) -> String {
-    text.replace('%', "%25")
+    let encoded = text
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    rulebook::diagnostic::escape::escape(&encoded).into_owned()
 }
 
 /// A workflow command's property value: as [`data`], and `:` and `,` too.
@@ -195,6 +198,7 @@ mod tests {
     #[test]
     fn workflow_commands_escape_their_separators() {
         assert_eq!(data("50% a\r\nb: c,d"), "50%25 a%0D%0Ab: c,d");
+        assert_eq!(data("a\u{1b}]0;x\u{7}"), "a\\u{1b}]0;x\\u{7}");
         assert_eq!(property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
     }
 }

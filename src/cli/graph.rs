@@ -51,7 +51,10 @@ fn reach(
     }
 }
 
+/// A DOT string of `s`: control characters escaped first (`\u{1b}`), so the backslash of
+/// the escape is itself escaped and DOT shows it as written.
 fn quote(s: &str) -> String {
+    let s = rulebook::diagnostic::escape::escape(s);
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 

@@ -24,6 +24,7 @@ mod sarif;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use output::OutputArgs;
+use rulebook::diagnostic::escape::escape;
 use std::process::ExitCode;
 
 /// rulebook — a rules engine for PCGen-style game data.
@@ -112,7 +113,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Completions { shell }) => completions(shell),
         Some(Command::Man { command }) => man(command.as_deref()),
         Some(Command::Lsp { .. }) => match rulebook::lsp::run_stdio() {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(rulebook::lsp::Ending::AfterShutdown) => ExitCode::SUCCESS,
+            // LSP: `exit` without `shutdown` first ends with 1.
+            Ok(rulebook::lsp::Ending::WithoutShutdown) => ExitCode::from(1),
             Err(e) => usage_error(e),
         },
         None => run_example(out),
@@ -181,8 +184,32 @@ fn run_example(out: &OutputArgs) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Prints an error about the command line or I/O and returns exit code 2.
+/// Prints an error about the command line or I/O and returns exit code 2. The message may
+/// quote an argument or a file's text: its control characters are shown escaped
+/// (`\u{1b}`), never sent to the terminal.
 pub(crate) fn usage_error(message: impl std::fmt::Display) -> ExitCode {
-    output::eprint(&format!("rulebook: {message}\n"));
+    let message = message.to_string();
+    output::eprint(&format!("rulebook: {}\n", escape(&message)));
     ExitCode::from(2)
+}
+
+/// The command line, parsed; or the exit code after clap's message. clap quotes a bad
+/// argument as it is: when that holds control characters, the message is printed escaped
+/// (and plain) instead.
+pub fn parse_args() -> Result<Cli, ExitCode> {
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e) => {
+            let plain = e.render().to_string();
+            if e.use_stderr()
+                && plain
+                    .chars()
+                    .any(rulebook::diagnostic::escape::needs_escape)
+            {
+                output::eprint(&escape(&plain));
+                return Err(ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)));
+            }
+            e.exit()
+        }
+    }
 }

@@ -10,6 +10,7 @@ pub mod baseline;
 pub mod escape;
 mod fingerprint;
 mod render;
+mod renumber;
 mod window;
 
 pub use fingerprint::{Fingerprints, fingerprint, pointed_text};

@@ -7,6 +7,7 @@
 //! ([`super::escape`]). Paths can be shown relative to the current folder ([`PathView`]).
 
 use super::escape::{escape, escape_line};
+use super::renumber;
 use super::window::{self, Mark};
 use super::{Diagnostic, Severity};
 use crate::source::{FileId, SourceFile, SourceMap, Span};
@@ -204,6 +205,7 @@ pub fn write_report(
     let width = options.width.max(MIN_WIDTH).saturating_sub(margin);
     // Each file's excerpt, and every label's span in it.
     let mut texts = Vec::new();
+    let mut first_lines = Vec::new();
     let mut virtual_spans: Vec<Range<usize>> = vec![0..0; labels.len()];
     for (g_index, g) in groups.iter().enumerate() {
         let marks: Vec<Mark> = g
@@ -218,6 +220,7 @@ pub fn write_report(
         for (&i, span) in g.labels.iter().zip(ex.spans) {
             virtual_spans[i] = span;
         }
+        first_lines.push(ex.first_line);
         texts.push((Key(g_index), ex.text));
     }
     // Labels ordered by file, then line: ariadne draws one section per run of labels in
@@ -282,6 +285,13 @@ pub fn write_report(
     if d.severity == Severity::Note {
         buf = noted(buf);
     }
+    // Excerpts start at their first labelled line: the margin gets the true numbers.
+    let buf = match String::from_utf8(buf) {
+        Ok(text) => {
+            renumber::renumber(&text, char::from(KEY_MARK), &first_lines, last_line).into_bytes()
+        }
+        Err(e) => e.into_bytes(),
+    };
     // Section headers name the file and the true position: the primary label's for the
     // primary file, the first label's for any other.
     let headers: Vec<String> = groups

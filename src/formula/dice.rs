@@ -33,6 +33,9 @@ impl Dice {
         if q < 0 {
             return Err(format!("`{text}`: the quantity of dice cannot be negative"));
         }
+        if s < 1 {
+            return Err(format!("`{text}` is not dice: a die has at least one side"));
+        }
         let quantity = u32::try_from(q).map_err(|_| format!("`{text}`: too many dice"))?;
         let sides = i32::try_from(s).map_err(|_| format!("`{text}`: too many sides"))?;
         Ok(Dice {
@@ -96,7 +99,9 @@ mod tests {
         ] {
             assert_eq!(Dice::parse(text).unwrap().to_string(), printed);
         }
-        for bad in ["2D6", "1d6+2", "-1d6", "", "d", "x"] {
+        for bad in [
+            "2D6", "1d6+2", "-1d6", "", "d", "x", "5d-6", "0d0", "1d0", "d-1",
+        ] {
             assert!(Dice::parse(bad).is_err(), "{bad}");
         }
     }

@@ -471,8 +471,14 @@ impl Number {
                         }
                     }
                 }
-                let half = Decimal::new(5, 1);
-                dec(d.checked_add(half).map(|x| x.floor()))
+                // Half up (toward +∞) without adding 0.5: at 28 digits the sum is rounded
+                // to the decimal's precision first, and `round(-9999…9)` lost its last digit.
+                let half_up = if d.is_sign_negative() {
+                    rust_decimal::RoundingStrategy::MidpointTowardZero
+                } else {
+                    rust_decimal::RoundingStrategy::MidpointAwayFromZero
+                };
+                dec(Some(d.round_dp_with_strategy(0, half_up)))
             }
         }
     }
@@ -889,6 +895,21 @@ mod tests {
         assert_eq!(n("2.5").round().unwrap(), n("3"));
         assert_eq!(n("-2.5").round().unwrap(), n("-2"));
         assert_eq!(n("-5.5").round().unwrap(), n("-5"));
+        // 28 digits: adding 0.5 would round the sum before the floor.
+        for big in [
+            "9999999999999999999999999999",
+            "-9999999999999999999999999999",
+        ] {
+            assert_eq!(n(big).round().unwrap(), n(big));
+        }
+        assert_eq!(
+            n("-999999999999999999999999999.5").round().unwrap(),
+            n("-999999999999999999999999999")
+        );
+        assert_eq!(
+            n("7922816251426433759354395033.4").round().unwrap(),
+            n("7922816251426433759354395033")
+        );
     }
 
     #[test]

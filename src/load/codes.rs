@@ -82,6 +82,12 @@ pub const NEVER_SATISFIED: Code = Code {
     id: "L0115",
     name: "never-satisfied",
 };
+/// A file a PCC lists is larger than any data file ([`crate::load::fs::MAX_FILE_BYTES`]):
+/// it is not read.
+pub const FILE_TOO_LARGE: Code = Code {
+    id: "L0116",
+    name: "file-too-large",
+};
 
 /// A token has the wrong shape (missing `|`, `=` or value).
 pub const MALFORMED: Code = Code {

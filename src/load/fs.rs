@@ -4,12 +4,52 @@
 //! the loader needs is one of these four questions.
 
 use std::collections::BTreeMap;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
+
+/// The largest file the loader reads, in bytes. PCGen's largest data file is under 1.5 MB;
+/// 64 MiB leaves room for any real one and keeps a crafted file (a sparse 1 GiB LST took
+/// 5 GB of memory) from exhausting the machine. Every [`FileSystem::read`] keeps to it.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// The error of a file over [`MAX_FILE_BYTES`] (of `size` bytes, or more): its kind is
+/// [`io::ErrorKind::FileTooLarge`], which the loader reports as `L0116`.
+pub fn too_large(size: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!("the file is {size} bytes; data files are read up to {MAX_FILE_BYTES}"),
+    )
+}
+
+/// `bytes` unless they are over [`MAX_FILE_BYTES`] (a file in memory or an editor's text).
+pub fn within_limit(bytes: &[u8]) -> io::Result<Vec<u8>> {
+    let size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if size > MAX_FILE_BYTES {
+        return Err(too_large(size));
+    }
+    Ok(bytes.to_vec())
+}
+
+/// Reads an open file of `size` bytes (as its metadata says) up to [`MAX_FILE_BYTES`]: one
+/// over it is refused before any byte is read, and one that grows past it while it is read
+/// stops there.
+pub fn read_limited(file: impl Read, size: u64) -> io::Result<Vec<u8>> {
+    if size > MAX_FILE_BYTES {
+        return Err(too_large(size));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(MAX_FILE_BYTES.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if read > MAX_FILE_BYTES {
+        return Err(too_large(read));
+    }
+    Ok(bytes)
+}
 
 /// What the loader needs from a file system.
 pub trait FileSystem {
-    /// The bytes of a file.
+    /// The bytes of a file; a file over [`MAX_FILE_BYTES`] is an error made by [`too_large`].
     fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
     /// True when `path` is an existing regular file.
     fn is_file(&self, path: &Path) -> bool;
@@ -73,7 +113,9 @@ pub struct DiskFs;
 
 impl FileSystem for DiskFs {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        std::fs::read(path)
+        let file = std::fs::File::open(path)?;
+        let size = file.metadata()?.len();
+        read_limited(file, size)
     }
 
     fn is_file(&self, path: &Path) -> bool {
@@ -176,10 +218,10 @@ impl MemoryFs {
 
 impl FileSystem for MemoryFs {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        self.files
-            .get(&normalize(path))
-            .cloned()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no such file"))
+        match self.files.get(&normalize(path)) {
+            Some(bytes) => within_limit(bytes),
+            None => Err(io::Error::new(io::ErrorKind::NotFound, "no such file")),
+        }
     }
 
     fn is_file(&self, path: &Path) -> bool {
@@ -233,6 +275,21 @@ mod tests {
         assert!(!fs.is_dir(Path::new("/r/data/b.lst")));
         assert_eq!(fs.files_below(Path::new("/r/data")).len(), 2);
         assert_eq!(fs.read(Path::new("/r/./data/b.lst")).unwrap(), b"B");
+    }
+
+    #[test]
+    fn files_over_the_limit_are_refused_before_they_are_read() {
+        let limit = usize::try_from(MAX_FILE_BYTES).unwrap();
+        let fs = MemoryFs::new().with("/big.lst", vec![b'x'; limit + 1]);
+        let e = fs.read(Path::new("/big.lst")).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::FileTooLarge);
+        // The size alone decides; nothing is read.
+        let never = std::io::repeat(b'x');
+        let e = read_limited(never, MAX_FILE_BYTES + 1).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::FileTooLarge);
+        // A file that grows while it is read stops at the limit.
+        let e = read_limited(std::io::repeat(b'x'), 10).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::FileTooLarge);
     }
 
     #[test]

@@ -95,6 +95,26 @@ impl CampaignIndex {
         Self::from_campaigns(campaigns, walk.problems)
     }
 
+    /// This index with the PCC at `pcc` read again (changed, added, or gone when `fs` no
+    /// longer has it), the others and the walk's problems kept: an editor's PCC edit does not
+    /// walk the data folder and read every PCC again. The campaigns stay in path order, the
+    /// order [`CampaignIndex::build`] gives.
+    pub fn with_pcc_read_again(&self, fs: &dyn FileSystem, pcc: &Path) -> Self {
+        let mut campaigns: Vec<IndexedCampaign> = self
+            .campaigns
+            .iter()
+            .filter(|c| c.path != pcc)
+            .cloned()
+            .collect();
+        if is_pcc(pcc) {
+            if let Ok(bytes) = fs.read(pcc) {
+                let at = campaigns.partition_point(|c| c.path.as_path() < pcc);
+                campaigns.insert(at, read_metadata(pcc, &bytes));
+            }
+        }
+        Self::from_campaigns(campaigns, self.problems.clone())
+    }
+
     /// An index of the given campaigns (for tests and callers with their own walk).
     pub fn from_campaigns(campaigns: Vec<IndexedCampaign>, problems: Vec<WalkProblem>) -> Self {
         let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
@@ -262,6 +282,28 @@ mod tests {
                 "# CAMPAIGN:Commented\nCAMPAIGN:SF Core\nGAMEMODE:Starfinder\nBOOKTYPE:Core Rules\n",
             )
             .with("/pc/data/sf/x.lst", "CAMPAIGN:Not a PCC\n")
+    }
+
+    #[test]
+    fn a_pcc_read_again_gives_the_index_a_new_build_gives() {
+        let root = PcgenRoot::new("/pc".into(), "/pc/data".into());
+        let mut fs = fs();
+        let before = CampaignIndex::build(&fs, &root);
+        fs.insert(
+            "/pc/data/pf/core/core.pcc",
+            "CAMPAIGN:Renamed\nGAMEMODE:Pathfinder\n",
+        );
+        fs.insert("/pc/data/pf/new.pcc", "CAMPAIGN:New\nGAMEMODE:Pathfinder\n");
+        let mut after = before.with_pcc_read_again(&fs, Path::new("/pc/data/pf/core/core.pcc"));
+        after = after.with_pcc_read_again(&fs, Path::new("/pc/data/pf/new.pcc"));
+        assert_eq!(
+            after.campaigns(),
+            CampaignIndex::build(&fs, &root).campaigns()
+        );
+        assert!(after.find("Renamed").is_some() && after.find("Core Rulebook").is_none());
+        let gone = MemoryFs::new();
+        let emptied = after.with_pcc_read_again(&gone, Path::new("/pc/data/pf/new.pcc"));
+        assert!(emptied.find("New").is_none());
     }
 
     #[test]

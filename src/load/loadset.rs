@@ -6,7 +6,7 @@ use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::load::cache::{CachedFile, FileCache, FileLines, path_key};
 use crate::load::campaign::{Campaign, Candidate, FileKind, KeyFilter, PreItem, parse_pcc_cached};
 use crate::load::codes;
-use crate::load::fs::{FileSystem, WalkProblem, normalize};
+use crate::load::fs::{FileSystem, Walk, normalize};
 use crate::load::gamemode::GameMode;
 use crate::load::index::{CampaignIndex, IndexedCampaign};
 use crate::load::root::{Escape, PcgenRoot};
@@ -79,26 +79,28 @@ pub fn line_mode(kind: FileKind) -> LineMode {
     }
 }
 
-/// The PCCs below `dir` that a user can select (those with a GAMEMODE line), sorted; or
-/// what the walk could not read (an unreadable sub-folder, a link leading out), so that no
-/// folder's findings go missing silently.
-pub fn selectable_pccs(fs: &dyn FileSystem, dir: &Path) -> Result<Vec<PathBuf>, Vec<WalkProblem>> {
+/// The PCCs below `dir` that a user can select (those with a GAMEMODE line), sorted, with
+/// what the walk could not read (an unreadable sub-folder, a link leading out) for the
+/// caller to report: one such folder hides no other dataset, and goes missing silently
+/// neither.
+pub fn selectable_pccs(fs: &dyn FileSystem, dir: &Path) -> Walk {
     let walk = fs.walk(dir);
-    if !walk.problems.is_empty() {
-        return Err(walk.problems);
-    }
-    Ok(walk
+    let files = walk
         .files
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pcc")))
-        .filter(|p| {
-            fs.read(p).is_ok_and(|b| {
-                String::from_utf8_lossy(&b)
-                    .lines()
-                    .any(|l| l.trim_start().starts_with("GAMEMODE:"))
-            })
+        .filter(|p| match fs.read(p) {
+            Ok(b) => String::from_utf8_lossy(&b)
+                .lines()
+                .any(|l| l.trim_start().starts_with("GAMEMODE:")),
+            // Loaded, to be reported (L0116) rather than dropped.
+            Err(e) => e.kind() == std::io::ErrorKind::FileTooLarge,
         })
-        .collect())
+        .collect();
+    Walk {
+        files,
+        problems: walk.problems,
+    }
 }
 
 /// The campaign index a load uses: shared by the caller, or built on first need.
@@ -262,14 +264,23 @@ impl Loader<'_> {
                 let id = self
                     .sources
                     .add(SourceFile::new(display.clone(), "", TextEncoding::Utf8));
-                self.diagnostics.push(
+                let span = at.unwrap_or(Span::new(id, 0..0));
+                self.diagnostics.push(if e.kind() == std::io::ErrorKind::FileTooLarge {
+                    Diagnostic::error(
+                        codes::FILE_TOO_LARGE,
+                        span,
+                        format!("`{display}` is too large to be a data file: {e}"),
+                    )
+                    .with_label("not read")
+                    .with_help("a data file this size is a mistake (or an attack): list the right file")
+                } else {
                     Diagnostic::error(
                         codes::READ_FAILED,
-                        at.unwrap_or(Span::new(id, 0..0)),
+                        span,
                         format!("cannot read `{display}`: {e}"),
                     )
-                    .with_help("check the file's permissions"),
-                );
+                    .with_help("check the file's permissions")
+                });
                 None
             }
         }

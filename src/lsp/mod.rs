@@ -1,6 +1,8 @@
 //! `rulebook lsp`: a Language Server Protocol server for PCC/LST data, beside the CLI.
 //!
-//! Built on `lsp-server` + `lsp-types` (as rust-analyzer and ruff are): [`server`] reads
+//! Built on `lsp-server`'s message types + `lsp-types` (as rust-analyzer and ruff are), with
+//! its own framing of the stream ([`transport`]: bounded lengths, malformed messages answered
+//! with errors) and a fixed pool of workers for requests ([`pool`]): [`server`] reads
 //! messages from stdio; document changes go to the [`session::Session`], which keeps the
 //! editor's unsaved text in an [`overlay::OverlayFs`] over the disk, finds the load sets a
 //! file belongs to ([`workspace`]), re-checks only those with the same
@@ -20,6 +22,7 @@ pub mod diagnostics;
 pub mod hover;
 pub mod navigate;
 pub mod overlay;
+pub mod pool;
 pub mod position;
 pub mod requests;
 pub mod server;
@@ -27,8 +30,9 @@ pub mod session;
 pub mod symbols;
 pub mod target;
 pub mod tokens;
+pub mod transport;
 pub mod uri;
 pub mod workspace;
 
-pub use server::run_stdio;
+pub use server::{Ending, run_stdio};
 pub use session::{Publish, Session, Snapshot};

@@ -1,8 +1,9 @@
 //! The editor's view of the files: open documents' unsaved text over the disk.
 
 use crate::load::fs::normalize;
+use crate::load::fs::{Walk, within_limit};
 use crate::load::{DiskFs, FileSystem};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -44,7 +45,7 @@ impl OverlayFs {
 impl FileSystem for OverlayFs {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
         match self.text(path) {
-            Some(t) => Ok(t.as_bytes().to_vec()),
+            Some(t) => within_limit(t.as_bytes()),
             None => DiskFs.read(path),
         }
     }
@@ -58,15 +59,45 @@ impl FileSystem for OverlayFs {
     }
 
     fn files_below(&self, dir: &Path) -> Vec<PathBuf> {
+        self.walk(dir).files
+    }
+
+    /// The disk's walk (links leading out of `dir` are problems, not files) with the open
+    /// documents below `dir` that are not on disk yet.
+    fn walk(&self, dir: &Path) -> Walk {
         let dir = normalize(dir);
-        let mut out = DiskFs.files_below(&dir);
+        let mut walk = DiskFs.walk(&dir);
+        let known: HashSet<PathBuf> = walk.files.iter().cloned().collect();
         for p in self.open.keys() {
-            if p.starts_with(&dir) && !out.contains(p) {
-                out.push(p.clone());
+            if p.starts_with(&dir) && !known.contains(p) && !DiskFs.exists(p) {
+                walk.files.push(p.clone());
             }
         }
-        out.sort();
-        out
+        walk.files.sort();
+        walk
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        self.text(path).is_some() || DiskFs.exists(path)
+    }
+
+    /// The disk's answer: an open document that is a link on disk is judged by where the
+    /// link leads, as `rulebook check` judges it (the editor's text does not move the file
+    /// inside the root). An unsaved document is its folder's real path joined with its name.
+    fn canonical(&self, path: &Path) -> Option<PathBuf> {
+        if DiskFs.exists(path) {
+            return DiskFs.canonical(path);
+        }
+        self.text(path)?;
+        let path = normalize(path);
+        match (path.parent(), path.file_name()) {
+            (Some(dir), Some(name)) => Some(DiskFs.canonical(dir)?.join(name)),
+            _ => Some(path),
+        }
+    }
+
+    fn not_a_link(&self, path: &Path) -> bool {
+        DiskFs.not_a_link(path) || (self.text(path).is_some() && !DiskFs.exists(path))
     }
 }
 

@@ -1,15 +1,49 @@
-//! The event loop: reads JSON-RPC messages and applies document changes to the [`Session`] in
-//! arrival order, on the loop (they need the session exclusively); each request is answered
-//! on its own thread over a [`Snapshot`] taken when it arrived (as ruff's server does).
+//! The event loop: reads JSON-RPC messages ([`transport`]) and applies document changes to
+//! the [`Session`] in arrival order, on the loop (they need the session exclusively); each
+//! request is answered by a worker of a fixed [`Pool`] over a [`Snapshot`] taken when it
+//! arrived (as ruff's server does). Between the threads the channels are bounded: a client
+//! that sends faster than the server works, or stops reading, is slowed down, never buffered
+//! without end.
 
+use crate::lsp::pool::Pool;
 use crate::lsp::session::{Publish, Session, Snapshot};
+use crate::lsp::transport::{self, Incoming};
 use crate::lsp::{requests, uri};
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 use std::collections::VecDeque;
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::time::Duration;
+
+/// Messages read ahead of the loop: while a check runs, the edits that arrive wait here, so
+/// the loop sees them together and checks only the last ([`latest_change`]).
+const READ_AHEAD: usize = 64;
+
+/// Messages waiting for the writer (answers and published diagnostics).
+const OUTBOX: usize = 64;
+
+/// Requests waiting for a worker.
+const REQUEST_QUEUE: usize = 64;
+
+/// The most worker threads answering requests.
+const MAX_WORKERS: usize = 4;
+
+/// How long the end of a session waits for the writer to send what is queued.
+const FLUSH_PATIENCE: Duration = Duration::from_secs(5);
+
+/// How a session ended: LSP wants exit code 0 after `shutdown`, 1 otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// `exit` (or the end of the input) after `shutdown`.
+    AfterShutdown,
+    /// `exit` or the end of the input without `shutdown` first.
+    WithoutShutdown,
+}
 
 /// What the server can do.
 pub fn capabilities() -> lsp::ServerCapabilities {
@@ -50,22 +84,117 @@ fn workspace_root(params: &lsp::InitializeParams) -> Option<PathBuf> {
         .or_else(|| params.root_uri.as_ref().and_then(uri::to_path))
 }
 
-/// Serves one client over stdin/stdout until it sends `exit`.
-pub fn run_stdio() -> Result<(), String> {
-    let (connection, io) = Connection::stdio();
-    serve(&connection)?;
-    drop(connection);
-    io.join().map_err(|e| e.to_string())
+/// Serves one client over stdin/stdout until it sends `exit` or closes stdin.
+pub fn run_stdio() -> Result<Ending, String> {
+    serve(std::io::BufReader::new(std::io::stdin()), std::io::stdout())
 }
 
-/// Serves one client over `connection`: the handshake, then the loop until `exit`.
-pub fn serve(connection: &Connection) -> Result<(), String> {
-    let caps = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
-    let init = connection.initialize(caps).map_err(|e| e.to_string())?;
-    let params: lsp::InitializeParams = serde_json::from_value(init).unwrap_or_default();
-    let root = workspace_root(&params);
-    watch_data_files(connection, &params)?;
-    let mut session = Session::new(root.as_deref());
+/// Serves one client that writes to `input` and reads `output`: the handshake, then the loop
+/// until `exit` or the end of `input`. `Err` only when `output` cannot be written.
+pub fn serve(
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+) -> Result<Ending, String> {
+    let (inbox, incoming) = sync_channel::<Incoming>(READ_AHEAD);
+    std::thread::Builder::new()
+        .name("rulebook-lsp-reader".to_owned())
+        .spawn(move || read_input(input, &inbox))
+        .map_err(|e| e.to_string())?;
+    let (outbox, outgoing) = sync_channel::<Value>(OUTBOX);
+    let (written, writer_done) = sync_channel::<Result<(), String>>(1);
+    std::thread::Builder::new()
+        .name("rulebook-lsp-writer".to_owned())
+        .spawn(move || {
+            let _ = written.send(write_output(output, &outgoing));
+        })
+        .map_err(|e| e.to_string())?;
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let pool = Pool::new(threads.clamp(1, MAX_WORKERS), REQUEST_QUEUE);
+    let out = Outbox(outbox);
+    let ending = match handshake(&incoming, &out) {
+        Some(params) => run_loop(&incoming, &out, &pool, &params),
+        None => Ending::WithoutShutdown,
+    };
+    pool.finish();
+    drop(out);
+    // The writer ends when every sender is gone; a client that stopped reading keeps it
+    // blocked, and is not waited for.
+    match writer_done.recv_timeout(FLUSH_PATIENCE) {
+        Ok(Err(e)) => Err(e),
+        _ => Ok(ending),
+    }
+}
+
+/// The reader thread: frames from `input` to the loop until the input ends.
+fn read_input(mut input: impl BufRead, inbox: &SyncSender<Incoming>) {
+    // A read error (a closed or broken pipe) ends the input as its end does.
+    while let Ok(Some(frame)) = transport::read(&mut input) {
+        if inbox.send(frame).is_err() {
+            return;
+        }
+    }
+}
+
+/// The writer thread: frames to `output` until every sender is gone.
+fn write_output(mut output: impl Write, outgoing: &Receiver<Value>) -> Result<(), String> {
+    for v in outgoing {
+        transport::write(&mut output, &v).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The sending side of the writer's channel.
+#[derive(Clone)]
+struct Outbox(SyncSender<Value>);
+
+impl Outbox {
+    /// Queues a message (dropped when the writer is gone: the client is then gone too).
+    fn send(&self, message: &Message) {
+        self.send_value(transport::to_value(message));
+    }
+
+    fn send_value(&self, value: Value) {
+        let _ = self.0.send(value);
+    }
+}
+
+/// Waits for `initialize` and answers it; `None` when the client leaves first. Requests
+/// before it are answered with LSP's "server not initialized".
+fn handshake(incoming: &Receiver<Incoming>, out: &Outbox) -> Option<lsp::InitializeParams> {
+    loop {
+        match incoming.recv().ok()? {
+            Incoming::Invalid(e) => out.send_value(e),
+            Incoming::Message(Message::Request(req)) if req.method == "initialize" => {
+                let params = serde_json::from_value(req.params).unwrap_or_default();
+                let result = serde_json::json!({
+                    "capabilities": capabilities(),
+                    "serverInfo": {"name": "rulebook", "version": env!("CARGO_PKG_VERSION")},
+                });
+                out.send(&Message::Response(Response::new_ok(req.id, result)));
+                return Some(params);
+            }
+            Incoming::Message(Message::Request(req)) => {
+                out.send(&Message::Response(Response::new_err(
+                    req.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    "the server is not initialized".to_owned(),
+                )))
+            }
+            Incoming::Message(Message::Notification(n)) if n.method == "exit" => return None,
+            Incoming::Message(_) => {}
+        }
+    }
+}
+
+/// The loop after the handshake, until `exit` or the end of the input.
+fn run_loop(
+    incoming: &Receiver<Incoming>,
+    out: &Outbox,
+    pool: &Pool,
+    params: &lsp::InitializeParams,
+) -> Ending {
+    watch_data_files(out, params);
+    let mut session = Session::new(workspace_root(params).as_deref());
     if let Some(url) = params
         .initialization_options
         .as_ref()
@@ -74,40 +203,82 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
     {
         session.set_docs_base(url.to_owned());
     }
-    let mut queued: VecDeque<Message> = VecDeque::new();
+    let mut shut_down = false;
+    let ending = |shut_down: bool| {
+        if shut_down {
+            Ending::AfterShutdown
+        } else {
+            Ending::WithoutShutdown
+        }
+    };
+    let mut queued: VecDeque<Incoming> = VecDeque::new();
     loop {
         let msg = match queued.pop_front() {
             Some(m) => m,
-            None => match connection.receiver.recv() {
+            None => match incoming.recv() {
                 Ok(m) => m,
-                Err(_) => return Ok(()),
+                Err(_) => return ending(shut_down),
             },
         };
+        let msg = match msg {
+            Incoming::Invalid(e) => {
+                out.send_value(e);
+                continue;
+            }
+            Incoming::Message(m) => m,
+        };
         match msg {
+            Message::Request(req) if shut_down || req.method == "initialize" => {
+                let why = if shut_down {
+                    "the server is shut down"
+                } else {
+                    "the server is already initialized"
+                };
+                out.send(&Message::Response(Response::new_err(
+                    req.id,
+                    ErrorCode::InvalidRequest as i32,
+                    why.to_owned(),
+                )));
+            }
+            Message::Request(req) if req.method == "shutdown" => {
+                shut_down = true;
+                out.send(&Message::Response(Response::new_ok(req.id, ())));
+            }
             Message::Request(req) => {
-                if connection
-                    .handle_shutdown(&req)
-                    .map_err(|e| e.to_string())?
-                {
-                    return Ok(());
-                }
                 // Answered off the loop, over a snapshot: a slow answer never holds up edits.
                 let snap = session.snapshot();
-                let sender = connection.sender.clone();
-                std::thread::spawn(move || {
-                    // The client may be gone; nothing to tell then.
-                    let _ = sender.send(Message::Response(answer(&snap, req)));
-                });
+                let out = out.clone();
+                pool.run(Box::new(move || {
+                    out.send(&Message::Response(answer_safely(&snap, req)))
+                }));
             }
+            Message::Notification(n) if n.method == "exit" => return ending(shut_down),
+            Message::Notification(_) if shut_down => {}
             Message::Notification(n) => {
-                let n = latest_change(connection, n, &mut queued);
+                let n = latest_change(incoming, n, &mut queued);
                 for p in notify(&mut session, n) {
-                    publish(connection, p)?;
+                    publish(out, p);
                 }
             }
             Message::Response(_) => {}
         }
     }
+}
+
+/// [`answer`], with a failure of the server's own (a panic) answered as an internal error
+/// instead of losing the answer and the worker.
+fn answer_safely(snap: &Snapshot, req: Request) -> Response {
+    let id = req.id.clone();
+    let method = req.method.clone();
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(snap, req))).unwrap_or_else(
+        |_| {
+            Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                format!("rulebook failed to answer {method}"),
+            )
+        },
+    )
 }
 
 /// Globs of the files whose changes on disk matter: PCC and LST files in any letter case
@@ -121,7 +292,7 @@ const WATCH_REQUEST_ID: &str = "rulebook/watch-data-files";
 /// tool) with `workspace/didChangeWatchedFiles`, when it can register watchers dynamically:
 /// clients send those events only for files a server asked for. Without it a file changed
 /// on disk would keep its old text in the server's cache until the workspace is reopened.
-fn watch_data_files(connection: &Connection, params: &lsp::InitializeParams) -> Result<(), String> {
+fn watch_data_files(out: &Outbox, params: &lsp::InitializeParams) {
     let dynamic = params
         .capabilities
         .workspace
@@ -130,7 +301,7 @@ fn watch_data_files(connection: &Connection, params: &lsp::InitializeParams) -> 
         .and_then(|c| c.dynamic_registration)
         .unwrap_or(false);
     if !dynamic {
-        return Ok(());
+        return;
     }
     let options = lsp::DidChangeWatchedFilesRegistrationOptions {
         watchers: WATCHED_GLOBS
@@ -144,7 +315,7 @@ fn watch_data_files(connection: &Connection, params: &lsp::InitializeParams) -> 
     let registration = lsp::Registration {
         id: "rulebook-data-files".to_owned(),
         method: "workspace/didChangeWatchedFiles".to_owned(),
-        register_options: Some(serde_json::to_value(options).map_err(|e| e.to_string())?),
+        register_options: serde_json::to_value(options).ok(),
     };
     let request = Request::new(
         RequestId::from(WATCH_REQUEST_ID.to_owned()),
@@ -153,62 +324,54 @@ fn watch_data_files(connection: &Connection, params: &lsp::InitializeParams) -> 
             registrations: vec![registration],
         },
     );
-    connection
-        .sender
-        .send(Message::Request(request))
-        .map_err(|e| e.to_string())
+    out.send(&Message::Request(request));
 }
 
 /// For a `didChange`, the last of the changes to the same document already waiting (full
-/// sync: each holds the whole text, so checking the ones in between is wasted work).
+/// sync: each holds the whole text, so checking the ones in between is wasted work). Reads
+/// ahead at most [`READ_AHEAD`] messages into `queued`.
 fn latest_change(
-    connection: &Connection,
+    incoming: &Receiver<Incoming>,
     mut n: Notification,
-    queued: &mut VecDeque<Message>,
+    queued: &mut VecDeque<Incoming>,
 ) -> Notification {
     const CHANGE: &str = "textDocument/didChange";
     if n.method != CHANGE {
         return n;
     }
-    queued.extend(connection.receiver.try_iter());
+    let room = READ_AHEAD.saturating_sub(queued.len());
+    queued.extend(incoming.try_iter().take(room));
     let doc = |n: &Notification| {
         n.params
             .get("textDocument")
             .and_then(|d| d.get("uri"))
             .cloned()
     };
-    while let Some(Message::Notification(next)) = queued.front() {
+    while let Some(Incoming::Message(Message::Notification(next))) = queued.front() {
         if next.method != CHANGE || doc(next) != doc(&n) {
             break;
         }
         match queued.pop_front() {
-            Some(Message::Notification(next)) => n = next,
+            Some(Incoming::Message(Message::Notification(next))) => n = next,
             _ => break,
         }
     }
     n
 }
 
-fn send(connection: &Connection, msg: Message) -> Result<(), String> {
-    connection.sender.send(msg).map_err(|e| e.to_string())
-}
-
-fn publish(connection: &Connection, p: Publish) -> Result<(), String> {
+fn publish(out: &Outbox, p: Publish) {
     let Some(uri) = uri::from_path(&p.path) else {
-        return Ok(());
+        return;
     };
     let params = lsp::PublishDiagnosticsParams {
         uri,
         diagnostics: p.diagnostics,
         version: p.version,
     };
-    send(
-        connection,
-        Message::Notification(Notification::new(
-            "textDocument/publishDiagnostics".to_owned(),
-            params,
-        )),
-    )
+    out.send(&Message::Notification(Notification::new(
+        "textDocument/publishDiagnostics".to_owned(),
+        params,
+    )));
 }
 
 /// Applies a notification; returns the diagnostics to publish.

@@ -22,16 +22,24 @@ pub struct Symbol {
 /// The symbols `file` defines in the load, in file order.
 pub fn symbols(checked: &Checked, file: FileId) -> Vec<Symbol> {
     let ds = &checked.set.dataset;
+    // The file's lines by start, searched by halving: a scan per symbol made 170,000
+    // objects take 39 s.
+    let mut lines: Vec<Span> = checked
+        .set
+        .load
+        .files
+        .iter()
+        .filter(|f| f.file == file)
+        .flat_map(|f| f.lines.iter().map(|l| l.span))
+        .collect();
+    lines.sort_by_key(|l| l.start);
     let line_of = |span: Span| {
-        checked
-            .set
-            .load
-            .files
-            .iter()
-            .filter(|f| f.file == file)
-            .flat_map(|f| f.lines.iter())
-            .find(|l| l.span.start <= span.start && span.start <= l.span.end)
-            .map_or(span, |l| l.span)
+        let after = lines.partition_point(|l| l.start <= span.start);
+        after
+            .checked_sub(1)
+            .and_then(|i| lines.get(i))
+            .filter(|l| span.start <= l.end)
+            .map_or(span, |l| *l)
     };
     let mut out = Vec::new();
     for o in ds.objects.iter().filter(|o| o.span.file == file) {

@@ -156,3 +156,9 @@ pub const REQUIRED_FACT: Code = Code {
     id: "M0130",
     name: "required-fact-missing",
 };
+/// The `.COPY=` lines of a load set copy more than
+/// 100,000 items (a chain of copies grows with its square).
+pub const COPY_LIMIT: Code = Code {
+    id: "M0131",
+    name: "copy-limit",
+};

@@ -60,16 +60,41 @@ pub(super) struct FicsEnv<'a> {
     pub divisions: Vec<Span>,
     /// Clause nesting (bounded by 9: fK only refers to lower clauses).
     pub depth: u8,
+    /// Each f-variable's value once it was evaluated for this request: a clause referring
+    /// to the one below it several times (`f2 = f1+f1+f1`, `f3 = f2+f2+f2`, …) would
+    /// otherwise be evaluated an exponential number of times (8.6 s for 687 bytes). FICS's
+    /// values depend only on the request, so one evaluation per request gives the same
+    /// value; a division by zero inside is noted once.
+    values: [Option<Result<i32, EvalError>>; 9],
 }
 
-impl FicsEnv<'_> {
+impl<'a> FicsEnv<'a> {
+    /// An environment for evaluating against `request`, with nothing evaluated yet.
+    pub fn new(request: &'a MatchRequest, fvars: &'a FVars) -> Self {
+        FicsEnv {
+            request,
+            game_type: request.game_type(),
+            fvars,
+            divisions: Vec::new(),
+            depth: 0,
+            values: Default::default(),
+        }
+    }
+
     pub fn clause(&mut self, f: FVar) -> Result<i32, EvalError> {
+        let at = usize::from(f.0);
+        if let Some(Some(known)) = self.values.get(at) {
+            return known.clone();
+        }
         let fvars = self.fvars;
-        match fvars.clauses.get(usize::from(f.0)) {
+        match fvars.clauses.get(at) {
             Some(Some(c)) if self.depth < 10 => {
                 self.depth += 1;
                 let v = core::eval(&c.expr, self);
                 self.depth -= 1;
+                if let Some(slot) = self.values.get_mut(at) {
+                    *slot = Some(v.clone());
+                }
                 v
             }
             // Unset: 1, as in FICS.

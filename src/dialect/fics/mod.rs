@@ -302,13 +302,7 @@ impl MatchFormula {
     /// Evaluates the formula for one match request. An error (only arithmetic overflow,
     /// which FICS would wrap around silently) means FICS-style decline.
     pub fn evaluate(&self, request: &MatchRequest) -> Result<Evaluation, EvalError> {
-        let mut env = FicsEnv {
-            request,
-            game_type: request.game_type(),
-            fvars: &self.fvars,
-            divisions: Vec::new(),
-            depth: 0,
-        };
+        let mut env = FicsEnv::new(request, &self.fvars);
         let value = core::eval(&self.expr, &mut env)?;
         Ok(Evaluation {
             value,
@@ -327,18 +321,10 @@ impl MatchFormula {
     pub fn explain(&self, request: &MatchRequest) -> Vec<(FVar, Result<i32, EvalError>)> {
         let mut used = [false; 9];
         mark_used(&self.expr, &self.fvars, &mut used);
+        let mut env = FicsEnv::new(request, &self.fvars);
         FVar::all()
             .filter(|f| used.get(usize::from(f.0)).copied().unwrap_or(false))
-            .map(|f| {
-                let mut env = FicsEnv {
-                    request,
-                    game_type: request.game_type(),
-                    fvars: &self.fvars,
-                    divisions: Vec::new(),
-                    depth: 0,
-                };
-                (f, env.clause(f))
-            })
+            .map(|f| (f, env.clause(f)))
             .collect()
     }
 }

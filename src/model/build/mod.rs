@@ -13,6 +13,7 @@ use crate::load::{KeyFilter, LoadSet, LoadedFile};
 use crate::name::closest;
 use crate::source::Span;
 
+mod copy;
 mod datacontrol;
 mod fact_index;
 mod key_ids;
@@ -211,6 +212,8 @@ pub(crate) struct Builder<'a> {
     index: crate::model::object_index::ObjectIndex,
     /// The keys the deferred lines of the object kind being built look up.
     wanted: wanted_keys::WantedKeys,
+    /// What the load set's `.COPY=` lines have copied so far.
+    copies: copy::CopyBudget,
 }
 
 /// Builds the dataset of a load set; returns it with the model's diagnostics (the load set's
@@ -240,6 +243,7 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         face_variable: None,
         index: Default::default(),
         wanted: Default::default(),
+        copies: Default::default(),
     };
     // Nearly every line of an object file is an object: sized once, the object table is
     // not grown a dozen times per load set.

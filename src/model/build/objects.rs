@@ -288,30 +288,8 @@ impl<'a> Builder<'a> {
                         );
                         let id =
                             self.made_object(okind.clone(), made.as_deref(), new, scope, first);
-                        let base = base_id
-                            .and_then(|b| self.ds.object_by_id(b))
-                            .and_then(|b| b.extras().cloned());
-                        if let Some(b) = base {
-                            let modifiers = b.modifiers.clone();
-                            if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-                                o.set_extras(Some(crate::model::ObjectExtras {
-                                    modifiers: Vec::new(),
-                                    ..b
-                                }));
-                            }
-                            for m in modifiers {
-                                if let Some(mut copy) = self.ds.modifier(m).cloned() {
-                                    let mid = ModId(
-                                        u32::try_from(self.ds.modifiers.len()).unwrap_or(u32::MAX),
-                                    );
-                                    copy.id = mid;
-                                    copy.source = Some(id);
-                                    self.ds.modifiers.push(copy);
-                                    if let Some(o) = self.ds.objects.get_mut(id.0 as usize) {
-                                        o.extras_mut().modifiers.push(mid);
-                                    }
-                                }
-                            }
+                        if let Some(base) = base_id {
+                            self.copy_from(base, id, first);
                         }
                         self.object_tokens(id, f, ol, kind);
                     }
