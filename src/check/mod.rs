@@ -56,7 +56,12 @@ pub fn check_load_set_cached(
     index: &CampaignIndex,
     cache: &FileCache,
 ) -> CheckedSet {
-    let set = checked_with(load_cached(fs, root, pccs, index, cache), Some(cache));
+    let elsewhere = Elsewhere { fs, root, index };
+    let set = checked_with(
+        load_cached(fs, root, pccs, index, cache),
+        Some(cache),
+        Some(&elsewhere),
+    );
     name_defining_campaigns(fs, root, index, set)
 }
 
@@ -79,12 +84,26 @@ fn name_defining_campaigns(
 }
 
 fn checked(load: LoadSet) -> CheckedSet {
-    checked_with(load, None)
+    checked_with(load, None, None)
+}
+
+/// The data folder's other campaigns, which define what a supplement checked alone lacks.
+struct Elsewhere<'a> {
+    fs: &'a dyn FileSystem,
+    root: &'a PcgenRoot,
+    index: &'a CampaignIndex,
 }
 
 /// Builds and checks `load`; the token vocabulary's findings of each file come from `cache`
 /// when given (computed once per file and run).
-fn checked_with(mut load: LoadSet, cache: Option<&FileCache>) -> CheckedSet {
+///
+/// With `elsewhere`, an old formula's variable that another campaign of the data folder
+/// defines is not reported (see [`crate::model::elsewhere::OldVariablesElsewhere`]).
+fn checked_with(
+    mut load: LoadSet,
+    cache: Option<&FileCache>,
+    elsewhere: Option<&Elsewhere<'_>>,
+) -> CheckedSet {
     let (dataset, model_diags) = build(&load);
     let mut diagnostics = std::mem::take(&mut load.diagnostics);
     diagnostics.extend(model_diags);
@@ -93,6 +112,23 @@ fn checked_with(mut load: LoadSet, cache: Option<&FileCache>) -> CheckedSet {
         None => crate::vocabulary::check_load_set(&load),
     });
     diagnostics.extend(crate::model::references::check(&load));
+    let others = std::cell::OnceCell::new();
+    let defined_elsewhere = |name: &str| {
+        elsewhere.is_some_and(|e| {
+            others
+                .get_or_init(|| {
+                    crate::model::elsewhere::OldVariablesElsewhere::new(
+                        e.fs, e.root, e.index, &load,
+                    )
+                })
+                .defines(name)
+        })
+    };
+    diagnostics.extend(crate::model::old_formulas::check(
+        &load,
+        &dataset,
+        &defined_elsewhere,
+    ));
     let dataset = data_alone::check(dataset, &mut diagnostics);
     diagnostic::sort(&mut diagnostics, &load.sources);
     CheckedSet {
