@@ -32,7 +32,12 @@ pub struct CheckedSet {
 
 /// Loads the PCCs `pccs` (selected together) under `root` and checks them.
 pub fn check_load_set(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> CheckedSet {
-    checked(load(fs, root, pccs))
+    let elsewhere = Elsewhere {
+        fs,
+        root,
+        index: IndexOf::Lazy(std::cell::OnceCell::new()),
+    };
+    checked_with(load(fs, root, pccs), None, Some(&elsewhere))
 }
 
 /// [`check_load_set`] with the data folder's campaign index built once for many load sets.
@@ -42,7 +47,12 @@ pub fn check_load_set_with(
     pccs: &[PathBuf],
     index: &CampaignIndex,
 ) -> CheckedSet {
-    let set = checked(load_with(fs, root, pccs, index));
+    let elsewhere = Elsewhere {
+        fs,
+        root,
+        index: IndexOf::Given(index),
+    };
+    let set = checked_with(load_with(fs, root, pccs, index), None, Some(&elsewhere));
     name_defining_campaigns(fs, root, index, set)
 }
 
@@ -56,7 +66,11 @@ pub fn check_load_set_cached(
     index: &CampaignIndex,
     cache: &FileCache,
 ) -> CheckedSet {
-    let elsewhere = Elsewhere { fs, root, index };
+    let elsewhere = Elsewhere {
+        fs,
+        root,
+        index: IndexOf::Given(index),
+    };
     let set = checked_with(
         load_cached(fs, root, pccs, index, cache),
         Some(cache),
@@ -83,15 +97,26 @@ fn name_defining_campaigns(
     set
 }
 
-fn checked(load: LoadSet) -> CheckedSet {
-    checked_with(load, None, None)
-}
-
 /// The data folder's other campaigns, which define what a supplement checked alone lacks.
 struct Elsewhere<'a> {
     fs: &'a dyn FileSystem,
     root: &'a PcgenRoot,
-    index: &'a CampaignIndex,
+    index: IndexOf<'a>,
+}
+
+/// The campaign index of the data folder: the run's, or one built on first need.
+enum IndexOf<'a> {
+    Given(&'a CampaignIndex),
+    Lazy(std::cell::OnceCell<CampaignIndex>),
+}
+
+impl Elsewhere<'_> {
+    fn index(&self) -> &CampaignIndex {
+        match &self.index {
+            IndexOf::Given(index) => index,
+            IndexOf::Lazy(cell) => cell.get_or_init(|| CampaignIndex::build(self.fs, self.root)),
+        }
+    }
 }
 
 /// Builds and checks `load`; the token vocabulary's findings of each file come from `cache`
@@ -118,7 +143,10 @@ fn checked_with(
             others
                 .get_or_init(|| {
                     crate::model::elsewhere::OldVariablesElsewhere::new(
-                        e.fs, e.root, e.index, &load,
+                        e.fs,
+                        e.root,
+                        e.index(),
+                        &load,
                     )
                 })
                 .defines(name)

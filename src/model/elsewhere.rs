@@ -9,6 +9,9 @@
 //!
 //! The data folder's definitions are scanned once per run, on the first load set that has
 //! such a finding ([`crate::load::CampaignIndex::definitions`]).
+//!
+//! An old formula's variable that another campaign defines is not a finding at all
+//! ([`OldVariablesElsewhere`]): the data reads optional books' variables on purpose.
 
 use crate::diagnostic::Diagnostic;
 use crate::load::definitions::{DefinedKind, Definition};

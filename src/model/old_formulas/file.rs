@@ -67,6 +67,9 @@ pub(super) fn has_formulas(kind: FileKind) -> bool {
 /// Reads the old formulas of `lines` (of a file whose text is `text`).
 pub(super) fn read(lines: &[Line], text: &str, kind: FileKind) -> FileFormulas {
     let mut out = FileFormulas::default();
+    // An item's formulas (`BONUS:ITEMCOST|…|COST*2`) are evaluated on the item, whose
+    // properties PCGen reads by upper-case names the term table does not list.
+    let equipment = matches!(kind, FileKind::Equipment | FileKind::EquipMod);
     // Each name read, by name, as an index into `candidates`; each name defined.
     type Seen = indexmap::IndexMap<Name, usize, crate::fxhash::FxBuildHasher>;
     let mut seen: Seen = Default::default();
@@ -125,7 +128,9 @@ pub(super) fn read(lines: &[Line], text: &str, kind: FileKind) -> FileFormulas {
                                 r.switch &= switch;
                             }
                         }
-                        None if !is_variable(&n.text, n.kind, n.origin) => {
+                        None if !is_variable(&n.text, n.kind, n.origin)
+                            || (equipment && is_upper_word(&n.text)) =>
+                        {
                             seen.insert(Name::new(&n.text), usize::MAX);
                         }
                         None => {
@@ -183,6 +188,11 @@ fn is_variable(text: &str, kind: NameKind, origin: NameOrigin) -> bool {
                 .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
         });
     !sheet_like && !EXPORT_TOKENS.contains(&head)
+}
+
+/// Whether `text` is one upper-case word (`COST`, `TOTALCOST`).
+fn is_upper_word(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_uppercase())
 }
 
 /// Whether a term match is only the `CL`/`BL` prefix of a longer name (`CLERICLVL`),
