@@ -19,6 +19,9 @@ fn load(root: &Path, pcc: &Path) -> Arc<Dataset> {
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
+        // The old formulas' findings (J01xx: Starfinder core has a few, pcgen_fixtures.rs
+        // lists them) are about the old system, which these characters do not compute.
+        .filter(|d| !d.code.id.starts_with('J'))
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
     Arc::new(set.dataset)

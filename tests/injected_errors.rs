@@ -79,8 +79,47 @@ fn each_injected_error_is_reported_at_its_line() {
             "scr__stats.lst",
             "Injected Stat\tKEY:INJ\tMODIFY:Score|SET|input(\"StatScor\")",
         ), // unknown channel
+        // The old formula language (issue 35): a misspelt DEFINE variable, an unknown term,
+        // `floor(2`, `If(`, a wrong arity.
+        (
+            "J0120",
+            "scr_feats.lst",
+            "Injected Old 1\tCATEGORY:FEAT\tDEFINE:InjectedRage|0\tBONUS:VAR|InjectedRage|InjectedRgae+1",
+        ),
+        (
+            "J0120",
+            "scr_feats.lst",
+            "Injected Old 2\tCATEGORY:FEAT\tBONUS:VAR|InjectedTwo|SKILLRNAK+TL",
+        ),
+        (
+            "J0106",
+            "scr_feats.lst",
+            "Injected Old 3\tCATEGORY:FEAT\tBONUS:VAR|InjectedThree|floor(2",
+        ),
+        (
+            "J0109",
+            "scr_feats.lst",
+            "Injected Old 4\tCATEGORY:FEAT\tBONUS:VAR|InjectedFour|If(TL>2,1,0)",
+        ),
+        (
+            "J0110",
+            "scr_feats.lst",
+            "Injected Old 5\tCATEGORY:FEAT\tBONUS:VAR|InjectedFive|floor(1,2)",
+        ),
     ];
-    let mut expected = Vec::new();
+    // The old formulas' findings of the data as shipped (tests/pcgen_fixtures.rs).
+    let mut expected: Vec<(String, String, usize)> = [
+        ("J0109", "scr_abilities.lst", 2399),
+        ("J0120", "scr_abilities.lst", 386),
+        ("J0120", "scr_abilities.lst", 1217),
+        ("J0120", "scr_abilities.lst", 1217),
+        ("J0120", "scr_abilities.lst", 1251),
+        ("J0120", "scr_classes.lst", 51),
+        ("J0120", "scr_feats.lst", 12),
+    ]
+    .iter()
+    .map(|(c, f, l)| ((*c).to_owned(), format!("{core}/{f}"), *l))
+    .collect();
     for (code, file, line) in &injections {
         let n = inject(&dir.join(file), line);
         expected.push((code.to_string(), format!("{core}/{file}"), n));

@@ -29,6 +29,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "fxhash",
             "diagnostic",
             "formula",
+            "jep",
             "load",
             "vocabulary",
         ],

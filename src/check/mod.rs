@@ -32,7 +32,12 @@ pub struct CheckedSet {
 
 /// Loads the PCCs `pccs` (selected together) under `root` and checks them.
 pub fn check_load_set(fs: &dyn FileSystem, root: &PcgenRoot, pccs: &[PathBuf]) -> CheckedSet {
-    checked(load(fs, root, pccs))
+    let elsewhere = Elsewhere {
+        fs,
+        root,
+        index: IndexOf::Lazy(std::cell::OnceCell::new()),
+    };
+    checked_with(load(fs, root, pccs), None, Some(&elsewhere))
 }
 
 /// [`check_load_set`] with the data folder's campaign index built once for many load sets.
@@ -42,7 +47,12 @@ pub fn check_load_set_with(
     pccs: &[PathBuf],
     index: &CampaignIndex,
 ) -> CheckedSet {
-    let set = checked(load_with(fs, root, pccs, index));
+    let elsewhere = Elsewhere {
+        fs,
+        root,
+        index: IndexOf::Given(index),
+    };
+    let set = checked_with(load_with(fs, root, pccs, index), None, Some(&elsewhere));
     name_defining_campaigns(fs, root, index, set)
 }
 
@@ -56,7 +66,16 @@ pub fn check_load_set_cached(
     index: &CampaignIndex,
     cache: &FileCache,
 ) -> CheckedSet {
-    let set = checked_with(load_cached(fs, root, pccs, index, cache), Some(cache));
+    let elsewhere = Elsewhere {
+        fs,
+        root,
+        index: IndexOf::Given(index),
+    };
+    let set = checked_with(
+        load_cached(fs, root, pccs, index, cache),
+        Some(cache),
+        Some(&elsewhere),
+    );
     name_defining_campaigns(fs, root, index, set)
 }
 
@@ -78,13 +97,38 @@ fn name_defining_campaigns(
     set
 }
 
-fn checked(load: LoadSet) -> CheckedSet {
-    checked_with(load, None)
+/// The data folder's other campaigns, which define what a supplement checked alone lacks.
+struct Elsewhere<'a> {
+    fs: &'a dyn FileSystem,
+    root: &'a PcgenRoot,
+    index: IndexOf<'a>,
+}
+
+/// The campaign index of the data folder: the run's, or one built on first need.
+enum IndexOf<'a> {
+    Given(&'a CampaignIndex),
+    Lazy(std::cell::OnceCell<CampaignIndex>),
+}
+
+impl Elsewhere<'_> {
+    fn index(&self) -> &CampaignIndex {
+        match &self.index {
+            IndexOf::Given(index) => index,
+            IndexOf::Lazy(cell) => cell.get_or_init(|| CampaignIndex::build(self.fs, self.root)),
+        }
+    }
 }
 
 /// Builds and checks `load`; the token vocabulary's findings of each file come from `cache`
 /// when given (computed once per file and run).
-fn checked_with(mut load: LoadSet, cache: Option<&FileCache>) -> CheckedSet {
+///
+/// With `elsewhere`, an old formula's variable that another campaign of the data folder
+/// defines is not reported (see [`crate::model::elsewhere::OldVariablesElsewhere`]).
+fn checked_with(
+    mut load: LoadSet,
+    cache: Option<&FileCache>,
+    elsewhere: Option<&Elsewhere<'_>>,
+) -> CheckedSet {
     let (dataset, model_diags) = build(&load);
     let mut diagnostics = std::mem::take(&mut load.diagnostics);
     diagnostics.extend(model_diags);
@@ -93,6 +137,26 @@ fn checked_with(mut load: LoadSet, cache: Option<&FileCache>) -> CheckedSet {
         None => crate::vocabulary::check_load_set(&load),
     });
     diagnostics.extend(crate::model::references::check(&load));
+    let others = std::cell::OnceCell::new();
+    let defined_elsewhere = |name: &str| {
+        elsewhere.is_some_and(|e| {
+            others
+                .get_or_init(|| {
+                    crate::model::elsewhere::OldVariablesElsewhere::new(
+                        e.fs,
+                        e.root,
+                        e.index(),
+                        &load,
+                    )
+                })
+                .defines(name)
+        })
+    };
+    diagnostics.extend(crate::model::old_formulas::check(
+        &load,
+        &dataset,
+        &defined_elsewhere,
+    ));
     let dataset = data_alone::check(dataset, &mut diagnostics);
     diagnostic::sort(&mut diagnostics, &load.sources);
     CheckedSet {

@@ -64,8 +64,8 @@ impl Finding {
             .collect();
         let file = set.sources.get(d.span.file);
         let fix = file.and_then(|f| {
-            use rulebook::lsp::diagnostics::{replaced_part, suggestion};
-            let replacement = suggestion(d.help.as_deref()?)?;
+            use rulebook::lsp::diagnostics::{replaced_part, suggested};
+            let replacement = suggested(d)?;
             let covered = f.text.get(d.span.range())?;
             let part = replaced_part(covered, &d.message, replacement);
             let start = d.span.range().start + part.start;

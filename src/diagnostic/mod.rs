@@ -105,6 +105,10 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Extra facts (e.g. "PCGen would reject this").
     pub notes: Vec<String>,
+    /// The text that should replace what the span covers ("did you mean"), as a value: the
+    /// language server's quick fix and SARIF's fix take it from here, not from the help's
+    /// prose.
+    pub suggestion: Option<String>,
 }
 
 impl Diagnostic {
@@ -119,6 +123,7 @@ impl Diagnostic {
             labels: Vec::new(),
             help: None,
             notes: Vec::new(),
+            suggestion: None,
         }
     }
 
@@ -161,6 +166,12 @@ impl Diagnostic {
     /// Adds a note.
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
+        self
+    }
+
+    /// Sets the replacement the diagnostic suggests for its span's text.
+    pub fn with_suggestion(mut self, text: impl Into<String>) -> Self {
+        self.suggestion = Some(text.into());
         self
     }
 

@@ -42,6 +42,9 @@ pub enum DefinedKind {
     Object(FileKind),
     /// `CATEGORY:Name` in a DYNAMIC file.
     DynamicObject(String),
+    /// An old-system variable: `DEFINE:Name|…`, `BONUS:VAR|Name|…` in an object file
+    /// ([`old_variables_in_token`]).
+    OldVariable,
 }
 
 /// One definition found by the scan.
@@ -58,6 +61,9 @@ pub struct Definition {
     /// 1-based line number.
     pub line: u32,
 }
+
+/// What reads one file's text for definitions: `(name, kind, line)` of each.
+type ScanText = fn(FileKind, &str) -> Vec<(String, DefinedKind, u32)>;
 
 /// Definitions by lower-cased name.
 #[derive(Clone, Debug, Default)]
@@ -98,6 +104,17 @@ impl Definitions {
         index: &CampaignIndex,
         wanted: impl Fn(FileKind) -> bool,
     ) -> Self {
+        Self::scan_with(fs, root, index, wanted, scan_file)
+    }
+
+    /// [`Definitions::scan`] reading each file's text with `scan_text`.
+    fn scan_with(
+        fs: &dyn FileSystem,
+        root: &PcgenRoot,
+        index: &CampaignIndex,
+        wanted: impl Fn(FileKind) -> bool,
+        scan_text: ScanText,
+    ) -> Self {
         // File → the campaigns listing it, and its kind; in campaign order.
         let mut files: Vec<(PathBuf, FileKind, Vec<usize>)> = Vec::new();
         let mut seen: HashMap<PathBuf, usize> = HashMap::new();
@@ -136,7 +153,7 @@ impl Definitions {
                 continue;
             };
             let text = decode_text(&bytes).0;
-            for (name, what, line) in scan_file(kind, &text) {
+            for (name, what, line) in scan_text(kind, &text) {
                 for &campaign in &campaigns {
                     out.push(Definition {
                         kind: what.clone(),
@@ -240,6 +257,40 @@ fn scan_file(kind: FileKind, text: &str) -> Vec<(String, DefinedKind, u32)> {
     out
 }
 
+/// The old-system variables of one object file's text: `(name, kind, line)`. A quick
+/// scan: only the lines that hold `DEFINE:` or `VAR|` are cut into tokens.
+fn scan_old_variables(_kind: FileKind, text: &str) -> Vec<(String, DefinedKind, u32)> {
+    let mut out = Vec::new();
+    // The lines holding a `DEFINE:` or a `VAR|`, found by searching the whole text: most
+    // lines hold neither.
+    let mut starts: Vec<usize> = ["DEFINE:", "VAR|"]
+        .iter()
+        .flat_map(|pat| text.match_indices(pat).map(|(i, _)| i))
+        .map(|i| text[..i].rfind('\n').map_or(0, |n| n + 1))
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    // Line numbers counted from one start to the next.
+    let (mut counted, mut number) = (0usize, 1usize);
+    for start in starts {
+        number += text
+            .get(counted..start)
+            .map_or(0, |t| t.bytes().filter(|b| *b == b'\n').count());
+        counted = start;
+        let line = text[start..].split('\n').next().unwrap_or("");
+        if line.starts_with('#') {
+            continue;
+        }
+        let number = u32::try_from(number).unwrap_or(u32::MAX);
+        for token in line.split('\t') {
+            for v in old_variables_in_token(token.trim()) {
+                out.push((v.name.to_owned(), DefinedKind::OldVariable, number));
+            }
+        }
+    }
+    out
+}
+
 /// The key an object line defines: `.COPY=` targets, else the KEY token, else the name
 /// (without `CATEGORY=…|` or a `CLASS:`-style prefix); none for `.MOD`/`.FORGET`, SOURCE
 /// lines and continuation lines.
@@ -279,12 +330,84 @@ fn object_key<'t>(
     Some(name.trim().to_owned())
 }
 
+/// An old-system variable a token defines, with its bytes in the token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OldVariable<'t> {
+    /// The name, trimmed.
+    pub name: &'t str,
+    /// Where it is in the token.
+    pub range: std::ops::Range<usize>,
+}
+
+/// The old-system variables a token defines: `DEFINE:name|…` (not the stat locks
+/// `LOCK.STR`/`UNLOCK.STR`), and the targets of `BONUS:VAR|a,b|…` and
+/// `TEMPBONUS:…|VAR|a,b|…` (PCGen keeps a bonus to a variable no DEFINE makes as a variable
+/// of that name). Names holding a `%` placeholder are left out: their value is chosen.
+pub fn old_variables_in_token<'t>(token: &'t str) -> Vec<OldVariable<'t>> {
+    let mut out = Vec::new();
+    // Most tokens are neither: one byte rules them out.
+    if !matches!(token.as_bytes().first(), Some(b'D' | b'B' | b'T')) {
+        return out;
+    }
+    let Some((name, value)) = token.split_once(':') else {
+        return out;
+    };
+    let at = name.len() + 1;
+    let mut push = |text: &'t str, start: usize| {
+        let lead = text.len() - text.trim_start().len();
+        let t = text.trim();
+        let upper = t.to_ascii_uppercase();
+        if t.is_empty()
+            || t.contains('%')
+            || upper.starts_with("LOCK.")
+            || upper.starts_with("UNLOCK.")
+        {
+            return;
+        }
+        out.push(OldVariable {
+            name: t,
+            range: start + lead..start + lead + t.len(),
+        });
+    };
+    match name {
+        "DEFINE" => {
+            let head = value.split('|').next().unwrap_or("");
+            push(head, at);
+        }
+        "BONUS" | "TEMPBONUS" => {
+            let mut fs = Vec::new();
+            let mut start = at;
+            for part in value.split('|') {
+                fs.push((start, part));
+                start += part.len() + 1;
+            }
+            // `VAR|names|…`, after `PC|`/`ANYPC|` or `EQ|types|` for TEMPBONUS.
+            if let Some(i) = fs.iter().position(|(_, f)| f.eq_ignore_ascii_case("VAR")) {
+                let at_head = match name {
+                    "BONUS" => i == 0,
+                    _ => (1..=2).contains(&i),
+                };
+                if let (Some((start, names)), true) = (fs.get(i + 1), at_head) {
+                    let mut s = *start;
+                    for item in names.split(',') {
+                        push(item, s);
+                        s += item.len() + 1;
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
 /// The definitions index of one run, built on first need: the formula-system names
 /// (DATACONTROL, VARIABLE and DYNAMIC files) and, separately, the object keys.
 #[derive(Debug, Default)]
 pub struct LazyDefinitions {
     names: OnceLock<Definitions>,
     objects: OnceLock<Definitions>,
+    old_variables: OnceLock<Definitions>,
 }
 
 impl Clone for LazyDefinitions {
@@ -316,6 +439,19 @@ impl LazyDefinitions {
     ) -> &Definitions {
         self.objects
             .get_or_init(|| Definitions::scan(fs, root, index, object_kind))
+    }
+
+    /// The old-system variables (`DEFINE`, `BONUS:VAR`) of every campaign's object files
+    /// (scanned on the first call).
+    pub fn old_variables(
+        &self,
+        fs: &dyn FileSystem,
+        root: &PcgenRoot,
+        index: &CampaignIndex,
+    ) -> &Definitions {
+        self.old_variables.get_or_init(|| {
+            Definitions::scan_with(fs, root, index, object_kind, scan_old_variables)
+        })
     }
 
     /// True once the names part has been scanned (for tests: the scan is lazy).
@@ -430,5 +566,38 @@ mod tests {
     fn the_lazy_index_can_be_shared_between_threads() {
         fn shared<T: Send + Sync>() {}
         shared::<LazyDefinitions>();
+    }
+
+    #[test]
+    fn scans_old_variables_with_their_lines() {
+        let text = "# DEFINE:Not|0\nA\tDEFINE:X|0\n\nB\tBONUS:VAR|Y,Z|1\tDEFINE:W|2\r\n";
+        let found: Vec<(String, u32)> = scan_old_variables(FileKind::Ability, text)
+            .into_iter()
+            .map(|(n, _, l)| (n, l))
+            .collect();
+        let want = [("X", 2), ("Y", 4), ("Z", 4), ("W", 4)].map(|(n, l)| (n.to_owned(), l));
+        assert_eq!(found, want);
+    }
+
+    #[test]
+    fn finds_the_variables_a_token_defines() {
+        let names = |t: &str| {
+            old_variables_in_token(t)
+                .iter()
+                .map(|d| {
+                    assert_eq!(&t[d.range.clone()], d.name);
+                    d.name.to_owned()
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names("DEFINE:MAXLEVELSTAT=STR|STRSCORE-10"),
+            ["MAXLEVELSTAT=STR"]
+        );
+        assert!(names("DEFINE:LOCK.STR|10").is_empty());
+        assert_eq!(names("BONUS:VAR|A, B|2"), ["A", "B"]);
+        assert!(names("BONUS:VAR|%LIST|2").is_empty());
+        assert_eq!(names("TEMPBONUS:PC|VAR|Rage|4"), ["Rage"]);
+        assert!(names("BONUS:COMBAT|AC|2").is_empty());
     }
 }

@@ -20,6 +20,14 @@ pub fn suggestion(help: &str) -> Option<&str> {
     body.get(..end).filter(|s| !s.is_empty())
 }
 
+/// The replacement a diagnostic suggests: its [`Diagnostic::suggestion`], else the
+/// "did you mean" of its help (the codes that predate the field say it only there).
+pub fn suggested(d: &Diagnostic) -> Option<&str> {
+    d.suggestion
+        .as_deref()
+        .or_else(|| d.help.as_deref().and_then(suggestion))
+}
+
 /// The part of a diagnostic's text that a suggestion replaces (a span may cover a whole
 /// token): the first name the message quotes (`` `SUBTRACT` ``) that the text holds, else the
 /// `:`/`|`/`=`/`,`/`(`-separated piece nearest to the suggestion. Byte range within `text`.
@@ -114,7 +122,7 @@ pub fn to_lsp(
     if d.code.name.contains("deprecated") {
         tags.push(lsp::DiagnosticTag::DEPRECATED);
     }
-    let data = d.help.as_deref().and_then(suggestion).and_then(|s| {
+    let data = suggested(d).and_then(|s| {
         let text = checked.source(d.span.file)?.text.as_str();
         let covered = text.get(d.span.range())?;
         let part = replaced_part(covered, &d.message, s);

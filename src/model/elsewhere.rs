@@ -9,6 +9,9 @@
 //!
 //! The data folder's definitions are scanned once per run, on the first load set that has
 //! such a finding ([`crate::load::CampaignIndex::definitions`]).
+//!
+//! An old formula's variable that another campaign defines is not a finding at all
+//! ([`OldVariablesElsewhere`]): the data reads optional books' variables on purpose.
 
 use crate::diagnostic::Diagnostic;
 use crate::load::definitions::{DefinedKind, Definition};
@@ -81,6 +84,54 @@ fn satisfies(def: &DefinedKind, want: &Wanted) -> bool {
 /// The first folder under the data folder (`pathfinder`, `35e`, …): the game system.
 fn system_folder<'p>(root: &PcgenRoot, path: &'p Path) -> Option<&'p std::ffi::OsStr> {
     path.strip_prefix(&root.data).ok()?.iter().next()
+}
+
+/// The old-system variables (`DEFINE`, `BONUS:VAR`) that campaigns of a load set's game
+/// system under the data folder define, in files the load does not include. The data reads
+/// such variables on purpose: an optional book's switch (`PREVAREQ:UseFractionalBAB,1` in a
+/// core book, defined by Pathfinder Unchained) is 0 while that book is not loaded, which is
+/// what the author means. Made once per load set, when its first unknown name is looked
+/// up; the object part of the definitions index is built on first need, once per run.
+pub struct OldVariablesElsewhere<'a> {
+    definitions: &'a crate::load::definitions::Definitions,
+    root: &'a PcgenRoot,
+    loaded: crate::fxhash::FxHashSet<&'a [u8]>,
+    systems: HashSet<&'a std::ffi::OsStr>,
+}
+
+impl<'a> OldVariablesElsewhere<'a> {
+    /// The index for `load`.
+    pub fn new(
+        fs: &dyn FileSystem,
+        root: &'a PcgenRoot,
+        index: &'a CampaignIndex,
+        load: &'a LoadSet,
+    ) -> Self {
+        let selected = load.campaigns.get(..load.selected).unwrap_or(&[]);
+        OldVariablesElsewhere {
+            definitions: index.definitions().old_variables(fs, root, index),
+            root,
+            loaded: load
+                .files
+                .iter()
+                .map(|f| f.path.as_os_str().as_encoded_bytes())
+                .collect(),
+            systems: selected
+                .iter()
+                .filter_map(|c| system_folder(root, &c.path))
+                .collect(),
+        }
+    }
+
+    /// Whether another campaign of the game system defines the old-system variable `name`.
+    pub fn defines(&self, name: &str) -> bool {
+        self.definitions
+            .named(name)
+            .iter()
+            .filter(|d| d.kind == DefinedKind::OldVariable)
+            .filter(|d| !self.loaded.contains(d.path.as_os_str().as_encoded_bytes()))
+            .any(|d| system_folder(self.root, &d.path).is_some_and(|s| self.systems.contains(s)))
+    }
 }
 
 /// Adds to each unknown-name finding of `load` the campaign under the data folder that

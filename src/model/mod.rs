@@ -42,6 +42,7 @@ pub(crate) use crate::fxhash;
 pub mod literal;
 mod object_index;
 pub(crate) use object_index::KindHash;
+pub mod old_formulas;
 pub mod references;
 pub mod scope;
 mod table;

@@ -1,0 +1,221 @@
+//! The old (JEP) formulas of a load set, checked as the character sheet will evaluate them:
+//! every formula inside an old-system token (where: `old-formulas.tsv`, [`formulas_in_token`])
+//! parsed once per file and run with [`crate::jep::parse_jep`] (its `J01xx` syntax
+//! findings reported at their place), and every name it reads resolved across the load set.
+//!
+//! PCGen checks none of this when it loads data: a name no `DEFINE`, `BONUS:VAR`, stat,
+//! term or output-sheet token gives has no value when the character is computed, and PCGen
+//! silently evaluates it to 0. Each such name is one error per file, at its first use
+//! (`J0120`, [`codes`]), with the closest known name as a structured suggestion. The kinds
+//! of name that cannot be resolved reliably from the data alone are never reported (see
+//! docs/old-formulas.md, "Names").
+
+pub mod codes;
+mod file;
+mod positions;
+
+pub use positions::{FormulaAt, formulas_in_token};
+
+use crate::diagnostic::Diagnostic;
+use crate::fxhash::FxHashSet;
+use crate::load::cache::CACHE_FILE;
+use crate::load::{LoadSet, LoadedFile};
+use crate::model::Dataset;
+use crate::name::{Name, closest};
+use file::{FileFormulas, Read, folded, has_formulas, is_stat};
+use std::sync::Arc;
+
+/// How many unknown names a file may have and still be told "did you mean": beyond it the
+/// file is written for a book the load set lacks, and the help says so.
+const FEW: usize = 5;
+
+/// Checks the old formulas of `load`: their syntax, and every name they read against what
+/// the load set defines (and the formula-system variables of `dataset`, which are not
+/// reported here). A name for which `elsewhere` is true (another campaign defines it: an
+/// optional book's variable, 0 while it is not loaded, as the data means) is not reported.
+pub fn check(
+    load: &LoadSet,
+    dataset: &Dataset,
+    elsewhere: &dyn Fn(&str) -> bool,
+) -> Vec<Diagnostic> {
+    let files: Vec<(&LoadedFile, Arc<FileFormulas>)> = load
+        .files
+        .iter()
+        .filter(|f| has_formulas(f.kind))
+        .map(|f| (f, FileFormulas::of(&f.cached, f.kind)))
+        .collect();
+    let mut out = Vec::new();
+    for (f, formulas) in &files {
+        out.extend(formulas.syntax.iter().map(|d| placed(d, f)));
+    }
+    let known = Known::of(&files, dataset);
+    for (f, formulas) in &files {
+        // A filtered entry keeps some of the file's objects only: which of its names are
+        // read by what it keeps is not worked out, so none is reported.
+        if f.filter.is_some() {
+            continue;
+        }
+        let unknown: Vec<(&Read, Option<Name>)> = formulas
+            .reads
+            .iter()
+            .filter(|r| !known.has(&r.name) && !elsewhere(r.name.as_str()))
+            .filter_map(|r| {
+                // A switch no book sets is read as 0 on purpose as often as not
+                // (`PREVARGTEQ:NotAllowed,1` keeps a companion from being chosen): only
+                // one that is a known name written differently is reported.
+                if r.switch {
+                    let s = known.same_words(&r.name)?;
+                    return Some((r, Some(s)));
+                }
+                Some((r, None))
+            })
+            .collect();
+        let crowd = unknown.len();
+        for (r, suggestion) in unknown {
+            let suggestion = match suggestion {
+                Some(s) => Some(s),
+                None if crowd <= FEW => known.suggestion(&r.name),
+                None => None,
+            };
+            out.push(known.unknown(f, r, crowd, suggestion));
+        }
+    }
+    out
+}
+
+/// `d`, found in the cache's file, placed in the load set's file of `f`.
+fn placed(d: &Diagnostic, f: &LoadedFile) -> Diagnostic {
+    let mut d = d.clone();
+    if d.span.file == CACHE_FILE {
+        d.span = f.lines.place(d.span);
+    }
+    for l in &mut d.labels {
+        if l.span.file == CACHE_FILE {
+            l.span = f.lines.place(l.span);
+        }
+    }
+    d
+}
+
+/// What the load set gives a value to: its old-system variables, its stats, and (not
+/// reported here, see issue 35 item 3) its formula-system variables.
+struct Known {
+    /// The old-system variables and the formula-system variables.
+    variables: FxHashSet<Name>,
+    /// The old-system variables alone, each once: what a suggestion is taken from.
+    defined: Vec<Name>,
+    /// Each of `defined` by [`folded`] text.
+    by_words: crate::fxhash::FxHashMap<u64, Name>,
+    stats: Vec<String>,
+    /// `defined` and `stats` by their first character, lower-cased (made on the first
+    /// suggestion): "did you mean" looks among the names that start as the unknown one
+    /// does, so a load set's many unknown names do not each search every known name.
+    by_initial: std::cell::OnceCell<crate::fxhash::FxHashMap<char, Vec<Name>>>,
+}
+
+impl Known {
+    fn of(files: &[(&LoadedFile, Arc<FileFormulas>)], dataset: &Dataset) -> Known {
+        let count: usize = files.iter().map(|(_, f)| f.defines.len()).sum();
+        let mut variables: FxHashSet<Name> = FxHashSet::with_capacity_and_hasher(
+            count + dataset.variables.len(),
+            Default::default(),
+        );
+        let mut defined = Vec::with_capacity(count);
+        let mut by_words = crate::fxhash::FxHashMap::default();
+        let mut stats = Vec::new();
+        for (_, f) in files {
+            for (n, words) in f.defines.iter().zip(&f.folded) {
+                if variables.insert(n.clone()) {
+                    defined.push(n.clone());
+                    by_words.entry(*words).or_insert_with(|| n.clone());
+                }
+            }
+            stats.extend(f.stats.iter().cloned());
+        }
+        variables.extend(dataset.variables.iter().map(|v| v.name.clone()));
+        Known {
+            variables,
+            defined,
+            by_words,
+            stats,
+            by_initial: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The known old-system variable, stat or term closest to `name` among those with the
+    /// same first character, if one is close.
+    fn suggestion(&self, name: &Name) -> Option<Name> {
+        let initial = |n: &str| n.chars().next().map(|c| c.to_ascii_lowercase());
+        let by_initial = self.by_initial.get_or_init(|| {
+            let mut map: crate::fxhash::FxHashMap<char, Vec<Name>> = Default::default();
+            let stats = self.stats.iter().map(|s| Name::new(s));
+            // The terms that are a whole name (`ENCUMBERANCE`, PCGen's spelling).
+            let terms = crate::jep::terms::TERMS
+                .iter()
+                .filter(|t| t.form == crate::jep::terms::Form::Whole)
+                .flat_map(|t| t.keys.iter().map(|k| Name::new(k)));
+            for n in self.defined.iter().cloned().chain(stats).chain(terms) {
+                if let Some(c) = initial(n.as_str()) {
+                    map.entry(c).or_default().push(n);
+                }
+            }
+            map
+        });
+        let pool = by_initial.get(&initial(name.as_str())?)?;
+        closest(name.as_str(), pool.iter().map(Name::as_str)).map(Name::new)
+    }
+
+    /// The known old-system variable that is `name` written with other case, `_`, `-` or
+    /// spaces between its words (`CasterLevel_Highest` for `Caster_Level_Highest`).
+    fn same_words(&self, name: &Name) -> Option<Name> {
+        self.by_words.get(&folded(name.as_str())).cloned()
+    }
+
+    fn has(&self, name: &Name) -> bool {
+        self.variables.contains(name) || is_stat(name, &self.stats)
+    }
+
+    /// The error for a name no part of the load set gives, one of `crowd` of its file.
+    fn unknown(
+        &self,
+        f: &LoadedFile,
+        r: &Read,
+        crowd: usize,
+        suggestion: Option<Name>,
+    ) -> Diagnostic {
+        let name = &r.name;
+        let others = match r.uses.saturating_sub(1) {
+            0 => String::new(),
+            1 => " (and 1 more use in this file)".to_owned(),
+            n => format!(" (and {n} more uses in this file)"),
+        };
+        let help = match (&suggestion, crowd > FEW) {
+            (Some(s), _) => format!("did you mean `{s}`?"),
+            (None, true) => format!(
+                "this file reads {crowd} variables the load set does not define: load the \
+                 campaign that defines them (a `PRECAMPAIGN` in the PCC), or correct the names"
+            ),
+            (None, false) => "define it (`DEFINE:name|0`), correct the name, or load the \
+                              campaign that defines it (a `PRECAMPAIGN` in the PCC)"
+                .to_owned(),
+        };
+        let mut d = Diagnostic::error(
+            codes::UNKNOWN_VARIABLE,
+            f.lines.place(r.span),
+            format!("no variable `{name}` in this load set{others}"),
+        )
+        .with_label("no DEFINE, BONUS:VAR, stat, term or output-sheet token of this name")
+        .with_help(help)
+        .with_note(
+            "PCGen finds no value for this name when it computes the character and evaluates \
+             it to 0, silently",
+        );
+        if let Some(s) = suggestion {
+            d = d.with_suggestion(s.as_str());
+        }
+        d
+    }
+}
+
+#[cfg(test)]
+mod tests;

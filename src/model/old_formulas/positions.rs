@@ -1,0 +1,295 @@
+//! Where a token's value holds old (JEP) formulas, found by one declarative table (`old-formulas.tsv`: per token, where the formulas are) rather
+//! than a reader per token.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+/// Where a token value's formulas are (the table's `shape` column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    /// The n-th `|` field.
+    Field(usize),
+    /// Everything after the n-th `|`.
+    Rest(usize),
+    /// `book|TIMES=F|CASTERLEVEL=F|Spell,DC|…`.
+    Spells,
+    /// `A,B[,A,B…]` up to the first `|`, also inside other tokens' values (PREVARxx).
+    Operands,
+}
+
+/// One row of the table.
+#[derive(Debug)]
+struct Row {
+    token: String,
+    sub: Option<String>,
+    shape: Shape,
+    what: String,
+}
+
+/// The table, read once.
+static ROWS: LazyLock<Vec<Row>> = LazyLock::new(|| parse(include_str!("old-formulas.tsv")));
+
+/// The rows of each token name, for one look-up per token of the data.
+static BY_TOKEN: LazyLock<crate::fxhash::FxHashMap<&'static str, Vec<&'static Row>>> =
+    LazyLock::new(|| {
+        let mut map: crate::fxhash::FxHashMap<&'static str, Vec<&'static Row>> = Default::default();
+        for row in ROWS.iter() {
+            map.entry(row.token.as_str()).or_default().push(row);
+        }
+        map
+    });
+
+fn parse(text: &str) -> Vec<Row> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .skip(1)
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            let [token, shape, what] = cols.as_slice() else {
+                return None;
+            };
+            let (token, sub) = match token.split_once(':') {
+                Some((t, s)) => (t.to_owned(), Some(s.to_owned())),
+                None => ((*token).to_owned(), None),
+            };
+            let words: Vec<&str> = shape.split(' ').collect();
+            let shape = match words.as_slice() {
+                ["field", n] => Shape::Field(n.parse().ok()?),
+                ["rest", n] => Shape::Rest(n.parse().ok()?),
+                ["spells"] => Shape::Spells,
+                ["operands"] => Shape::Operands,
+                _ => return None,
+            };
+            Some(Row {
+                token,
+                sub,
+                shape,
+                what: (*what).to_owned(),
+            })
+        })
+        .collect()
+}
+
+/// One old formula inside a token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormulaAt {
+    /// Its bytes in the token's text.
+    pub range: Range<usize>,
+    /// How a report names it (`BONUS value`, `PREVAR operand`, …).
+    pub what: &'static str,
+}
+
+/// The fields of `value` (starting at byte `at` of the token) split at `|`, each with its
+/// start.
+fn fields(value: &str, at: usize) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = at;
+    for part in value.split('|') {
+        out.push((start, part));
+        start += part.len() + 1;
+    }
+    out
+}
+
+/// Every old formula of one token (`NAME:value`, trimmed), in text order.
+///
+/// ```
+/// use rulebook::model::old_formulas::formulas_in_token;
+/// let token = "BONUS:COMBAT|AC|min(STR,2)|PREVARGT:TL,1";
+/// let found: Vec<&str> = formulas_in_token(token).iter().map(|f| &token[f.range.clone()]).collect();
+/// assert_eq!(found, ["min(STR,2)", "TL", "1"]);
+/// ```
+pub fn formulas_in_token(token: &str) -> Vec<FormulaAt> {
+    let mut out = Vec::new();
+    let Some((name, value)) = token.split_once(':') else {
+        return out;
+    };
+    let value_at = name.len() + 1;
+    let rows = BY_TOKEN.get(name).map_or(&[][..], Vec::as_slice);
+    for row in rows.iter().copied() {
+        let (value, at) = match &row.sub {
+            Some(sub) => match value.strip_prefix(sub.as_str()) {
+                Some(rest) if rest.starts_with('|') => (&rest[1..], value_at + sub.len() + 1),
+                _ => continue,
+            },
+            None => (value, value_at),
+        };
+        let what = row.what.as_str();
+        let mut push = |start: usize, text: &str| {
+            out.push(FormulaAt {
+                range: start..start + text.len(),
+                what,
+            })
+        };
+        match row.shape {
+            Shape::Field(n) => {
+                if let Some((start, f)) = fields(value, at).get(n) {
+                    push(*start, f);
+                }
+            }
+            Shape::Rest(n) => {
+                if let Some((start, _)) = fields(value, at).get(n) {
+                    let from = start - at;
+                    push(*start, &value[from..]);
+                }
+            }
+            Shape::Spells => {
+                for (start, part) in fields(value, at).into_iter().skip(1) {
+                    if let Some(v) = part.strip_prefix("TIMES=") {
+                        push(start + 6, v);
+                    } else if let Some(v) = part.strip_prefix("CASTERLEVEL=") {
+                        push(start + 12, v);
+                    } else if part.starts_with("PRE")
+                        || part.starts_with("!PRE")
+                        || part.starts_with("TIMEUNIT=")
+                    {
+                    } else if let Some(c) = part.find(',') {
+                        push(start + c + 1, &part[c + 1..]);
+                    }
+                }
+            }
+            // Found anywhere in the token, below.
+            Shape::Operands => {}
+        }
+    }
+    // Most tokens hold no PREVAR: one search rules them out.
+    if token.contains("PREVAR") {
+        operands(token, &mut out);
+        out.sort_by_key(|f| f.range.start);
+    }
+    out
+}
+
+/// The operands of every `PREVARxx:` (an `operands` row) in `token`, wherever it stands.
+fn operands(token: &str, out: &mut Vec<FormulaAt>) {
+    let mut from = 0;
+    while let Some(p) = token.get(from..).and_then(|t| t.find("PRE")) {
+        let start = from + p;
+        from = start + 3;
+        // Only at a token's or a field's start: `|PREVARGT:`, `[PREVARGT:`, `!PREVARGT:`.
+        if start > 0 && token[..start].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &token[start..];
+        let Some(colon) = rest.find(':') else {
+            continue;
+        };
+        let head = &rest[..colon];
+        let Some(row) = BY_TOKEN
+            .get(head)
+            .and_then(|rows| rows.iter().find(|r| r.shape == Shape::Operands))
+        else {
+            continue;
+        };
+        let body_start = start + colon + 1;
+        let body = &token[body_start..];
+        // The operands end at the first `|`, or at the `)`/`]` closing what holds the token.
+        let (mut depth, mut end) = (0i32, body.len());
+        for (i, b) in body.bytes().enumerate() {
+            match b {
+                b'|' => {
+                    end = i;
+                    break;
+                }
+                b'(' | b'[' => depth += 1,
+                b')' | b']' if depth == 0 => {
+                    end = i;
+                    break;
+                }
+                b')' | b']' => depth -= 1,
+                _ => {}
+            }
+        }
+        for (o, part) in split_top(&body[..end]) {
+            out.push(FormulaAt {
+                range: body_start + o..body_start + o + part.len(),
+                what: row.what.as_str(),
+            });
+        }
+        from = body_start + end;
+    }
+}
+
+/// `s` split at commas outside `( )` and `[ ]`, as PCGen's `ParsingSeparator` splits
+/// PREVAR operands; each part with its offset.
+fn split_top(s: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b',' if depth <= 0 => {
+                out.push((start, &s[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push((start, &s[start..]));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(token: &str) -> Vec<String> {
+        formulas_in_token(token)
+            .iter()
+            .map(|f| format!("{}: {}", f.what, &token[f.range.clone()]))
+            .collect()
+    }
+
+    #[test]
+    fn the_table_reads_whole() {
+        let rows = include_str!("old-formulas.tsv")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .count();
+        assert_eq!(ROWS.len(), rows - 1, "a row of the table did not parse");
+    }
+
+    #[test]
+    fn finds_the_formulas_of_each_shape() {
+        assert_eq!(
+            found("BONUS:COMBAT|AC|min(ACAbilityStat,MXDXEN)|TYPE=Ability"),
+            ["BONUS value: min(ACAbilityStat,MXDXEN)"]
+        );
+        assert_eq!(
+            found("TEMPBONUS:EQ|Weapon|WEAPON|DAMAGE|2+TL"),
+            ["TEMPBONUS value: 2+TL"]
+        );
+        assert_eq!(found("TEMPBONUS:PC|COMBAT|AC|2"), ["TEMPBONUS value: 2"]);
+        assert_eq!(found("DEFINE:X|a|b"), ["DEFINE value: a|b"]);
+        assert_eq!(found("DEFINE:X"), Vec::<String>::new());
+        assert_eq!(
+            found("DEFINESTAT:MINVALUE|STR|STRMin+1"),
+            ["DEFINESTAT value: STRMin+1"]
+        );
+        assert!(found("DEFINESTAT:NONSTAT|STR").is_empty());
+        assert_eq!(
+            found("SPELLS:Innate|TIMES=1|CASTERLEVEL=TL|Daze,10+INT|Light|PRELEVEL:MIN=3"),
+            [
+                "SPELLS formula: 1",
+                "SPELLS formula: TL",
+                "SPELLS formula: 10+INT"
+            ]
+        );
+        assert_eq!(
+            found("PREMULT:1,[PREVARGT:max(A,B),2],[!PREVAREQ:C,0]"),
+            [
+                "PREVAR operand: max(A,B)",
+                "PREVAR operand: 2",
+                "PREVAR operand: C",
+                "PREVAR operand: 0"
+            ]
+        );
+        assert_eq!(
+            found("BONUS:VAR|X|1|PREVARGTEQ:TL,2|TYPE=Foo"),
+            ["BONUS value: 1", "PREVAR operand: TL", "PREVAR operand: 2"]
+        );
+        // Not a token start: no formula.
+        assert!(found("DESC:XPREVARGT:1,2").is_empty());
+    }
+}

@@ -1,0 +1,122 @@
+//! Old formulas on small in-memory load sets: one `check` helper, each test a dataset and
+//! the (code, file, line, column, text at the span) of what it must report.
+
+use crate::load::{MemoryFs, PcgenRoot};
+use std::path::{Path, PathBuf};
+
+/// Loads `files` (PCC token, file name, text), listed by one PCC in that order, and returns
+/// each old-formula finding as (code, file, line, column, the text its span covers,
+/// suggestion).
+fn check(files: &[(&str, &str, &str)]) -> Vec<(String, String, usize, usize, String, String)> {
+    let mut fs = MemoryFs::new().with("/r/system/gameModes/G/miscinfo.lst", "ALLOWEDMODES:G\n");
+    let mut pcc = String::from("CAMPAIGN:T\nGAMEMODE:G\n");
+    for (kind, name, text) in files {
+        pcc.push_str(&format!("{kind}:{name}\n"));
+        fs.insert(format!("/r/data/d/{name}"), *text);
+    }
+    fs.insert("/r/data/d/t.pcc", pcc);
+    let root = PcgenRoot::find(&fs, Path::new("/r/data")).unwrap();
+    let load = crate::load::load(&fs, &root, &[PathBuf::from("/r/data/d/t.pcc")]);
+    let (dataset, _) = crate::model::build(&load);
+    let mut found = super::check(&load, &dataset, &|_| false);
+    crate::diagnostic::sort(&mut found, &load.sources);
+    found
+        .iter()
+        .map(|d| {
+            let file = load.sources.get(d.span.file).unwrap();
+            let (line, col) = file.line_col(d.span.range().start);
+            let name = file.path.rsplit('/').next().unwrap_or("").to_owned();
+            let text = file.text.get(d.span.range()).unwrap_or("").to_owned();
+            let suggestion = d.suggestion.clone().unwrap_or_default();
+            (d.code.id.to_owned(), name, line, col, text, suggestion)
+        })
+        .collect()
+}
+
+fn row(
+    code: &str,
+    file: &str,
+    line: usize,
+    col: usize,
+    text: &str,
+    suggestion: &str,
+) -> (String, String, usize, usize, String, String) {
+    (
+        code.into(),
+        file.into(),
+        line,
+        col,
+        text.into(),
+        suggestion.into(),
+    )
+}
+
+const STATS: &str = "Strength\tABB:STR\nDexterity\tABB:DEX\n";
+
+#[test]
+fn a_misspelt_variable_is_one_error_at_its_first_use_with_a_suggestion() {
+    let found = check(&[
+        ("STAT", "stats.lst", STATS),
+        (
+            "ABILITY",
+            "feats.lst",
+            "Rage\tCATEGORY:FEAT\tDEFINE:RageLevel|CL=Barbarian\n\
+             Fury\tCATEGORY:FEAT\tBONUS:COMBAT|AC|RageLevle+STR+DEXSCORE+TL\tBONUS:VAR|RageLevel|RageLevle\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [row("J0120", "feats.lst", 2, 36, "RageLevle", "RageLevel")]
+    );
+}
+
+#[test]
+fn names_from_any_file_of_the_load_set_are_known() {
+    let found = check(&[
+        (
+            "ABILITY",
+            "a.lst",
+            "A\tCATEGORY:FEAT\tBONUS:VAR|Late|1|PREVARGT:Defined,0\n",
+        ),
+        (
+            "ABILITY",
+            "b.lst",
+            "B\tCATEGORY:FEAT\tDEFINE:Defined|0\tBONUS:COMBAT|AC|var(\"Late\")+SKILL.Spot.RANK+%CHOICE\n",
+        ),
+    ]);
+    assert_eq!(found, []);
+}
+
+#[test]
+fn syntax_findings_are_placed_in_their_file() {
+    let found = check(&[(
+        "ABILITY",
+        "a.lst",
+        "A\tCATEGORY:FEAT\tDEFINE:X|0\tBONUS:COMBAT|AC|floor(X\n",
+    )]);
+    assert_eq!(found, [row("J0106", "a.lst", 1, 49, "(", "")]);
+}
+
+#[test]
+fn a_filtered_entry_reports_no_unknown_name() {
+    let found = check(&[(
+        "ABILITY",
+        "a.lst|(INCLUDE:A)",
+        "A\tCATEGORY:FEAT\tBONUS:COMBAT|AC|Nowhere\n",
+    )]);
+    assert_eq!(found, []);
+}
+
+#[test]
+fn an_unset_switch_is_reported_only_when_misspelt() {
+    let found = check(&[(
+        "ABILITY",
+        "a.lst",
+        "A\tCATEGORY:FEAT\tDEFINE:RageLevel|0\tPREVARGTEQ:NotAllowed,1\n\
+         B\tCATEGORY:FEAT\tPREVARGTEQ:Rage_Level,1|PREVARGTEQ:RageLevle,1\n",
+    )]);
+    assert_eq!(
+        found,
+        [row("J0120", "a.lst", 2, 28, "Rage_Level", "RageLevel")]
+    );
+}
