@@ -94,7 +94,12 @@ fn the_limit_is_reported_at_the_first_entry_not_read() {
         TextEncoding::Utf8,
     ));
     let located = parse_located(&text, id).unwrap();
-    let (_, problems) = build_located(Arc::new(std::mem::take(&mut set.dataset)), &located, id);
+    let (_, problems) = build_located(
+        Arc::new(std::mem::take(&mut set.dataset)),
+        &located,
+        id,
+        &set.load.sources,
+    );
     let found: Vec<_> = problems
         .into_iter()
         .filter(|d| d.code.id == "S0207")
