@@ -29,6 +29,7 @@ const FLOORS: &[(&str, f64)] = &[
     ("MOD target not found", 0.98),
     ("Missing AbilityCategory", 1.0),
     ("Unconstructed Reference", 0.98),
+    ("Unknown FACT", 1.0),
 ];
 
 /// `shared/` beside the crate or one of its ancestors (a worktree's parent's).
@@ -199,6 +200,8 @@ struct Counterparts {
     categories: BTreeSet<String>,
     /// Abilities PCGen could not look up for want of `CATEGORY=`: its messages, lower case.
     no_category: Vec<String>,
+    /// `Unknown FACT` (a PREFACT naming a FACT no FACTDEF defines): (file, FACT), lower case.
+    facts: BTreeSet<(String, String)>,
     /// `Unconstructed Reference`: (file, name without its type word), lower case.
     unconstructed: BTreeSet<(String, String)>,
 }
@@ -230,6 +233,9 @@ impl Counterparts {
                     }
                 }
                 k if k.starts_with("MOD/COPY/FORGET") => c.no_category.push(message.to_lowercase()),
+                "Unknown FACT" => {
+                    c.facts.insert((file.to_owned(), key.to_lowercase()));
+                }
                 "Unconstructed Reference" => {
                     let name = key.split_once(' ').map_or(key, |(_, n)| n);
                     c.unconstructed
@@ -257,7 +263,10 @@ impl Counterparts {
             "R0102" => line("Exception while parsing line"),
             "R0103" => self.categories.contains(&quoted(1)),
             "R0104" => self.no_category.iter().any(|m| m.contains(&quoted(1))),
-            "R0105" => self.unconstructed.contains(&(d.file.clone(), quoted(1))),
+            "R0105" => {
+                let at = (d.file.clone(), quoted(1));
+                self.unconstructed.contains(&at) || self.facts.contains(&at)
+            }
             _ => false,
         }
     }

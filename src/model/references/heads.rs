@@ -110,15 +110,18 @@ impl FileHeads {
     /// The heads of `lines`, with the key of the object each line belongs to (the object it
     /// makes, copies to or modifies; a class level line or kit line belongs to the object
     /// before it), for a file entry's `(INCLUDE:…)`/`(EXCLUDE:…)` to keep or drop what the
-    /// line says.
+    /// line says; and whether each line belongs to a `.COPY=`/`.MOD`/`.FORGET` line, which
+    /// PCGen reads only when it applies it.
     fn read_with_owners(
         lines: &[Line],
         text: &str,
         kind: FileKind,
-    ) -> (FileHeads, Vec<Option<Name>>) {
+    ) -> (FileHeads, Vec<Option<Name>>, Vec<bool>) {
         let mut heads = Vec::new();
         let mut owners = Vec::with_capacity(lines.len());
+        let mut looked_up = Vec::with_capacity(lines.len());
         let mut owner = None;
+        let mut looks_up = false;
         for line in lines {
             if let Some(h) = head_line(line, text, kind) {
                 owner = Some(match &h.head {
@@ -126,11 +129,13 @@ impl FileHeads {
                     Head::Copy { new, .. } => new.name.clone(),
                     Head::Mod(t) | Head::Forget(t) => t.key.name.clone(),
                 });
+                looks_up = !matches!(h.head, Head::Make { .. });
                 heads.push(h);
             }
             owners.push(owner.clone());
+            looked_up.push(looks_up);
         }
-        (FileHeads { lines: heads }, owners)
+        (FileHeads { lines: heads }, owners, looked_up)
     }
 }
 
@@ -207,10 +212,10 @@ impl FileObjects {
         file.derived(DERIVED, kind as u32, |f| {
             let lines = f.shared_lines(line_mode(kind));
             let text = &f.source().text;
-            let (heads, owners) = FileHeads::read_with_owners(lines, text, kind);
+            let (heads, owners, looked_up) = FileHeads::read_with_owners(lines, text, kind);
             let mut objects = FileObjects::from_heads(heads, kind);
             objects.named_categories = named_categories(lines, text, kind, &owners);
-            objects.references = super::tokens::references(lines, text, kind, &owners);
+            objects.references = super::tokens::references(lines, text, kind, &owners, &looked_up);
             objects.also_makes = also_makes(lines, text, kind);
             objects.clears = clears(lines, text, kind);
             objects

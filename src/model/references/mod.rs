@@ -512,6 +512,7 @@ impl<'a> Resolver<'a> {
     /// name, at its first use.
     fn references(&mut self) {
         let forward = forward_refs(self.load);
+        let facts = fact_defs(self.load);
         let mut made: crate::fxhash::FxHashSet<(FileKind, &Name)> = Default::default();
         let mut cleared: crate::fxhash::FxHashSet<(FileKind, &Name, &str, Option<&Name>)> =
             Default::default();
@@ -533,8 +534,10 @@ impl<'a> Resolver<'a> {
                 .map(|(g, _)| g)
                 .collect();
             for reference in &r.objects.references {
-                // A filtered entry keeps only what the objects it keeps say.
+                // A filtered entry keeps only what the objects it keeps say; a PREFACT
+                // fails as PCGen parses the line, kept or not.
                 if r.file.filter.is_some()
+                    && !(reference.target == FileKind::DataControl && reference.on_base_line)
                     && !reference
                         .owners
                         .iter()
@@ -553,6 +556,13 @@ impl<'a> Resolver<'a> {
                         || r.objects.no_category.iter().any(|(_, k)| k.name == *o)
                 };
                 if !reference.owners.is_empty() && reference.owners.iter().all(|(o, _)| failed(o)) {
+                    continue;
+                }
+                if reference.target == FileKind::DataControl {
+                    // A PREFACT's FACT: defined by any FACTDEF of the load set.
+                    if !facts.contains(&reference.name.name) {
+                        missing.push((r.file, reference));
+                    }
                     continue;
                 }
                 let space = Space::File(reference.target);
@@ -587,6 +597,43 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
+        // PCGen stops at a PREFACT's first unknown FACT: the others of that PREFACT are no
+        // further error.
+        let mut last_fact: Option<(FileId, Span)> = None;
+        missing
+            .sort_by_key(|(f, r)| (r.target != FileKind::DataControl, f.file, r.name.span.start));
+        missing.retain(|(f, r)| {
+            if r.target != FileKind::DataControl {
+                return true;
+            }
+            let span = r.name.span;
+            // A file listed twice gives its uses twice, at the same place.
+            let same_prefact = last_fact.is_some_and(|(file, before)| {
+                file == f.file
+                    && (before == span
+                        || f.cached
+                            .source()
+                            .text
+                            .get(before.end as usize..span.start as usize)
+                            .is_some_and(|between| {
+                                !between.contains("PREFACT") && !between.contains(['\t', '\n'])
+                            }))
+            });
+            last_fact = Some((f.file, span));
+            !same_prefact
+        });
+        // Then one error per file and FACT, at its first use, counting the others.
+        let mut fact_uses: FxHashMap<(FileId, Name), usize> = FxHashMap::default();
+        for (f, r) in missing
+            .iter()
+            .filter(|(_, r)| r.target == FileKind::DataControl)
+        {
+            *fact_uses.entry((f.file, r.name.name.clone())).or_default() += 1;
+        }
+        let mut first_fact = crate::fxhash::FxHashSet::default();
+        missing.retain(|(f, r)| {
+            r.target != FileKind::DataControl || first_fact.insert((f.file, r.name.name.clone()))
+        });
         let crowd = |f: &LoadedFile, target: FileKind| {
             missing
                 .iter()
@@ -594,7 +641,15 @@ impl<'a> Resolver<'a> {
                 .count()
         };
         for (f, reference) in &missing {
-            let d = self.unknown_reference(f, reference, crowd(f, reference.target));
+            let d = if reference.target == FileKind::DataControl {
+                let uses = fact_uses
+                    .get(&(f.file, reference.name.name.clone()))
+                    .copied()
+                    .unwrap_or(1);
+                unknown_prefact(f, reference, uses, &facts)
+            } else {
+                self.unknown_reference(f, reference, crowd(f, reference.target))
+            };
             self.out.push(d);
         }
     }
@@ -635,6 +690,66 @@ impl<'a> Resolver<'a> {
         }
         self.out
     }
+}
+
+/// The name under which a DATACONTROL file's FACTDEF names are kept in the file cache.
+const FACT_DEFS: &str = "model::references::fact_defs";
+
+/// Every FACT a `FACTDEF:LOCATION|Name` line of the load set's DATACONTROL files defines,
+/// whatever its location: PCGen's `FactKey` is one table (what a PREFACT may name).
+fn fact_defs(load: &LoadSet) -> crate::fxhash::FxHashSet<Name> {
+    let mut out = crate::fxhash::FxHashSet::default();
+    for f in load
+        .files
+        .iter()
+        .filter(|f| f.kind == FileKind::DataControl)
+    {
+        let names = f.cached.derived(FACT_DEFS, 0, |c| {
+            c.source()
+                .text
+                .lines()
+                .filter_map(|l| l.trim_start().strip_prefix("FACTDEF:"))
+                .filter_map(|v| {
+                    let (_, name) = v.split_once('|')?;
+                    let name = name.split('\t').next()?.trim();
+                    (!name.is_empty()).then(|| Name::new(name))
+                })
+                .collect::<Vec<Name>>()
+        });
+        out.extend(names.iter().cloned());
+    }
+    out
+}
+
+/// The error for a PREFACT naming a FACT no FACTDEF of the load set defines.
+fn unknown_prefact(
+    f: &LoadedFile,
+    reference: &tokens::Reference,
+    uses: usize,
+    facts: &crate::fxhash::FxHashSet<Name>,
+) -> Diagnostic {
+    let name = &reference.name.name;
+    let help = match closest(name.as_str(), facts.iter().map(Name::as_str)) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => format!(
+            "load the campaign whose DATACONTROL file defines it (`FACTDEF:…|{name}`), or correct the name"
+        ),
+    };
+    let others = match uses.saturating_sub(1) {
+        0 => String::new(),
+        1 => " (and 1 more use in this file)".to_owned(),
+        n => format!(" (and {n} more uses in this file)"),
+    };
+    Diagnostic::error(
+        codes::UNKNOWN_REFERENCE,
+        f.lines.place(reference.name.span),
+        format!("no FACTDEF defines `{name}` in this load set{others}"),
+    )
+    .with_label("not a FACT of this load set")
+    .with_help(help)
+    .with_note(format!(
+        "PCGen: \"Unknown FACT in PREFACT. Test was: {name}=…\"; the prerequisite is not read"
+    ))
 }
 
 /// The names the load set's PCCs declare with `FORWARDREF:TYPE|key,…`, by the kind of

@@ -438,3 +438,27 @@ fn names_pcgen_never_reads_or_already_has_are_no_error() {
         ]
     );
 }
+
+#[test]
+fn a_prefact_is_one_error_at_its_first_unknown_fact() {
+    let found = check(&[
+        (
+            "DATACONTROL",
+            "controls.lst",
+            "FACTDEF:ABILITY|Known\tDATAFORMAT:BOOLEAN\n",
+        ),
+        (
+            "ABILITY",
+            "abilities.lst",
+            "Trait\tCATEGORY:FEAT\tPREMULT:1,[PREVAREQ:x,1],[!PREFACT:1,ABILITIES,Known=True,First=True,Second=True]\n\
+             Other\tCATEGORY:FEAT\tPREFACT:1,ABILITIES,Second=True\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [
+            row("R0105", "abilities.lst", 1, 79, "First"),
+            row("R0105", "abilities.lst", 2, 41, "Second"),
+        ]
+    );
+}

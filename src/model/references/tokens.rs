@@ -32,6 +32,8 @@ enum Shape {
     Initial,
     /// A kit's `SPELLBOOK=…|CLASS=…|spell[=count]|…`: each spell's name.
     KitSpells,
+    /// `count,LOCATION,Fact=value,…`: each FACT's name.
+    PreFact,
 }
 
 /// One row of the table.
@@ -104,6 +106,7 @@ fn parse(text: &str) -> Vec<Row> {
                 ["last", s] => Shape::Last(sep(s)?),
                 ["initial"] => Shape::Initial,
                 ["kitspells"] => Shape::KitSpells,
+                ["prefact"] => Shape::PreFact,
                 _ => return None,
             };
             Some(Row {
@@ -135,6 +138,9 @@ pub(super) struct Reference {
     /// filtered file entry keeps the name only when it keeps one of them; a later
     /// `Key.MOD` with `TOKEN:.CLEAR` takes it back).
     pub(super) owners: Vec<(Name, &'static str)>,
+    /// Whether a line that makes its object gives it (PCGen parses those lines whatever an
+    /// entry's filter keeps; a `.MOD` line only when it applies it).
+    pub(super) on_base_line: bool,
     /// The file (its run cache entry's address) that made the object in a load set before,
     /// or 0: a later load set holding that file whole finds the name there with one look-up
     /// instead of searching every file of the kind. Only ever a hint: it is checked.
@@ -147,6 +153,7 @@ pub(super) fn references(
     text: &str,
     kind: FileKind,
     owners: &[Option<Name>],
+    looked_up: &[bool],
 ) -> Vec<Reference> {
     // Kit lines have token grammars of their own: only KIT rows apply to them (and the
     // prerequisites, which read alike everywhere).
@@ -159,6 +166,7 @@ pub(super) fn references(
     let skip = usize::from(kind != FileKind::Kit);
     for (i, line) in lines.iter().enumerate() {
         let owner = owners.get(i).cloned().flatten();
+        let base = !looked_up.get(i).copied().unwrap_or(false);
         for t in line.tokens.iter().skip(skip) {
             let Some(token) = text.get(t.range()) else {
                 continue;
@@ -173,7 +181,7 @@ pub(super) fn references(
                     None => (value, at),
                 };
                 names(row.shape, without_pres(value), at, &mut |s, at| {
-                    found.add(row, s, Span::new(t.file, at..at), owner.as_ref());
+                    found.add(row, s, Span::new(t.file, at..at), owner.as_ref(), base);
                 });
             };
             if let Some((name, value)) = token.split_once(':') {
@@ -209,7 +217,7 @@ struct Found {
 impl Found {
     /// Counts the item `s` (starting where `at` starts) a token gives as `row` says, on the
     /// line of the object `owner`.
-    fn add(&mut self, row: &'static Row, s: &str, at: Span, owner: Option<&Name>) {
+    fn add(&mut self, row: &'static Row, s: &str, at: Span, owner: Option<&Name>, base: bool) {
         if is_group(s.trim()) {
             return;
         }
@@ -219,10 +227,14 @@ impl Found {
         if is_group(text) || row.except.iter().any(|w| w == text) {
             return;
         }
-        // A name given before is found by its text: no `Name` is made for it.
+        // A name given before is found by its text: no `Name` is made for it. A PREFACT's
+        // FACT is kept per use: PCGen stops at the first unknown FACT of each.
         let seen = self.at_of.entry(row.target).or_default();
-        let i = match seen.get(&crate::name::NameStr(text)) {
-            Some(i) => *i,
+        let known = (row.target != FileKind::DataControl)
+            .then(|| seen.get(&crate::name::NameStr(text)).copied())
+            .flatten();
+        let i = match known {
+            Some(i) => i,
             None => {
                 let name = Name::new(text);
                 seen.insert(name.clone(), self.out.len());
@@ -235,6 +247,7 @@ impl Found {
                     },
                     uses: 0,
                     owners: Vec::new(),
+                    on_base_line: false,
                     found_in: Default::default(),
                 });
                 self.out.len() - 1
@@ -242,6 +255,7 @@ impl Found {
         };
         if let Some(r) = self.out.get_mut(i) {
             r.uses += 1;
+            r.on_base_line |= base;
             if let Some(o) = owner {
                 let by = row.token.as_str();
                 if !r.owners.iter().any(|(k, t)| k == o && *t == by) {
@@ -435,6 +449,14 @@ fn names(shape: Shape, value: &str, at: usize, name: &mut dyn FnMut(&str, usize)
                 name(&value[..c.len_utf8()], at);
             }
         }
+        Shape::PreFact => {
+            for (f, a) in fields(value, at, ',').into_iter().skip(2) {
+                // PCGen's `FactKey.valueOf` of the text before `=`.
+                if let Some((fact, _)) = f.split_once('=') {
+                    name(fact, a);
+                }
+            }
+        }
         Shape::KitSpells => {
             for (f, a) in fields(value, at, '|') {
                 if ["SPELLBOOK=", "CLASS="].iter().any(|p| f.starts_with(p)) {
@@ -457,7 +479,7 @@ mod tests {
     fn refs(kind: FileKind, text: &str) -> Vec<String> {
         let lines = lines(FileId(0), text, LineMode::Object);
         let owners = vec![None; lines.len()];
-        references(&lines, text, kind, &owners)
+        references(&lines, text, kind, &owners, &vec![false; lines.len()])
             .iter()
             .map(|r| {
                 let at = text.get(r.name.span.range()).unwrap_or("?");
