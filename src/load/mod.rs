@@ -19,6 +19,7 @@ pub mod fs;
 pub mod gamemode;
 pub mod index;
 pub mod loadset;
+pub mod prerequisites;
 pub mod root;
 pub mod syntax;
 pub mod text;

@@ -160,53 +160,22 @@ pub fn formulas_in_token(token: &str) -> Vec<FormulaAt> {
     out
 }
 
-/// The operands of every `PREVARxx:` (an `operands` row) in `token`, wherever it stands.
+/// The operands of every `PREVARxx:` (an `operands` row) in `token`, wherever it stands
+/// (`load::prerequisites`).
 fn operands(token: &str, out: &mut Vec<FormulaAt>) {
-    let mut from = 0;
-    while let Some(p) = token.get(from..).and_then(|t| t.find("PRE")) {
-        let start = from + p;
-        from = start + 3;
-        // Only at a token's or a field's start: `|PREVARGT:`, `[PREVARGT:`, `!PREVARGT:`.
-        if start > 0 && token[..start].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
-            continue;
-        }
-        let rest = &token[start..];
-        let Some(colon) = rest.find(':') else {
-            continue;
-        };
-        let head = &rest[..colon];
+    for pre in crate::load::prerequisites::embedded(token) {
         let Some(row) = BY_TOKEN
-            .get(head)
+            .get(pre.name)
             .and_then(|rows| rows.iter().find(|r| r.shape == Shape::Operands))
         else {
             continue;
         };
-        let body_start = start + colon + 1;
-        let body = &token[body_start..];
-        // The operands end at the first `|`, or at the `)`/`]` closing what holds the token.
-        let (mut depth, mut end) = (0i32, body.len());
-        for (i, b) in body.bytes().enumerate() {
-            match b {
-                b'|' => {
-                    end = i;
-                    break;
-                }
-                b'(' | b'[' => depth += 1,
-                b')' | b']' if depth == 0 => {
-                    end = i;
-                    break;
-                }
-                b')' | b']' => depth -= 1,
-                _ => {}
-            }
-        }
-        for (o, part) in split_top(&body[..end]) {
+        for (o, part) in split_top(pre.value) {
             out.push(FormulaAt {
-                range: body_start + o..body_start + o + part.len(),
+                range: pre.value_start + o..pre.value_start + o + part.len(),
                 what: row.what.as_str(),
             });
         }
-        from = body_start + end;
     }
 }
 

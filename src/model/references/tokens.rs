@@ -191,12 +191,12 @@ pub(super) fn references(
                 }
             }
             if token.contains("PRE") {
-                prerequisites(token, &mut |pre, value, at| {
-                    let rows = BY_TOKEN.get(pre).map_or(&[][..], Vec::as_slice);
+                for pre in crate::load::prerequisites::embedded(token) {
+                    let rows = BY_TOKEN.get(pre.name).map_or(&[][..], Vec::as_slice);
                     for row in rows.iter().copied().filter(|r| r.is_pre() && applies(r)) {
-                        give(row, value, start + at);
+                        give(row, pre.value, start + pre.value_start);
                     }
-                });
+                }
             }
         }
     }
@@ -285,35 +285,6 @@ fn key_of(target: FileKind, item: &str) -> (usize, &str) {
             (0, item.strip_suffix(".REMOVE").unwrap_or(item))
         }
         _ => (0, item),
-    }
-}
-
-/// Calls `pre` with each prerequisite in `token` (its own text, or a `|PRExxx:…`,
-/// `[PRExxx:…]`, `!PRExxx` field of another token's value): its name, its value up to the
-/// next `|` or `]`, and where the value starts in `token`.
-fn prerequisites(token: &str, pre: &mut dyn FnMut(&str, &str, usize)) {
-    let bytes = token.as_bytes();
-    let mut from = 0;
-    while let Some(p) = token.get(from..).and_then(|r| r.find("PRE")) {
-        let start = from + p;
-        from = start + 3;
-        let opens = |i: usize| i == 0 || matches!(bytes.get(i - 1), Some(b'|' | b'['));
-        let negated = start > 0 && bytes.get(start - 1) == Some(&b'!');
-        if !(opens(start) || negated && opens(start - 1)) {
-            continue;
-        }
-        let rest = &token[start..];
-        let Some(colon) = rest.find(':') else {
-            continue;
-        };
-        let name = &rest[..colon];
-        if !name.bytes().all(|b| b.is_ascii_uppercase()) {
-            continue;
-        }
-        let value_at = start + colon + 1;
-        let value = &token[value_at..];
-        let end = value.find(['|', ']']).unwrap_or(value.len());
-        pre(name, &value[..end], value_at);
     }
 }
 
