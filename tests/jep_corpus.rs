@@ -2,10 +2,9 @@
 //! parsed; the ones with errors are a reviewed snapshot, each a real mistake (see
 //! docs/old-formulas.md, "The corpus").
 //!
-//! Formulas are: the value field of `BONUS:` (third `|` field) and `TEMPBONUS:` (fourth),
-//! the value of `DEFINE:name|value`, both operands of every pair of `PREVARxx:` (anywhere
-//! in a token, inside `PREMULT` brackets and after a `BONUS` too), and the `TIMES=`,
-//! `CASTERLEVEL=` and DC (after a spell's first comma) parts of `SPELLS:`.
+//! Formulas are found where the loader finds them (`model::old_formulas::formulas_in_token`,
+//! one table, `old-formulas.tsv`): BONUS and TEMPBONUS values, DEFINE and DEFINESTAT values,
+//! the operands of every `PREVARxx:` wherever it stands, and the formula parts of `SPELLS:`.
 //!
 //! Set `JEP_CORPUS_DUMP=path` to write every formula with rulebook's verdict (first error code
 //! or `ok`, evaluator, text; one a line) for comparing with JEP itself.
@@ -38,112 +37,21 @@ fn lst_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Splits `s` at top-level `sep` (outside `( )` and `[ ]`), as PCGen's `ParsingSeparator`
-/// does for PREVAR; returns each part with its offset in `s`.
-fn split_top(s: &str, sep: u8) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
-    for (i, b) in s.bytes().enumerate() {
-        match b {
-            b'(' | b'[' => depth += 1,
-            b')' | b']' => depth -= 1,
-            _ if b == sep && depth <= 0 => {
-                out.push((start, &s[start..i]));
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push((start, &s[start..]));
-    out
-}
-
-/// The formulas of one token (`at`: the token's offset in the file).
+/// The formulas of one token (`at`: the token's offset in the file), found where the
+/// loader finds them (`model::old_formulas::formulas_in_token`, `old-formulas.tsv`).
 fn token_formulas(file: usize, line: usize, at: usize, tok: &str, out: &mut Vec<Found>) {
-    let mut push = |kind, offset: usize, text: &str| {
+    for f in rulebook::model::old_formulas::formulas_in_token(tok) {
+        let Some(text) = tok.get(f.range.clone()) else {
+            continue;
+        };
         out.push(Found {
-            kind,
+            // `BONUS value` → `BONUS`.
+            kind: f.what.split(' ').next().unwrap_or(f.what),
             file,
             line,
-            offset: at + offset,
+            offset: at + f.range.start,
             text: text.to_owned(),
-        })
-    };
-    let fields: Vec<(usize, &str)> = {
-        let mut v = Vec::new();
-        let mut start = 0;
-        for part in tok.split('|') {
-            v.push((start, part));
-            start += part.len() + 1;
-        }
-        v
-    };
-    if tok.starts_with("BONUS:") {
-        if let Some((o, f)) = fields.get(2) {
-            push("BONUS", *o, f);
-        }
-    } else if tok.starts_with("TEMPBONUS:") {
-        // `TEMPBONUS:PC|bonus`, `TEMPBONUS:ANYPC|bonus`, `TEMPBONUS:EQ|types|bonus`.
-        let at = if tok.starts_with("TEMPBONUS:EQ|") {
-            4
-        } else {
-            3
-        };
-        if let Some((o, f)) = fields.get(at) {
-            push("BONUS", *o, f);
-        }
-    } else if let Some(rest) = tok.strip_prefix("DEFINE:") {
-        if let Some(bar) = rest.find('|') {
-            push("DEFINE", 7 + bar + 1, &rest[bar + 1..]);
-        }
-    } else if tok.starts_with("SPELLS:") {
-        for (o, part) in fields.iter().skip(1) {
-            if let Some(v) = part.strip_prefix("TIMES=") {
-                push("SPELLS", o + 6, v);
-            } else if let Some(v) = part.strip_prefix("CASTERLEVEL=") {
-                push("SPELLS", o + 12, v);
-            } else if part.starts_with("PRE")
-                || part.starts_with("!PRE")
-                || part.starts_with("TIMEUNIT=")
-            {
-            } else if let Some(c) = part.find(',') {
-                push("SPELLS", o + c + 1, &part[c + 1..]);
-            }
-        }
-    }
-    // PREVARxx anywhere in the token.
-    let mut from = 0;
-    while let Some(p) = tok[from..].find("PREVAR") {
-        let start = from + p + 6;
-        from = start;
-        let rest = &tok[start..];
-        let Some(colon) = rest.find(':') else {
-            continue;
-        };
-        if !matches!(&rest[..colon], "EQ" | "GT" | "GTEQ" | "LT" | "LTEQ" | "NEQ") {
-            continue;
-        }
-        let body_start = start + colon + 1;
-        let body = &tok[body_start..];
-        let (mut depth, mut end) = (0i32, body.len());
-        for (i, b) in body.bytes().enumerate() {
-            match b {
-                b'|' => {
-                    end = i;
-                    break;
-                }
-                b'(' | b'[' => depth += 1,
-                b')' | b']' if depth == 0 => {
-                    end = i;
-                    break;
-                }
-                b')' | b']' => depth -= 1,
-                _ => {}
-            }
-        }
-        for (o, part) in split_top(&body[..end], b',') {
-            push("PREVAR", body_start + o, part);
-        }
+        });
     }
 }
 
