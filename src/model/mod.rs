@@ -48,6 +48,7 @@ pub mod scope;
 mod table;
 #[cfg(test)]
 mod tests;
+mod token_table;
 
 pub use build::build;
 pub use formulas::ScopeEnv;

@@ -66,20 +66,11 @@ static ROWS: LazyLock<Vec<Row>> = LazyLock::new(|| parse(include_str!("token-ref
 
 /// The rows of each token name, for one look-up per token of the data.
 static BY_TOKEN: LazyLock<crate::fxhash::FxHashMap<&'static str, Vec<&'static Row>>> =
-    LazyLock::new(|| {
-        let mut map: crate::fxhash::FxHashMap<&'static str, Vec<&'static Row>> = Default::default();
-        for row in ROWS.iter() {
-            map.entry(row.token.as_str()).or_default().push(row);
-        }
-        map
-    });
+    LazyLock::new(|| crate::model::token_table::by_token(&ROWS, |r| r.token.as_str()));
 
 fn parse(text: &str) -> Vec<Row> {
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .skip(1)
-        .filter_map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
+    crate::model::token_table::rows(text)
+        .filter_map(|cols| {
             let (kind, token, shape, target, except) = match cols.as_slice() {
                 [kind, token, shape, target] => (kind, token, shape, target, ""),
                 [kind, token, shape, target, except] => (kind, token, shape, target, *except),
@@ -89,10 +80,7 @@ fn parse(text: &str) -> Vec<Row> {
                 "*" => None,
                 k => Some(FileKind::from_token(k)?),
             };
-            let (token, sub) = match token.split_once(':') {
-                Some((t, s)) => (t.to_owned(), Some(s.to_owned())),
-                None => ((*token).to_owned(), None),
-            };
+            let (token, sub) = crate::model::token_table::token_and_sub(token);
             let sep = |s: &str| s.chars().next();
             let words: Vec<&str> = shape.split(' ').collect();
             let shape = match words.as_slice() {
