@@ -1,5 +1,7 @@
 //! `rulebook calc`, `explain` and `graph` on the Starfinder fixture (skipped when absent).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -67,7 +69,57 @@ fn calc_prints_every_value_as_json() {
     assert_eq!(value("Second Skin.UpgradeSlot").as_deref(), Some("1"));
     assert_eq!(value("Second Skin.UpgradeSlotTaken").as_deref(), Some("1"));
     assert_eq!(value("Club.UpgradeSlotTaken").as_deref(), Some("0"));
-    assert!(json["problems"].as_array().unwrap().is_empty());
+    // The only problems: the old-system tokens of the granted objects, not applied (S0208).
+    let problems = json["problems"].as_array().unwrap();
+    assert!(
+        problems.iter().all(|p| p["code"] == "S0208"),
+        "{problems:?}"
+    );
+    assert!(
+        problems
+            .iter()
+            .any(|p| p["message"].as_str().unwrap().contains("`EQUIPMENT:Club`")),
+        "{problems:?}"
+    );
+}
+
+/// The project's example (`data/`) copied, with old-system tokens added to the Extra
+/// Hands template that the sample character is granted: `calc` computes the same values and
+/// says, in one warning at the template's line, which tokens it left out (S0208).
+#[test]
+fn calc_says_which_old_system_tokens_it_left_out() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("rulebook-calc-old-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    support::copy_dir(&manifest.join("data"), &dir);
+    let calc = |dir: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_rulebook"))
+            .args(["calc", "handsworld/handsworld.pcc"])
+            .args(["--character", "sample-character.toml"])
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap()
+    };
+    let before = calc(&dir);
+    assert!(before.status.success());
+    assert!(!String::from_utf8_lossy(&before.stderr).contains("S0208"));
+    let templates = dir.join("handsworld/hw_templates.lst");
+    let text = std::fs::read_to_string(&templates).unwrap();
+    let text = text.replacen(
+        "Extra Hands\tMODIFY:Hands|ADD|2",
+        "Extra Hands\tMODIFY:Hands|ADD|2\tBONUS:VAR|Hands|1\tDEFINE:HandCount|2\tBONUS:VAR|Hands|HandCount",
+        1,
+    );
+    std::fs::write(&templates, text).unwrap();
+    let after = calc(&dir);
+    let stderr = String::from_utf8_lossy(&after.stderr);
+    // A warning: the values are computed as before (the exit code is 0).
+    assert!(after.status.success(), "{stderr}");
+    assert_eq!(after.stdout, before.stdout);
+    assert_eq!(stderr.matches("[S0208]").count(), 1, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+    insta::assert_snapshot!(stderr.replace(dir.to_str().unwrap(), "[TMP]"));
 }
 
 #[test]

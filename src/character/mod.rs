@@ -29,6 +29,9 @@ mod modifiers;
 mod problems;
 mod read;
 mod resolve;
+mod unapplied;
+
+pub use unapplied::OLD_TOKENS_NOT_APPLIED;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::formula::Value;

@@ -129,7 +129,11 @@ fn checked_with(
     cache: Option<&FileCache>,
     elsewhere: Option<&Elsewhere<'_>>,
 ) -> CheckedSet {
-    let (dataset, model_diags) = build(&load);
+    let (mut dataset, model_diags) = build(&load);
+    if cache.is_none() {
+        // The single-load-set paths build characters: a sheet must say what it leaves out.
+        dataset.old_tokens = Some(crate::model::unapplied::record(&load, &dataset));
+    }
     let mut diagnostics = std::mem::take(&mut load.diagnostics);
     diagnostics.extend(model_diags);
     diagnostics.extend(match cache {

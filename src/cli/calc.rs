@@ -175,6 +175,8 @@ pub(crate) fn load(
         None => file::build(dataset, &CharacterFile::default()),
     };
     problems.extend(character.problems());
+    // A sheet that leaves out old-system tokens of granted objects says so.
+    problems.extend(character.unapplied());
     diagnostic::sort(&mut problems, &set.load.sources);
     Ok(Loaded {
         set,

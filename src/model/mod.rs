@@ -49,6 +49,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 mod token_table;
+pub mod unapplied;
 
 pub use build::build;
 pub use formulas::ScopeEnv;
@@ -571,6 +572,9 @@ pub struct Dataset {
     pub controls: CodeControls,
     /// Formula-system tokens read.
     pub tokens_checked: usize,
+    /// The old-system tokens each object carries that the solver does not apply
+    /// ([`unapplied`]); recorded by the paths that build characters, `None` otherwise.
+    pub old_tokens: Option<unapplied::OldTokens>,
     var_index: fxhash::FxHashMap<(ScopeId, Name, bool), VarId>,
     /// Objects by kind and key (the first made of each), made on the first look-up
     /// ([`Dataset::object`]) and dropped when an object is added.

@@ -5,6 +5,7 @@ use rulebook::diagnostic::Diagnostic;
 
 /// Problems as sorted `code span message` text: to compare two lists that hold the same
 /// problems found in another order.
+#[allow(dead_code)]
 pub fn sorted(problems: &[Diagnostic]) -> Vec<String> {
     let mut out: Vec<String> = problems
         .iter()
@@ -12,4 +13,18 @@ pub fn sorted(problems: &[Diagnostic]) -> Vec<String> {
         .collect();
     out.sort();
     out
+}
+
+/// Copies the folder `from` (recursively) to `to`: tests change copies of real datasets.
+#[allow(dead_code)]
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
 }

@@ -18,7 +18,7 @@ mod datacontrol;
 mod fact_index;
 mod key_ids;
 mod modifiers;
-mod object_lines;
+pub(in crate::model) mod object_lines;
 pub(super) use object_lines::ObjectLines;
 mod objects;
 mod suggest;
@@ -165,7 +165,7 @@ struct PendingRef {
 
 /// What the first token of an object line says it does.
 #[derive(Debug)]
-pub(super) enum LineForm {
+pub(in crate::model) enum LineForm {
     Base(String),
     Copy(String, String),
     Mod(String),

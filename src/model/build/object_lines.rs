@@ -24,7 +24,7 @@ const DERIVED: &str = "model::object_lines";
 #[derive(Debug)]
 pub(in crate::model) struct ObjectLines {
     /// The lines the model reads, in file order.
-    pub(super) lines: Vec<ObjectLine>,
+    pub(in crate::model) lines: Vec<ObjectLine>,
     /// What every load set reads of each of `lines` (same index), packed: most lines
     /// make an object with no token the model acts on, and for those this is all a load
     /// set reads (a quarter of the memory the full lines take, streamed once per load set).
@@ -114,14 +114,14 @@ impl LineHead {
 
 /// One line the model reads.
 #[derive(Debug)]
-pub(super) struct ObjectLine {
+pub(in crate::model) struct ObjectLine {
     /// Its index in the file's lines ([`crate::load::LoadedFile::lines`]).
-    pub(super) line: usize,
+    pub(in crate::model) line: usize,
     /// Its first token (in the cache's file): a copy, so that a load set reads the
     /// shared line only for the tokens it acts on.
-    pub(super) first: crate::source::Span,
+    pub(in crate::model) first: crate::source::Span,
     /// What it does.
-    pub(super) form: Form,
+    pub(in crate::model) form: Form,
     /// The indices of the tokens after the first that [`Builder::object_token`] acts on,
     /// in order; every other token leaves the model as it is.
     pub(super) tokens: Box<[usize]>,
@@ -147,7 +147,7 @@ pub(super) struct FactName {
 
 /// What an object line does.
 #[derive(Debug)]
-pub(super) enum Form {
+pub(in crate::model) enum Form {
     /// Its tokens belong to the object of the line before (a CLASS level line, a kit line).
     Continuation,
     /// It makes an object.
@@ -174,7 +174,7 @@ pub(super) enum Form {
 /// The key of the object a `.COPY=` line makes (its new key) or a `.MOD` line makes when
 /// the load has no object of its key, as [`Builder::new_object`] would make it.
 #[derive(Debug)]
-pub(super) struct NewKey {
+pub(in crate::model) struct NewKey {
     /// The key, trimmed.
     pub(super) key: Name,
     /// Its [`crate::model::key_hash`].
@@ -225,7 +225,7 @@ impl ObjectLines {
     }
 
     /// The lines of `file` read as `kind`, from the run's cache (worked out on first use).
-    pub(super) fn of(file: &CachedFile, kind: FileKind) -> Arc<ObjectLines> {
+    pub(in crate::model) fn of(file: &CachedFile, kind: FileKind) -> Arc<ObjectLines> {
         file.derived(DERIVED, kind as u32, |f| {
             let ids = f.run_shared::<Mutex<KeyIds>>(RUN_KEY_IDS);
             ObjectLines::read(
