@@ -234,6 +234,8 @@ fn pathfinder_2e_core_reads_six_non_utf8_files_with_errors_that_pcgen_skips_them
                 ("J0120", "c_abilities_weapon.lst", &[20, 115, 127, 337]),
                 ("J0120", "c_deities.lst", &[11, 13, 15, 25, 27]),
                 ("J0120", "c_equip_arms.lst", &[6, 28, 29, 30]),
+                // `DEFINE:Bulk` beside the formula system's `LOCAL:…|NUMBER=Bulk`.
+                ("J0122", "c_abilities_define.lst", &[162]),
             ]
         )
     );
@@ -278,6 +280,10 @@ fn starfinder_core_is_clean() {
                 ("J0120", "scr_abilities.lst", &[386, 1217, 1251]),
                 ("J0120", "scr_classes.lst", &[51]),
                 ("J0120", "scr_feats.lst", &[12]),
+                // `PREVAREQ:RaceIsLong,1` reads the formula system's `RaceIsLong`: 0 in PCGen.
+                ("J0121", "scr_templates.lst", &[21]),
+                // `DEFINE:Bulk`, `DEFINE:Encumbered` beside formula-system variables.
+                ("J0122", "scr_abilities.lst", &[373, 374]),
             ]
         )
     );

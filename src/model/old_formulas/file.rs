@@ -31,6 +31,15 @@ pub(super) struct Read {
     pub(super) switch: bool,
 }
 
+/// Where a file first defines a variable, by each way of defining it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct DefinedAt {
+    /// Its first `DEFINE:` (the name's span).
+    pub(super) define: Option<Span>,
+    /// Its first `BONUS:VAR`/`TEMPBONUS` target (the name's span).
+    pub(super) bonus: Option<Span>,
+}
+
 /// The old formulas of one file.
 #[derive(Debug, Default)]
 pub(super) struct FileFormulas {
@@ -40,6 +49,10 @@ pub(super) struct FileFormulas {
     pub(super) defines: Vec<Name>,
     /// [`folded`] of each of `defines`.
     pub(super) folded: Vec<u64>,
+    /// Where each of `defines` is first defined by a `DEFINE` and by a bonus (`BONUS:VAR`,
+    /// `TEMPBONUS`), in the cache's file: what the check of the two systems side by side
+    /// points at.
+    pub(super) defined_at: Vec<DefinedAt>,
     /// The stat abbreviations a STAT file's `ABB:` tokens give.
     pub(super) stats: Vec<String>,
     /// The names the formulas read that are neither defined in this file, nor terms,
@@ -87,11 +100,30 @@ pub(super) fn read(lines: &[Line], text: &str, kind: FileKind) -> FileFormulas {
                 }
             }
             for d in old_variables_in_token(token) {
-                if !defined.contains_key(&NameStr(d.name)) {
-                    let name = Name::new(d.name);
-                    defined.insert(name.clone(), 0);
-                    out.folded.push(folded(d.name));
-                    out.defines.push(name);
+                let i = match defined.get(&NameStr(d.name)) {
+                    Some(&i) => i,
+                    None => {
+                        let name = Name::new(d.name);
+                        defined.insert(name.clone(), out.defines.len());
+                        out.folded.push(folded(d.name));
+                        out.defines.push(name);
+                        out.defined_at.push(DefinedAt::default());
+                        out.defines.len() - 1
+                    }
+                };
+                let start = at.saturating_add(u32::try_from(d.range.start).unwrap_or(u32::MAX));
+                let len = u32::try_from(d.range.len()).unwrap_or(0);
+                let span = Span::new(
+                    CACHE_FILE,
+                    start as usize..start.saturating_add(len) as usize,
+                );
+                if let Some(w) = out.defined_at.get_mut(i) {
+                    let slot = if token.starts_with("DEFINE:") {
+                        &mut w.define
+                    } else {
+                        &mut w.bonus
+                    };
+                    slot.get_or_insert(span);
                 }
             }
             for f in formulas_in_token(token) {

@@ -13,6 +13,7 @@
 pub mod codes;
 mod file;
 mod positions;
+mod systems;
 
 pub use positions::{FormulaAt, formulas_in_token};
 
@@ -29,10 +30,11 @@ use std::sync::Arc;
 /// file is written for a book the load set lacks, and the help says so.
 const FEW: usize = 5;
 
-/// Checks the old formulas of `load`: their syntax, and every name they read against what
-/// the load set defines (and the formula-system variables of `dataset`, which are not
-/// reported here). A name for which `elsewhere` is true (another campaign defines it: an
-/// optional book's variable, 0 while it is not loaded, as the data means) is not reported.
+/// Checks the old formulas of `load`: their syntax, every name they read against what the
+/// load set defines, and where they meet the formula-system variables of `dataset` (a name
+/// only the formula system defines, read or given a bonus; a name both systems define). A
+/// name for which `elsewhere` is true (another campaign defines it: an optional book's
+/// variable, 0 while it is not loaded, as the data means) is not reported as unknown.
 pub fn check(
     load: &LoadSet,
     dataset: &Dataset,
@@ -48,17 +50,27 @@ pub fn check(
     for (f, formulas) in &files {
         out.extend(formulas.syntax.iter().map(|d| placed(d, f)));
     }
-    let known = Known::of(&files, dataset);
+    let known = Known::of(&files);
+    let systems = systems::FormulaVariables::of(dataset);
     for (f, formulas) in &files {
         // A filtered entry keeps some of the file's objects only: which of its names are
         // read by what it keeps is not worked out, so none is reported.
         if f.filter.is_some() {
             continue;
         }
+        // A name only the formula system defines: the two systems mixed up (J0121).
+        out.extend(
+            formulas
+                .reads
+                .iter()
+                .filter(|r| !known.has(&r.name))
+                .filter_map(|r| systems.read(f, r)),
+        );
         let unknown: Vec<(&Read, Option<Name>)> = formulas
             .reads
             .iter()
-            .filter(|r| !known.has(&r.name) && !elsewhere(r.name.as_str()))
+            .filter(|r| !known.has(&r.name) && !systems.has(&r.name))
+            .filter(|r| !elsewhere(r.name.as_str()))
             .filter_map(|r| {
                 // A switch no book sets is read as 0 on purpose as often as not
                 // (`PREVARGTEQ:NotAllowed,1` keeps a companion from being chosen): only
@@ -80,6 +92,7 @@ pub fn check(
             out.push(known.unknown(f, r, crowd, suggestion));
         }
     }
+    out.extend(systems.definitions(&files, &|n| is_stat(n, &known.stats)));
     out
 }
 
@@ -97,10 +110,10 @@ fn placed(d: &Diagnostic, f: &LoadedFile) -> Diagnostic {
     d
 }
 
-/// What the load set gives a value to: its old-system variables, its stats, and (not
-/// reported here, see issue 35 item 3) its formula-system variables.
+/// What the load set gives an old formula a value with: its old-system variables and its
+/// stats (its formula-system variables are not among them: [`systems`]).
 struct Known {
-    /// The old-system variables and the formula-system variables.
+    /// The old-system variables.
     variables: FxHashSet<Name>,
     /// The old-system variables alone, each once: what a suggestion is taken from.
     defined: Vec<Name>,
@@ -114,12 +127,10 @@ struct Known {
 }
 
 impl Known {
-    fn of(files: &[(&LoadedFile, Arc<FileFormulas>)], dataset: &Dataset) -> Known {
+    fn of(files: &[(&LoadedFile, Arc<FileFormulas>)]) -> Known {
         let count: usize = files.iter().map(|(_, f)| f.defines.len()).sum();
-        let mut variables: FxHashSet<Name> = FxHashSet::with_capacity_and_hasher(
-            count + dataset.variables.len(),
-            Default::default(),
-        );
+        let mut variables: FxHashSet<Name> =
+            FxHashSet::with_capacity_and_hasher(count, Default::default());
         let mut defined = Vec::with_capacity(count);
         let mut by_words = crate::fxhash::FxHashMap::default();
         let mut stats = Vec::new();
@@ -132,7 +143,6 @@ impl Known {
             }
             stats.extend(f.stats.iter().cloned());
         }
-        variables.extend(dataset.variables.iter().map(|v| v.name.clone()));
         Known {
             variables,
             defined,

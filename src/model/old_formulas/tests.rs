@@ -120,3 +120,32 @@ fn an_unset_switch_is_reported_only_when_misspelt() {
         [row("J0120", "a.lst", 2, 28, "Rage_Level", "RageLevel")]
     );
 }
+
+/// The two systems side by side: a formula-system variable read by an old formula (J0121),
+/// given a bonus (J0123), DEFINEd too (J0122, and then neither J0121 nor J0123 of it in the
+/// load set); a stat's bonus written as `BONUS:VAR` is J0123 too.
+#[test]
+fn the_old_and_the_formula_system_are_kept_apart_as_pcgen_keeps_them() {
+    let variables =
+        "GLOBAL:NUMBER=Grip\nGLOBAL:NUMBER=Hold\nGLOBAL:NUMBER=Reach\nGLOBAL:NUMBER=STR\n";
+    let found = check(&[
+        ("STAT", "stats.lst", STATS),
+        ("VARIABLE", "variables.lst", variables),
+        (
+            "FEAT",
+            "feats.lst",
+            "A\tBONUS:VAR|Total|Grip*2\tBONUS:VAR|Hold|1\n\
+             B\tDEFINE:Reach|5\tBONUS:VAR|Reach|1\tBONUS:VAR|Total|Reach\tDEFINE:Total|0\n\
+             C\tBONUS:VAR|STR|-4\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        vec![
+            row("J0121", "feats.lst", 1, 19, "Grip", ""),
+            row("J0123", "feats.lst", 1, 36, "Hold", ""),
+            row("J0122", "feats.lst", 2, 10, "Reach", ""),
+            row("J0123", "feats.lst", 3, 13, "STR", ""),
+        ]
+    );
+}
