@@ -116,6 +116,7 @@ fn each_injected_error_is_reported_at_its_line() {
         ("J0120", "scr_abilities.lst", 1251),
         ("J0120", "scr_classes.lst", 51),
         ("J0120", "scr_feats.lst", 12),
+        ("J0121", "scr_templates.lst", 21),
     ]
     .iter()
     .map(|(c, f, l)| ((*c).to_owned(), format!("{core}/{f}"), *l))
