@@ -37,6 +37,10 @@ fn findings(set: &CheckedSet) -> Vec<(Severity, String, String, usize)> {
         .iter()
         .filter(|d| d.severity != Severity::Note && d.code.id != "T0113")
         .filter(|d| !d.code.id.starts_with('J'))
+        // Prerequisite keys no campaign of this three-dataset folder defines: most name
+        // books the fixture lacks (`Shield Mastery`, APG); .ci/check-fixtures counts them,
+        // and tests/corpus_findings.rs reviews them where those books exist.
+        .filter(|d| d.code.id != "R0106")
         .map(|d| {
             let j = to_json(d, &set.load.sources);
             (d.severity, j.code, j.file, j.line)
