@@ -37,6 +37,10 @@ fn findings(set: &CheckedSet) -> Vec<(Severity, String, String, usize)> {
         .iter()
         .filter(|d| d.severity != Severity::Note && d.code.id != "T0113")
         .filter(|d| !d.code.id.starts_with('J'))
+        // Prerequisite keys no campaign of this three-dataset folder defines: most name
+        // books the fixture lacks (`Shield Mastery`, APG); .ci/check-fixtures counts them,
+        // and tests/corpus_findings.rs reviews them where those books exist.
+        .filter(|d| d.code.id != "R0106")
         .map(|d| {
             let j = to_json(d, &set.load.sources);
             (d.severity, j.code, j.file, j.line)
@@ -135,6 +139,14 @@ fn pathfinder_1e_core_reports_only_fact_is_orc() {
         "data/pathfinder/paizo/roleplaying_game/core_essentials/races/orc/orc_templates.lst"
             .to_owned(),
         5,
+    ));
+    // `BONUS:VAR|BONUS:VAR|UncannyDodgeFlankingLevel|BarbarianLVL|…`: the repeated head
+    // moves the value one field right, and PCGen drops `BarbarianLVL` (T0118).
+    expected.push((
+        Severity::Warning,
+        "T0118".to_owned(),
+        "data/pathfinder/paizo/roleplaying_game/core_rulebook/cr_abilities_class.lst".to_owned(),
+        437,
     ));
     assert_eq!(findings(&set), expected);
     // Names no file of this data folder defines: misspellings (`CasterLevel_Highest`), a

@@ -7,8 +7,10 @@
 //! of the data must solve the variables whose values do not depend on a character.
 
 use crate::diagnostic::{self, Diagnostic, JsonDiagnostic, RenderOptions, Severity};
+use crate::load::definitions::DefinedKind;
 use crate::load::{
-    CampaignIndex, FileCache, FileSystem, LoadSet, PcgenRoot, load, load_cached, load_with,
+    CampaignIndex, FileCache, FileKind, FileSystem, LoadSet, PcgenRoot, load, load_cached,
+    load_with,
 };
 use crate::model::{Dataset, build};
 
@@ -140,7 +142,26 @@ fn checked_with(
         Some(cache) => crate::vocabulary::check_load_set_cached(&load, cache),
         None => crate::vocabulary::check_load_set(&load),
     });
-    diagnostics.extend(crate::model::references::check(&load));
+    // A prerequisite's key is looked up in the data folder's object index only when the
+    // load set lacks it (the index is then built, once per run).
+    let anywhere = |kind: FileKind, key: &str| {
+        elsewhere.is_some_and(|e| {
+            let index = e.index();
+            let objects = index.definitions().objects(e.fs, e.root, index);
+            objects.named(key).iter().any(|d| match (&d.kind, kind) {
+                (DefinedKind::Object(FileKind::Ability | FileKind::Feat), FileKind::Ability) => {
+                    true
+                }
+                (DefinedKind::Object(k), kind) => *k == kind,
+                _ => false,
+            })
+        })
+    };
+    let anywhere: crate::model::references::DefinedAnywhere<'_> = &anywhere;
+    diagnostics.extend(crate::model::references::check_with(
+        &load,
+        elsewhere.map(|_| anywhere),
+    ));
     let others = std::cell::OnceCell::new();
     let defined_elsewhere = |name: &str| {
         elsewhere.is_some_and(|e| {

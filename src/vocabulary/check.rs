@@ -6,6 +6,7 @@
 //! against the load's FACTDEFs (`M0111`), FACE under a game mode that replaces it by
 //! `M0114`, and VARIABLE, GLOBALMODIFIER and DATATABLE lines entirely by the model.
 
+use super::bonus;
 use super::codes;
 use super::deprecation;
 use super::lines::{FirstColumn, LineType, line_type, plain_object_kind};
@@ -61,6 +62,19 @@ fn byte_at(s: &str, b: u8) -> Option<usize> {
     s.bytes().position(|c| c == b)
 }
 
+/// Whether a BONUS (`form` [`SubForm::Bonus`]) or TEMPBONUS value has no field PCGen
+/// drops after the bonus's value.
+fn bonus_quiet(form: SubForm, value: &str) -> bool {
+    let token = match form {
+        SubForm::Bonus => "BONUS",
+        SubForm::TempBonus => "TEMPBONUS",
+        _ => return true,
+    };
+    bonus::bonus_start(token, value)
+        .and_then(|s| value.get(s..))
+        .is_none_or(bonus::all_kept)
+}
+
 /// Whether `value` contains `PRE` anywhere: a nested prerequisite (`PRE…` or `!PRE…`, `PRE`
 /// in capitals) cannot be present otherwise.
 fn may_hold_pre(value: &str) -> bool {
@@ -107,8 +121,10 @@ enum SubForm {
     Add,
     /// `QUALIFY:CLASS[=…]|…`, in exact case.
     Qualify,
-    /// The first `|` piece (AUTO, REMOVE, TEMPBONUS).
+    /// The first `|` piece (AUTO, REMOVE).
     First,
+    /// The first `|` piece, then a bonus (TEMPBONUS).
+    TempBonus,
 }
 
 fn sub_form(token: &str) -> SubForm {
@@ -117,7 +133,8 @@ fn sub_form(token: &str) -> SubForm {
         "CHOOSE" => SubForm::Choose,
         "ADD" => SubForm::Add,
         "QUALIFY" => SubForm::Qualify,
-        "AUTO" | "REMOVE" | "TEMPBONUS" => SubForm::First,
+        "AUTO" | "REMOVE" => SubForm::First,
+        "TEMPBONUS" => SubForm::TempBonus,
         _ => SubForm::None,
     }
 }
@@ -130,6 +147,7 @@ fn form_in(flags: u8) -> SubForm {
         3 => SubForm::Add,
         4 => SubForm::Qualify,
         5 => SubForm::First,
+        6 => SubForm::TempBonus,
         _ => SubForm::None,
     }
 }
@@ -523,7 +541,11 @@ impl<'t> Checker<'t, '_> {
         let Some(value) = self.text.get(start..end) else {
             return false;
         };
-        if flags & SUBTOKEN != 0 && !self.subtoken_quiet(row, form_in(flags), value) {
+        let form = form_in(flags);
+        if flags & SUBTOKEN != 0 && !self.subtoken_quiet(row, form, value) {
+            return false;
+        }
+        if !bonus_quiet(form, value) {
             return false;
         }
         flags & NESTED_PRES == 0 || self.nested_pres_quiet(value.as_bytes())
@@ -644,9 +666,59 @@ impl<'t> Checker<'t, '_> {
         } else if row.status == Status::DeprecatedAccepted {
             self.deprecated(kind, row, name, name_span, replacement(row, kind));
         }
+        self.bonus_fields(name, value, value_span);
         if takes_nested_pres(name) && may_hold_pre(value) {
             self.nested_pres(value, value_span);
         }
+    }
+
+    /// A `T0118` at the first field of a BONUS (or TEMPBONUS's bonus) that PCGen drops
+    /// after the value ([`bonus`]).
+    fn bonus_fields(&mut self, name: &str, value: &str, span: Span) {
+        let Some(start) = bonus::bonus_start(name, value) else {
+            return;
+        };
+        let bonus = value.get(start..).unwrap_or("");
+        let ignored = bonus::ignored_fields(bonus);
+        let Some(first) = ignored.first() else {
+            return;
+        };
+        let repeated = bonus::repeats_its_head(bonus);
+        // `BONUS:ABILITYPOOL|BONUS:ABILITYPOOL|…` names the category `BONUS:ABILITYPOOL`:
+        // that is the one error (`R0103`; PCGen drops the token).
+        if repeated && bonus::names_a_category(bonus) {
+            return;
+        }
+        let field = bonus.get(first.clone()).unwrap_or("");
+        let others = match ignored.len() - 1 {
+            0 => String::new(),
+            1 => " (and 1 more field)".to_owned(),
+            n => format!(" (and {n} more fields)"),
+        };
+        let mut d = Diagnostic::warning(
+            codes::BONUS_FIELD_IGNORED,
+            sub_span(span, start + first.start, field.len()),
+            format!("PCGen ignores `{field}` after this {name}'s value{others}"),
+        )
+        .with_label("neither a PRExxx prerequisite nor a TYPE=")
+        .with_note(
+            "PCGen reads a bonus as `TYPE|targets|value`, then only `PRExxx:`/`!PRExxx:` and \
+             `TYPE=` fields; it drops any other field without a word",
+        );
+        d = match bonus::rewrite(field) {
+            _ if repeated => d.with_help(
+                "the bonus writes its `BONUS:TYPE|` twice, which moves every field one place \
+                 right: remove the repeat",
+            ),
+            Some(fixed) => d
+                .with_help(format!("write `{fixed}`"))
+                .with_suggestion(fixed),
+            None => d.with_help(
+                "remove the field, or make it part of the bonus: targets are one field \
+                 separated by `,`, and the value is the third field",
+            ),
+        };
+        self.out.push(d);
     }
 
     /// A `T0113` for the deprecated form `what` (of `row`) on a `kind` line, saying what
@@ -910,7 +982,7 @@ fn subtoken_in<'v>(form: SubForm, value: &'v str) -> Option<(&'v str, usize)> {
             let end = p.find('=').unwrap_or(p.len());
             Some((p.get(..end).unwrap_or(p), at))
         }
-        SubForm::First => Some(first_piece(0)),
+        SubForm::First | SubForm::TempBonus => Some(first_piece(0)),
         SubForm::None => None,
     }
 }
@@ -1039,6 +1111,46 @@ mod tests {
             codes(FileKind::Feat, "A\tCHOOSE:FEAT=Dodge|x\n"),
             vec!["T0112"]
         );
+    }
+
+    #[test]
+    fn fields_pcgen_drops_after_a_bonus_value() {
+        let d = run(
+            FileKind::Feat,
+            "A\tBONUS:SKILL|Appraise|Diplomacy|1|TYPE=Trait\tTEMPBONUS:PC|COMBAT|AC|2|TYPE:Dodge\n",
+        );
+        let found: Vec<(&str, usize, &str)> =
+            d.iter().map(|(c, col, h)| (*c, *col, h.as_str())).collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "T0118",
+                    34,
+                    "remove the field, or make it part of the bonus: targets are one field separated by `,`, and the value is the third field"
+                ),
+                ("T0118", 72, "write `TYPE=Dodge`"),
+            ]
+        );
+        // Prerequisites, types, an old level and empty fields are read (or lose nothing).
+        assert!(
+            codes(
+                FileKind::Feat,
+                "A\tBONUS:2|COMBAT|AC|1||PREVARGT:x,1|type=Dodge\n"
+            )
+            .is_empty()
+        );
+        // A repeated `BONUS:ABILITYPOOL|` is the unknown category's error, not this one.
+        assert!(
+            codes(
+                FileKind::Feat,
+                "A\tBONUS:ABILITYPOOL|BONUS:ABILITYPOOL|Feats|1\n"
+            )
+            .is_empty()
+        );
+        let d = run(FileKind::Feat, "A\tBONUS:VAR|BONUS:VAR|X|1\n");
+        assert_eq!(d.len(), 1);
+        assert!(d[0].2.contains("twice"), "{d:?}");
     }
 
     #[test]

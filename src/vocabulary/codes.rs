@@ -45,3 +45,9 @@ pub const NO_COLON: Code = Code {
     id: "T0117",
     name: "token-without-colon",
 };
+/// A field after a bonus's value that is neither a prerequisite nor a `TYPE=`: PCGen drops
+/// it without a word (a beyond-PCGen warning, docs/loading.md).
+pub const BONUS_FIELD_IGNORED: Code = Code {
+    id: "T0118",
+    name: "bonus-field-ignored",
+};

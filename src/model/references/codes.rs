@@ -32,3 +32,10 @@ pub const UNKNOWN_REFERENCE: Code = Code {
     id: "R0105",
     name: "unknown-reference",
 };
+/// A prerequisite names a key (an ability, skill, class, race …) that no campaign under
+/// the data folder defines: PCGen never looks it up at load, so it is silent, and the
+/// prerequisite can never pass (a beyond-PCGen warning, docs/loading.md).
+pub const UNKNOWN_PREREQUISITE_KEY: Code = Code {
+    id: "R0106",
+    name: "unknown-prerequisite-key",
+};

@@ -37,6 +37,17 @@ enum Space {
 
 /// Checks the `.COPY=`/`.MOD`/`.FORGET` targets and ability categories of `load`.
 pub fn check(load: &LoadSet) -> Vec<Diagnostic> {
+    check_with(load, None)
+}
+
+/// Whether some campaign under the data folder defines an object of a kind by a key
+/// (`model::elsewhere`'s index): what "in any load" means for [`check_with`].
+pub type DefinedAnywhere<'a> = &'a dyn Fn(FileKind, &str) -> bool;
+
+/// [`check`], and, given `anywhere`, the keys prerequisites name that neither the load set
+/// nor any campaign defines (`R0106`): PCGen never looks them up at load, so it is silent
+/// while the prerequisite can never pass.
+pub fn check_with(load: &LoadSet, anywhere: Option<DefinedAnywhere<'_>>) -> Vec<Diagnostic> {
     let mut r = Resolver::new(load);
     for kind in FileKind::LOAD_ORDER
         .into_iter()
@@ -46,6 +57,9 @@ pub fn check(load: &LoadSet) -> Vec<Diagnostic> {
     }
     // PCGen resolves the names token values give once every file is read.
     r.references();
+    if let Some(anywhere) = anywhere {
+        r.prerequisite_keys(anywhere);
+    }
     r.finish()
 }
 
@@ -533,7 +547,7 @@ impl<'a> Resolver<'a> {
                 .filter(|(_, space)| space.is_none())
                 .map(|(g, _)| g)
                 .collect();
-            for reference in &r.objects.references {
+            for reference in r.objects.references.iter().filter(|r| !r.tested) {
                 // A filtered entry keeps only what the objects it keeps say; a PREFACT
                 // fails as PCGen parses the line, kept or not.
                 if r.file.filter.is_some()
@@ -654,6 +668,130 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// The keys prerequisites name (the table's `test` rows) that no object of the load
+    /// set, no `FORWARDREF:` and no campaign under the data folder (`anywhere`) has: one
+    /// warning per file, kind and key, at its first use.
+    fn prerequisite_keys(&mut self, anywhere: DefinedAnywhere<'_>) {
+        let forward = forward_refs(self.load);
+        // What tokens make as they are read: a `NATURALATTACKS:` entry's weapon (a weapon
+        // proficiency and an item), a `SUBCLASS:` line's class (PCGen gives the class the
+        // sub-class's key once it is chosen).
+        let made: crate::fxhash::FxHashSet<(FileKind, &Name)> = (self.read.iter())
+            .flat_map(|r| r.objects.also_makes.iter().map(|(k, n)| (*k, n)))
+            .collect();
+        let mut out = Vec::new();
+        for r in &self.read {
+            // The data folder's index first, once per file and run: what it defines is
+            // defined for every load set listing the file.
+            let unknown = r.file.cached.derived(UNKNOWN_ANYWHERE, 0, |_| {
+                (r.objects.references.iter().enumerate())
+                    .filter(|(_, reference)| reference.tested)
+                    .filter(|(_, reference)| {
+                        !tokens::key_forms(reference.target, reference.name.name.as_str())
+                            .iter()
+                            .any(|k| anywhere(reference.target, k))
+                    })
+                    .map(|(i, _)| i)
+                    .collect::<Vec<usize>>()
+            });
+            for reference in unknown.iter().filter_map(|i| r.objects.references.get(*i)) {
+                let target = reference.target;
+                // Then the load set (files outside the data folder) and its FORWARDREFs.
+                let known = |key: &str| {
+                    let key = Name::new(key);
+                    let natural = target == FileKind::Equipment
+                        && made.contains(&(FileKind::WeaponProf, &key));
+                    natural
+                        || made.contains(&(target, &key))
+                        || forward.contains(&(target, key.clone()))
+                        || self
+                            .spaces_of(target)
+                            .iter()
+                            .any(|space| !matches!(self.find_where(space, &key).0, Found::No))
+                };
+                if tokens::key_forms(target, reference.name.name.as_str())
+                    .iter()
+                    .any(|k| known(k))
+                {
+                    continue;
+                }
+                out.push(self.unknown_prerequisite_key(r.file, reference));
+            }
+        }
+        self.out.extend(out);
+    }
+
+    /// The namespaces objects of `target` live in: every ability category's for abilities.
+    fn spaces_of(&self, target: FileKind) -> Vec<Space> {
+        match target {
+            FileKind::Ability | FileKind::Feat => self
+                .by_space
+                .keys()
+                .filter(|s| matches!(s, Space::Ability(_)))
+                .cloned()
+                .collect(),
+            kind => vec![Space::File(kind)],
+        }
+    }
+
+    fn unknown_prerequisite_key(
+        &self,
+        f: &LoadedFile,
+        reference: &tokens::Reference,
+    ) -> Diagnostic {
+        let name = &reference.name.name;
+        let noun = kind_noun(reference.target);
+        let token = reference.token;
+        // The "did you mean" among the keys of the first load set that reports the key,
+        // kept with the file for the run: the same for every load set listing the file (the
+        // CLI merges their reports), and searched for once.
+        let memo = f
+            .cached
+            .derived(SUGGESTIONS, 0, |_| SuggestionMemo::default());
+        let wanted = (reference.target, name.clone());
+        let known = memo
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&wanted)
+            .cloned();
+        let suggestion = known.unwrap_or_else(|| {
+            let spaces = self.spaces_of(reference.target);
+            let made = spaces
+                .iter()
+                .flat_map(|s| self.groups(s))
+                .flat_map(|(_, g)| g.keys.keys());
+            let found = closest(name.as_str(), made.map(Name::as_str)).map(str::to_owned);
+            memo.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(wanted, found.clone());
+            found
+        });
+        let others = match reference.uses.saturating_sub(1) {
+            0 => String::new(),
+            1 => " (and 1 more use in this file)".to_owned(),
+            n => format!(" (and {n} more uses in this file)"),
+        };
+        let d = Diagnostic::warning(
+            codes::UNKNOWN_PREREQUISITE_KEY,
+            f.lines.place(reference.name.span),
+            format!("`{token}` names the {noun} `{name}`, which no campaign defines{others}"),
+        )
+        .with_label(format!("no {noun} of this key in any load"))
+        .with_note(
+            "PCGen looks a prerequisite's keys up only when it tests the prerequisite, and then \
+             silently: it never reports this, and the prerequisite can never pass (negated, it \
+             always passes)",
+        );
+        match suggestion {
+            Some(s) => d
+                .with_help(format!("did you mean `{s}`?"))
+                .with_suggestion(s),
+            None => d.with_help(format!(
+                "correct the key: no campaign under the data folder makes a {noun} `{name}`"
+            )),
+        }
+    }
+
     fn unknown_reference(
         &self,
         f: &LoadedFile,
@@ -691,6 +829,17 @@ impl<'a> Resolver<'a> {
         self.out
     }
 }
+
+/// The name under which the file cache keeps which of a file's prerequisite keys (by
+/// their place in [`heads::FileObjects::references`]) no campaign of the data folder
+/// defines.
+const UNKNOWN_ANYWHERE: &str = "model::references::unknown_anywhere";
+
+/// The name under which a file's [`SuggestionMemo`] is kept in the file cache.
+const SUGGESTIONS: &str = "model::references::prerequisite_suggestions";
+
+/// The "did you mean" of each unknown prerequisite key of a file, by kind and key.
+type SuggestionMemo = std::sync::Mutex<FxHashMap<(FileKind, Name), Option<String>>>;
 
 /// The name under which a DATACONTROL file's FACTDEF names are kept in the file cache.
 const FACT_DEFS: &str = "model::references::fact_defs";

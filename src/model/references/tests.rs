@@ -462,3 +462,61 @@ fn a_prefact_is_one_error_at_its_first_unknown_fact() {
         ]
     );
 }
+
+/// [`load`]'s dataset checked with [`super::check_with`], an object of the data folder
+/// being one of `anywhere` (kind, key): the unknown prerequisite keys (`R0106`).
+fn prerequisite_keys(
+    files: &[(&str, &str, &str)],
+    anywhere: &[(crate::load::FileKind, &str)],
+) -> Vec<(String, usize, usize, String, Option<String>)> {
+    let (load, _) = load(MISCINFO, files);
+    let defined = |kind: crate::load::FileKind, key: &str| {
+        anywhere
+            .iter()
+            .any(|(k, n)| *k == kind && n.eq_ignore_ascii_case(key))
+    };
+    let mut found = super::check_with(&load, Some(&defined));
+    crate::diagnostic::sort(&mut found, &load.sources);
+    found
+        .iter()
+        .filter(|d| d.code.id == "R0106")
+        .map(|d| {
+            let file = load.sources.get(d.span.file).unwrap();
+            let (line, col) = file.line_col(d.span.range().start);
+            let text = file.text.get(d.span.range()).unwrap_or("").to_owned();
+            (d.code.id.to_owned(), line, col, text, d.suggestion.clone())
+        })
+        .collect()
+}
+
+#[test]
+fn prerequisite_keys_no_load_defines_are_warnings() {
+    use crate::load::FileKind;
+    let feats = "Dodge\tCATEGORY:FEAT\n\
+                 Weapon Focus\tCATEGORY:FEAT\tMULT:YES\n\
+                 Mobility\tCATEGORY:FEAT\tPREABILITY:1,CATEGORY=FEAT,Dodg\tPREMULT:1,[!PREFEAT:1,Weapon Focus (Longsword)],[PREFEAT:2,TYPE=Combat,Dodge,CHECKMULT]\n\
+                 Spring\tCATEGORY:FEAT\tPRESKILL:1,Jump=5,TYPE.Athletic=2,Knowledge(history)=1\tPRERACE:1,RACETYPE=Humanoid,Elf%,Orcc\tPREDEITY:1,Y\n";
+    let found = prerequisite_keys(
+        &[("ABILITY", "feats.lst", feats)],
+        &[
+            (FileKind::Skill, "Jump"),
+            (FileKind::Skill, "Knowledge (history)"),
+        ],
+    );
+    assert_eq!(
+        found,
+        [
+            (
+                "R0106".to_owned(),
+                3,
+                51,
+                "Dodg".to_owned(),
+                Some("Dodge".to_owned())
+            ),
+            ("R0106".to_owned(), 4, 110, "Orcc".to_owned(), None),
+        ]
+    );
+    // Without the data folder's index nothing is said: "in no load" is unknown.
+    let (load, _) = load(MISCINFO, &[("ABILITY", "feats.lst", feats)]);
+    assert!(super::check(&load).iter().all(|d| d.code.id != "R0106"));
+}

@@ -34,6 +34,9 @@ enum Shape {
     KitSpells,
     /// `count,LOCATION,Fact=value,…`: each FACT's name.
     PreFact,
+    /// A prerequisite's `count,key,key=n,[key],CHECKMULT`: each key after the first n
+    /// fields, without its `=n`.
+    PreList(usize),
 }
 
 /// One row of the table.
@@ -51,6 +54,9 @@ struct Row {
     /// Words that are not names in this token (compared as PCGen does, with case:
     /// `ADD:SPELLCASTER|Arcane` is a spell type, `Sorcerer` a class).
     except: Vec<String>,
+    /// PCGen looks the names up only when the prerequisite is tested (the `when` column is
+    /// `test`), never at load.
+    tested: bool,
 }
 
 impl Row {
@@ -71,9 +77,19 @@ static BY_TOKEN: LazyLock<crate::fxhash::FxHashMap<&'static str, Vec<&'static Ro
 fn parse(text: &str) -> Vec<Row> {
     crate::model::token_table::rows(text)
         .filter_map(|cols| {
-            let (kind, token, shape, target, except) = match cols.as_slice() {
-                [kind, token, shape, target] => (kind, token, shape, target, ""),
-                [kind, token, shape, target, except] => (kind, token, shape, target, *except),
+            let (kind, token, shape, target, except, when) = match cols.as_slice() {
+                [kind, token, shape, target] => (kind, token, shape, target, "", "load"),
+                [kind, token, shape, target, except] => {
+                    (kind, token, shape, target, *except, "load")
+                }
+                [kind, token, shape, target, except, when] => {
+                    (kind, token, shape, target, *except, *when)
+                }
+                _ => return None,
+            };
+            let tested = match when {
+                "load" | "" => false,
+                "test" => true,
                 _ => return None,
             };
             let kind = match *kind {
@@ -95,6 +111,7 @@ fn parse(text: &str) -> Vec<Row> {
                 ["initial"] => Shape::Initial,
                 ["kitspells"] => Shape::KitSpells,
                 ["prefact"] => Shape::PreFact,
+                ["prelist", n] => Shape::PreList(n.parse().ok()?),
                 _ => return None,
             };
             Some(Row {
@@ -108,6 +125,7 @@ fn parse(text: &str) -> Vec<Row> {
                     .filter(|w| !w.is_empty())
                     .map(str::to_owned)
                     .collect(),
+                tested,
             })
         })
         .collect()
@@ -133,6 +151,11 @@ pub(super) struct Reference {
     /// or 0: a later load set holding that file whole finds the name there with one look-up
     /// instead of searching every file of the kind. Only ever a hint: it is checked.
     pub(super) found_in: super::heads::Hint,
+    /// The token that gives it first (`PREABILITY`).
+    pub(super) token: &'static str,
+    /// PCGen looks it up only when a prerequisite is tested: never an error of the load
+    /// set, a warning when no load defines it (`R0106`).
+    pub(super) tested: bool,
 }
 
 /// Every name the tokens of `lines` (a file of `kind` whose text is `text`) give, each once.
@@ -195,9 +218,10 @@ pub(super) fn references(
 #[derive(Default)]
 struct Found {
     out: Vec<Reference>,
-    /// Where each name of each kind is in `out`.
+    /// Where each name of each kind (and whether PCGen looks it up only when a
+    /// prerequisite is tested) is in `out`.
     at_of: crate::fxhash::FxHashMap<
-        FileKind,
+        (FileKind, bool),
         indexmap::IndexMap<Name, usize, crate::fxhash::FxBuildHasher>,
     >,
 }
@@ -212,12 +236,15 @@ impl Found {
         let (skipped, s) = key_of(row.target, s);
         let lead = skipped + s.len() - s.trim_start().len();
         let text = s.trim();
-        if is_group(text) || row.except.iter().any(|w| w == text) {
+        let except = |w: &String| {
+            w == text || (w.ends_with('.') && text.len() > w.len() && text.starts_with(w.as_str()))
+        };
+        if is_group(text) || row.except.iter().any(except) {
             return;
         }
         // A name given before is found by its text: no `Name` is made for it. A PREFACT's
         // FACT is kept per use: PCGen stops at the first unknown FACT of each.
-        let seen = self.at_of.entry(row.target).or_default();
+        let seen = self.at_of.entry((row.target, row.tested)).or_default();
         let known = (row.target != FileKind::DataControl)
             .then(|| seen.get(&crate::name::NameStr(text)).copied())
             .flatten();
@@ -237,6 +264,8 @@ impl Found {
                     owners: Vec::new(),
                     on_base_line: false,
                     found_in: Default::default(),
+                    token: row.token.as_str(),
+                    tested: row.tested,
                 });
                 self.out.len() - 1
             }
@@ -295,7 +324,45 @@ fn is_group(item: &str) -> bool {
         || item.contains('=')
         || ["TYPE=", "TYPE.", "!TYPE", "STAT.", "CHOOSE:", "ADDCHOICE:", "REMOVE:"]
             .iter()
-            .any(|p| item.len() >= p.len() && item[..p.len()].eq_ignore_ascii_case(p))
+            .any(|p| item.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p)))
+}
+
+/// The keys a prerequisite's key may name an object of `target` by, as PCGen's parsers
+/// split a choice off (`convertKeysToSubKeys`): an ability's `Weapon Focus (Longsword)` is
+/// the ability `Weapon Focus` with a choice, or one keyed `Weapon Focus (Longsword)` or
+/// `Weapon Focus(Longsword)`; a skill's `Knowledge(history)` is `Knowledge (history)`.
+pub(super) fn key_forms(target: FileKind, key: &str) -> Vec<String> {
+    let split = key
+        .strip_suffix(')')
+        .and_then(|k| k.split_once('('))
+        .map(|(base, sub)| (base.trim(), sub.trim()));
+    match (target, split) {
+        (FileKind::Ability, Some((base, sub))) if !base.is_empty() => vec![
+            base.to_owned(),
+            format!("{base} ({sub})"),
+            format!("{base}({sub})"),
+        ],
+        (FileKind::Skill, Some((base, sub))) if !base.is_empty() => {
+            vec![format!("{base} ({sub})")]
+        }
+        _ => vec![key.to_owned()],
+    }
+}
+
+/// A prerequisite list's item without its required value: `Knowledge (Arcana)=5` and
+/// `Fighter=ANY` are keys with a value; `TYPE=Feat` is a key (PCGen keeps an item whose
+/// text after its last `=` is no number and not `ANY` whole).
+fn required_key(item: &str) -> &str {
+    match item.rsplit_once('=') {
+        Some((key, value))
+            if value.trim() == "ANY"
+                || (!value.trim().is_empty()
+                    && value.trim().bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            key
+        }
+        _ => item,
+    }
 }
 
 /// `value` up to its first `|PRExxx`, `|!PRExxx` or `|[…]` field: what follows is a
@@ -414,6 +481,28 @@ fn names(shape: Shape, value: &str, at: usize, name: &mut dyn FnMut(&str, usize)
                 if let Some((fact, _)) = f.split_once('=') {
                     name(fact, a);
                 }
+            }
+        }
+        Shape::PreList(skip) => {
+            let mut start = 0;
+            for (i, part) in value.split(',').enumerate() {
+                let at_part = at + start;
+                start += part.len() + 1;
+                if i < skip || part.trim().eq_ignore_ascii_case("CHECKMULT") {
+                    continue;
+                }
+                // A `:` is a token run into the value (a space where a tab belongs,
+                // `PRECLASS:1,Oracle=19 DESC:…`): no key follows.
+                if part.contains(':') {
+                    break;
+                }
+                // `[key]`, `[a,b]`: keys negated within the list.
+                let (lead, key) = match part.trim_start().strip_prefix('[') {
+                    Some(rest) => (part.len() - rest.len(), rest),
+                    None => (0, part),
+                };
+                let key = key.trim_end().trim_end_matches(']');
+                name(required_key(key), at_part + lead);
             }
         }
         Shape::KitSpells => {
