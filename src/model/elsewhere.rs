@@ -13,7 +13,7 @@
 //! An old formula's variable that another campaign defines is not a finding at all
 //! ([`OldVariablesElsewhere`]): the data reads optional books' variables on purpose.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, MissingKind};
 use crate::load::definitions::{DefinedKind, Definition};
 use crate::load::{CampaignIndex, FileKind, FileSystem, LoadSet, PcgenRoot};
 use std::collections::HashSet;
@@ -21,14 +21,38 @@ use std::path::Path;
 
 /// What an unknown-name finding is missing.
 enum Wanted {
-    Fact { set: bool, location: String },
+    Fact {
+        set: bool,
+        location: String,
+    },
     Variable,
     DynamicScope,
-    Object { scope: String },
+    Object {
+        scope: String,
+    },
+    /// An object of an LST file kind, as old-system tokens name it.
+    FileObject(FileKind),
 }
 
-/// The name a finding is about and what kind of definition would satisfy it.
+/// The name a finding is about and what kind of definition would satisfy it: its
+/// [`Diagnostic::missing`] when it carries one; else read from the message of the codes
+/// that do not carry it yet.
 fn wanted(d: &Diagnostic) -> Option<(String, Wanted)> {
+    if let Some(m) = d.missing.as_deref() {
+        let want = match &m.kind {
+            MissingKind::Fact { set, location } => Wanted::Fact {
+                set: *set,
+                location: location.clone(),
+            },
+            MissingKind::Variable => Wanted::Variable,
+            MissingKind::DynamicScope => Wanted::DynamicScope,
+            MissingKind::ScopedObject { scope } => Wanted::Object {
+                scope: scope.clone(),
+            },
+            MissingKind::Object { kind } => Wanted::FileObject(FileKind::from_token(kind)?),
+        };
+        return Some((m.name.clone(), want));
+    }
     let mut quoted = d.message.split('`');
     let name = quoted.nth(1)?.to_owned();
     let after = |sep: &str| d.message.rsplit_once(sep).map(|(_, s)| s.trim().to_owned());
@@ -77,6 +101,10 @@ fn satisfies(def: &DefinedKind, want: &Wanted) -> bool {
         (DefinedKind::DynamicObject(cat), Wanted::Object { scope }) => scope
             .strip_prefix("PC.")
             .is_some_and(|c| c.eq_ignore_ascii_case(cat)),
+        // FEAT files make abilities of category FEAT.
+        (DefinedKind::Object(kind), Wanted::FileObject(want)) => {
+            kind == want || (*want == FileKind::Ability && *kind == FileKind::Feat)
+        }
         _ => false,
     }
 }
@@ -167,6 +195,7 @@ pub fn name_defining_campaigns(
     let lazy = index.definitions();
     for (i, name, want) in findings {
         let defs: &[Definition] = match want {
+            Wanted::FileObject(_) => lazy.objects(fs, root, index).named(&name),
             Wanted::Object { .. } => {
                 let mut found = lazy.objects(fs, root, index).named(&name);
                 if found.is_empty() {
