@@ -2,10 +2,12 @@
 //!
 //! A supplement checked alone misses the FACTDEFs, variables and objects of the book it was
 //! written for. When an unknown-name finding (`M0111` fact, `M0107`/`F0101` variable,
-//! `M0115` object, `M0117` DYNAMICSCOPE) names something another PCC of the same game
-//! system defines, its help names that campaign and the defining `file:line`, and says how
-//! to declare the dependency (`PRECAMPAIGN:1,INCLUDES=<campaign>` in the PCC). A "did you
-//! mean" the help gave before is kept as a note.
+//! `M0115` object, `M0117` DYNAMICSCOPE, `R0105` reference and `R0101` `.MOD`/`.COPY=`
+//! target of the old token system) names something another PCC of the same game system
+//! defines, its help names that campaign and the defining `file:line`, and says how to
+//! declare the dependency (`PRECAMPAIGN:1,INCLUDES=<campaign>` in the PCC). A "did you mean"
+//! the help gave before is kept as a note. What a finding lacks is read from its
+//! [`Diagnostic::missing`], never from its message.
 //!
 //! The data folder's definitions are scanned once per run, on the first load set that has
 //! such a finding ([`crate::load::CampaignIndex::definitions`]).
@@ -34,41 +36,23 @@ enum Wanted {
     FileObject(FileKind),
 }
 
-/// The name a finding is about and what kind of definition would satisfy it: its
-/// [`Diagnostic::missing`] when it carries one; else read from the message of the codes
-/// that do not carry it yet.
+/// The name a finding is about and what kind of definition would satisfy it, from its
+/// [`Diagnostic::missing`] (the unknown-name findings carry it; no prose is read).
 fn wanted(d: &Diagnostic) -> Option<(String, Wanted)> {
-    if let Some(m) = d.missing.as_deref() {
-        let want = match &m.kind {
-            MissingKind::Fact { set, location } => Wanted::Fact {
-                set: *set,
-                location: location.clone(),
-            },
-            MissingKind::Variable => Wanted::Variable,
-            MissingKind::DynamicScope => Wanted::DynamicScope,
-            MissingKind::ScopedObject { scope } => Wanted::Object {
-                scope: scope.clone(),
-            },
-            MissingKind::Object { kind } => Wanted::FileObject(FileKind::from_token(kind)?),
-        };
-        return Some((m.name.clone(), want));
-    }
-    let mut quoted = d.message.split('`');
-    let name = quoted.nth(1)?.to_owned();
-    let after = |sep: &str| d.message.rsplit_once(sep).map(|(_, s)| s.trim().to_owned());
-    let want = match d.code.id {
-        "M0111" => Wanted::Fact {
-            set: d.message.starts_with("FACTSET"),
-            location: after(" for ")?,
+    let m = d.missing.as_deref()?;
+    let want = match &m.kind {
+        MissingKind::Fact { set, location } => Wanted::Fact {
+            set: *set,
+            location: location.clone(),
         },
-        "M0107" | "F0101" => Wanted::Variable,
-        "M0117" => Wanted::DynamicScope,
-        "M0115" => Wanted::Object {
-            scope: after(" in ")?,
+        MissingKind::Variable => Wanted::Variable,
+        MissingKind::DynamicScope => Wanted::DynamicScope,
+        MissingKind::ScopedObject { scope } => Wanted::Object {
+            scope: scope.clone(),
         },
-        _ => return None,
+        MissingKind::Object { kind } => Wanted::FileObject(FileKind::from_token(kind)?),
     };
-    Some((name, want))
+    Some((m.name.clone(), want))
 }
 
 /// The scope objects of a file kind live in (as the model places them).
