@@ -201,9 +201,18 @@ pub fn name_defining_campaigns(
                     .game_modes
                     .iter()
                     .any(|m| modes.iter().any(|n| n.eq_ignore_ascii_case(m)));
-                // A core book before a homebrew template that shares the same file.
+                // The campaign whose folder holds the file (the 3.5 RSRD's saves, which
+                // Player's Guide to Arcanis lists too); then a core book before a homebrew
+                // template that shares the same file.
+                let home = c.path.parent().is_some_and(|dir| d.path.starts_with(dir));
                 let core = c.has_book_type("Core Rules");
-                (!same_mode, !core, c.path.components().count(), d.campaign)
+                (
+                    !same_mode,
+                    !home,
+                    !core,
+                    c.path.components().count(),
+                    d.campaign,
+                )
             });
         let Some((def, campaign)) = best else {
             continue;
