@@ -147,14 +147,11 @@ fn pcgen_corpus() -> Option<PathBuf> {
 /// cache, as the language server's do) on a real supplement checked alone. Its FACTs whose
 /// FACTDEF only the book it was written for has name that book, the defining file:line
 /// and the PRECAMPAIGN to add; a far "did you mean" (`Kasatha_SizeAndType`, another
-/// race's fact, before) is not offered. Errors only (`--quiet`). Skipped, with a note, when
-/// the corpus is absent.
+/// race's fact, before) is not offered. Errors only (`--quiet`). Fails when the corpus is
+/// absent (CI has it beside the crate).
 #[test]
 fn the_binary_names_the_defining_campaign_on_a_real_supplement() {
-    let Some(corpus) = pcgen_corpus() else {
-        eprintln!("note: shared/pcgen-corpus is missing; binary campaign-hint test skipped");
-        return;
-    };
+    let corpus = pcgen_corpus().expect("../shared/pcgen-corpus is missing");
     let pcc = "data/starfinder/paizo/alien_archive_2/_starfinder_alien_archive_2.pcc";
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulebook"))
         .args([
@@ -176,4 +173,34 @@ fn the_binary_names_the_defining_campaign_on_a_real_supplement() {
         String::from_utf8_lossy(&out.stderr)
     );
     insta::assert_snapshot!(report);
+}
+
+/// The old token system's unknown names name their defining campaign too, through the
+/// binary: Empire (AEG, 3.5e), checked alone, names the 3.5 RSRD's saves and skills; the
+/// campaign chosen is the one whose folder holds the defining file, not another core book
+/// that lists the same file (Player's Guide to Arcanis).
+#[test]
+fn old_system_references_name_the_campaign_whose_folder_defines_them() {
+    let corpus = pcgen_corpus().expect("../shared/pcgen-corpus is missing");
+    let pcc = "data/35e/alderac_entertainment_group/empire/empire.pcc";
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .args(["check", pcc, "--pcgen-root", ".", "--format", "json"])
+        .current_dir(&corpus)
+        .output()
+        .expect("runs rulebook");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+    let fortitude = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "R0105" && d["message"].as_str().unwrap().contains("`Fortitude`"))
+        .expect("an R0105 for the SAVE Fortitude");
+    assert_eq!(
+        fortitude["help"].as_str().unwrap(),
+        "`Fortitude` is defined by campaign `3.5 RSRD Basics` \
+         (data/35e/wizards_of_the_coast/rsrd/basics/rsrd__saves.lst:4), which this load does \
+         not include; declare the dependency in \
+         data/35e/alderac_entertainment_group/empire/empire.pcc: \
+         `PRECAMPAIGN:1,INCLUDES=3.5 RSRD Basics`"
+    );
 }

@@ -109,6 +109,46 @@ pub struct Diagnostic {
     /// language server's quick fix and SARIF's fix take it from here, not from the help's
     /// prose.
     pub suggestion: Option<String>,
+    /// The name an unknown-name finding is about and what would define it, as a value: the
+    /// data folder's other campaigns are searched for it ([`crate::model::elsewhere`]) from
+    /// here, not from the message's prose. `None` for the other findings.
+    pub missing: Option<Box<Missing>>,
+}
+
+/// What an unknown-name finding lacks: a name, and the kind of definition that would give it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Missing {
+    /// The name as written (trimmed).
+    pub name: String,
+    /// What kind of definition it needs.
+    pub kind: MissingKind,
+}
+
+/// The kind of definition a [`Missing`] name needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MissingKind {
+    /// A `FACTDEF` (`set`: a `FACTSETDEF`) for objects of `location` (`RACE`, `GLOBAL`, …).
+    Fact {
+        /// FACTSETDEF rather than FACTDEF.
+        set: bool,
+        /// The object kind the fact is for, as the FACTDEF writes it.
+        location: String,
+    },
+    /// A formula-system variable (`GLOBAL`/`LOCAL`).
+    Variable,
+    /// A `DYNAMICSCOPE`.
+    DynamicScope,
+    /// An object of the formula system's scope `scope` (`PC.EQUIPMENT`, `PC.MOVEMENT`).
+    ScopedObject {
+        /// The scope as the message names it.
+        scope: String,
+    },
+    /// An object of an LST file kind, by the kind's token (`SPELL`, `SKILL`, `ABILITY`), as
+    /// the old token system names objects.
+    Object {
+        /// The file kind's token.
+        kind: &'static str,
+    },
 }
 
 impl Diagnostic {
@@ -124,6 +164,7 @@ impl Diagnostic {
             help: None,
             notes: Vec::new(),
             suggestion: None,
+            missing: None,
         }
     }
 
@@ -175,6 +216,15 @@ impl Diagnostic {
         self
     }
 
+    /// Records the name the finding is about and what would define it (see [`Missing`]).
+    pub fn with_missing(mut self, name: impl Into<String>, kind: MissingKind) -> Self {
+        self.missing = Some(Box::new(Missing {
+            name: name.into(),
+            kind,
+        }));
+        self
+    }
+
     /// True for errors.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
@@ -213,6 +263,8 @@ impl fmt::Debug for Diagnostic {
                 .field("labels", &self.labels)
                 .field("help", &self.help)
                 .field("notes", &self.notes)
+                .field("suggestion", &self.suggestion)
+                .field("missing", &self.missing)
                 .finish();
         }
         fmt::Display::fmt(self, f)?;

@@ -2,10 +2,12 @@
 //!
 //! A supplement checked alone misses the FACTDEFs, variables and objects of the book it was
 //! written for. When an unknown-name finding (`M0111` fact, `M0107`/`F0101` variable,
-//! `M0115` object, `M0117` DYNAMICSCOPE) names something another PCC of the same game
-//! system defines, its help names that campaign and the defining `file:line`, and says how
-//! to declare the dependency (`PRECAMPAIGN:1,INCLUDES=<campaign>` in the PCC). A "did you
-//! mean" the help gave before is kept as a note.
+//! `M0115` object, `M0117` DYNAMICSCOPE, `R0105` reference and `R0101` `.MOD`/`.COPY=`
+//! target of the old token system) names something another PCC of the same game system
+//! defines, its help names that campaign and the defining `file:line`, and says how to
+//! declare the dependency (`PRECAMPAIGN:1,INCLUDES=<campaign>` in the PCC). A "did you mean"
+//! the help gave before is kept as a note. What a finding lacks is read from its
+//! [`Diagnostic::missing`], never from its message.
 //!
 //! The data folder's definitions are scanned once per run, on the first load set that has
 //! such a finding ([`crate::load::CampaignIndex::definitions`]).
@@ -13,7 +15,7 @@
 //! An old formula's variable that another campaign defines is not a finding at all
 //! ([`OldVariablesElsewhere`]): the data reads optional books' variables on purpose.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, MissingKind};
 use crate::load::definitions::{DefinedKind, Definition};
 use crate::load::{CampaignIndex, FileKind, FileSystem, LoadSet, PcgenRoot};
 use std::collections::HashSet;
@@ -21,30 +23,36 @@ use std::path::Path;
 
 /// What an unknown-name finding is missing.
 enum Wanted {
-    Fact { set: bool, location: String },
+    Fact {
+        set: bool,
+        location: String,
+    },
     Variable,
     DynamicScope,
-    Object { scope: String },
+    Object {
+        scope: String,
+    },
+    /// An object of an LST file kind, as old-system tokens name it.
+    FileObject(FileKind),
 }
 
-/// The name a finding is about and what kind of definition would satisfy it.
+/// The name a finding is about and what kind of definition would satisfy it, from its
+/// [`Diagnostic::missing`] (the unknown-name findings carry it; no prose is read).
 fn wanted(d: &Diagnostic) -> Option<(String, Wanted)> {
-    let mut quoted = d.message.split('`');
-    let name = quoted.nth(1)?.to_owned();
-    let after = |sep: &str| d.message.rsplit_once(sep).map(|(_, s)| s.trim().to_owned());
-    let want = match d.code.id {
-        "M0111" => Wanted::Fact {
-            set: d.message.starts_with("FACTSET"),
-            location: after(" for ")?,
+    let m = d.missing.as_deref()?;
+    let want = match &m.kind {
+        MissingKind::Fact { set, location } => Wanted::Fact {
+            set: *set,
+            location: location.clone(),
         },
-        "M0107" | "F0101" => Wanted::Variable,
-        "M0117" => Wanted::DynamicScope,
-        "M0115" => Wanted::Object {
-            scope: after(" in ")?,
+        MissingKind::Variable => Wanted::Variable,
+        MissingKind::DynamicScope => Wanted::DynamicScope,
+        MissingKind::ScopedObject { scope } => Wanted::Object {
+            scope: scope.clone(),
         },
-        _ => return None,
+        MissingKind::Object { kind } => Wanted::FileObject(FileKind::from_token(kind)?),
     };
-    Some((name, want))
+    Some((m.name.clone(), want))
 }
 
 /// The scope objects of a file kind live in (as the model places them).
@@ -77,6 +85,10 @@ fn satisfies(def: &DefinedKind, want: &Wanted) -> bool {
         (DefinedKind::DynamicObject(cat), Wanted::Object { scope }) => scope
             .strip_prefix("PC.")
             .is_some_and(|c| c.eq_ignore_ascii_case(cat)),
+        // FEAT files make abilities of category FEAT.
+        (DefinedKind::Object(kind), Wanted::FileObject(want)) => {
+            kind == want || (*want == FileKind::Ability && *kind == FileKind::Feat)
+        }
         _ => false,
     }
 }
@@ -167,6 +179,7 @@ pub fn name_defining_campaigns(
     let lazy = index.definitions();
     for (i, name, want) in findings {
         let defs: &[Definition] = match want {
+            Wanted::FileObject(_) => lazy.objects(fs, root, index).named(&name),
             Wanted::Object { .. } => {
                 let mut found = lazy.objects(fs, root, index).named(&name);
                 if found.is_empty() {
@@ -188,9 +201,18 @@ pub fn name_defining_campaigns(
                     .game_modes
                     .iter()
                     .any(|m| modes.iter().any(|n| n.eq_ignore_ascii_case(m)));
-                // A core book before a homebrew template that shares the same file.
+                // The campaign whose folder holds the file (the 3.5 RSRD's saves, which
+                // Player's Guide to Arcanis lists too); then a core book before a homebrew
+                // template that shares the same file.
+                let home = c.path.parent().is_some_and(|dir| d.path.starts_with(dir));
                 let core = c.has_book_type("Core Rules");
-                (!same_mode, !core, c.path.components().count(), d.campaign)
+                (
+                    !same_mode,
+                    !home,
+                    !core,
+                    c.path.components().count(),
+                    d.campaign,
+                )
             });
         let Some((def, campaign)) = best else {
             continue;

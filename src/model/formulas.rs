@@ -7,7 +7,7 @@ use super::build::Builder;
 use super::codes;
 use super::scope::ScopeId;
 use super::{Dataset, ModifierValue, VarId, Variable, VariableOrigin};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, MissingKind};
 use crate::formula::ast::{Expr, ExprKind, Formula};
 use crate::formula::check::WRONG_ARITY;
 use crate::formula::{
@@ -225,7 +225,14 @@ impl<'a> ScopeEnv<'a> {
                 .with_label("unknown fact")
                 .with_help(format!(
                     "add `FACTDEF:{location}|{fact}` to a DATACONTROL file"
-                )),
+                ))
+                .with_missing(
+                    fact.as_str(),
+                    MissingKind::Fact {
+                        set: false,
+                        location: location.to_string(),
+                    },
+                ),
             ]);
         };
         Ok(HostSignature {

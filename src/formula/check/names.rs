@@ -71,7 +71,8 @@ impl<'a> Checker<'a> {
         let names = self.env.variable_names();
         let suggestion = closest(name, names.iter().map(Name::as_str));
         let mut d = Diagnostic::error(UNKNOWN_VARIABLE, span, format!("unknown variable `{name}`"))
-            .with_label("no variable of this name is visible here");
+            .with_label("no variable of this name is visible here")
+            .with_missing(name, crate::diagnostic::MissingKind::Variable);
         d = match suggestion {
             Some(s) => d.with_help(format!("did you mean `{s}`?")),
             None if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") => d.with_help(

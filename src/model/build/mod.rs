@@ -5,7 +5,7 @@ use super::codes;
 use super::literal;
 use super::scope::{ScopeId, ScopeSpelling};
 use super::*;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, MissingKind};
 use crate::formula::Value;
 use crate::load::codes as lcodes;
 use crate::load::syntax::{self, At, ModifyItem, Slice};

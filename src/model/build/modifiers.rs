@@ -396,7 +396,8 @@ impl<'a> Builder<'a> {
                 self.ds.scopes.name(scope)
             ),
         )
-        .with_label("not defined in this scope or its ancestors");
+        .with_label("not defined in this scope or its ancestors")
+        .with_missing(item.var.value.as_str(), MissingKind::Variable);
         let elsewhere = self
             .ds
             .variables

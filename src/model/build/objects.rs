@@ -60,7 +60,8 @@ impl<'a> Builder<'a> {
                     format!("`{}` is not a DYNAMICSCOPE", cat.text.trim()),
                 )
                 .with_label("no DYNAMICSCOPE of this name")
-                .with_help(help),
+                .with_help(help)
+                .with_missing(cat.text.trim(), MissingKind::DynamicScope),
             );
         }
         found
@@ -618,7 +619,14 @@ impl<'a> Builder<'a> {
             ),
         )
         .with_label(format!("not defined for {loc} objects in this load"))
-        .with_help(help);
+        .with_help(help)
+        .with_missing(
+            name,
+            MissingKind::Fact {
+                set,
+                location: loc.to_string(),
+            },
+        );
         self.diags.push(diag);
     }
 
@@ -733,7 +741,13 @@ impl<'a> Builder<'a> {
                     ),
                 )
                 .with_label("unknown key")
-                .with_help(help),
+                .with_help(help)
+                .with_missing(
+                    r.key.as_str(),
+                    MissingKind::ScopedObject {
+                        scope: self.ds.scopes.name(r.scope).to_string(),
+                    },
+                ),
             );
         }
         let grants: Vec<(usize, usize, Option<ObjectId>)> = self

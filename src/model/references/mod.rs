@@ -13,7 +13,7 @@ pub mod codes;
 mod heads;
 mod tokens;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, MissingKind};
 use crate::fxhash::FxHashMap;
 use crate::load::{FileKind, KeyFilter, LoadSet, LoadedFile};
 use crate::name::{Name, closest};
@@ -519,6 +519,12 @@ impl<'a> Resolver<'a> {
         .with_note(format!(
             "PCGen skips the whole line: \"PObject {key} not found; {skipped}\""
         ))
+        .with_missing(
+            key.as_str(),
+            MissingKind::Object {
+                kind: m.kind.token(),
+            },
+        )
     }
 
     /// Every name a token value of a file read gives must be an object of its kind (or
@@ -818,6 +824,12 @@ impl<'a> Resolver<'a> {
             "PCGen: \"Unconstructed Reference: {} {name}\"; the token loses this name",
             pcgen_class(reference.target)
         ))
+        .with_missing(
+            name.as_str(),
+            MissingKind::Object {
+                kind: reference.target.token(),
+            },
+        )
     }
 
     /// The collected reports, with one per file and unknown category.
