@@ -12,7 +12,6 @@ use crate::lsp::target::{self, Target, object_line_key};
 use crate::model::references::names_in_token;
 use crate::model::{Object, ObjectKind};
 use crate::source::{FileId, Span};
-use std::ops::Range;
 use std::path::PathBuf;
 
 /// Where a target is defined: a span in the load, or a whole file.
@@ -91,6 +90,26 @@ pub fn references(ctx: &Context<'_>) -> Vec<Span> {
     out
 }
 
+/// Where `needle` starts in `text`, in any ASCII case, in order.
+fn occurrences(text: &str, needle: &str) -> Vec<usize> {
+    let (text, needle) = (text.as_bytes(), needle.as_bytes());
+    let Some(first) = needle.first() else {
+        return Vec::new();
+    };
+    let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    let mut out = Vec::new();
+    for (i, b) in text.iter().enumerate() {
+        if (*b == lower || *b == upper)
+            && text
+                .get(i..i + needle.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+        {
+            out.push(i);
+        }
+    }
+    out
+}
+
 /// The names old-system tokens give (`token-references.tsv`) that stand for `o`: its key,
 /// or its key with a choice (`Weapon Focus (Longsword)`) for an ability, of its kind (an
 /// ability: of a category drawing from its pool, or any category the load set lacks).
@@ -106,9 +125,19 @@ fn old_uses(checked: &Checked, o: &Object) -> Vec<Span> {
     let mut out = Vec::new();
     for f in &checked.set.load.files {
         let text = &f.cached.source().text;
+        // Only the tokens holding the key's text are read (a few of a few files).
+        let hits = occurrences(text, key.as_str());
+        if hits.is_empty() {
+            continue;
+        }
         for line in f.lines.shared() {
             for t in &line.tokens {
-                let Some(token) = text.get(t.range()) else {
+                let r = t.range();
+                let first_hit = hits.partition_point(|h| *h < r.start);
+                if hits.get(first_hit).is_none_or(|h| *h >= r.end) {
+                    continue;
+                }
+                let Some(token) = text.get(r) else {
                     continue;
                 };
                 for n in names_in_token(f.kind, token) {
@@ -187,26 +216,49 @@ fn first(name: &str) -> char {
 }
 
 /// Parts of token values (split at tab, `|`, `:`, `,`, `=`) and object-line names equal to
-/// `key`.
+/// `key`. Only the parts around the key's text are read.
 fn keys(checked: &Checked, key: &str) -> Vec<Span> {
+    const SEPARATORS: [char; 7] = ['\t', '|', ':', ',', '=', '\n', '\r'];
     let mut out = Vec::new();
     for id in searched(checked) {
         let Some(src) = checked.source(id) else {
             continue;
         };
         let text = src.text.as_str();
-        let mut start = 0;
-        for piece in text.split(['\t', '|', ':', ',', '=', '\n', '\r']) {
-            let r: Range<usize> = start..start + piece.len();
-            start = r.end + 1;
+        let mut last_piece = None;
+        for hit in occurrences(text, key) {
+            let start = text
+                .get(..hit)
+                .and_then(|b| b.rfind(SEPARATORS))
+                .map_or(0, |i| i + 1);
+            if last_piece == Some(start) {
+                continue;
+            }
+            last_piece = Some(start);
+            let rest = text.get(start..).unwrap_or("");
+            let piece = rest
+                .get(..rest.find(SEPARATORS).unwrap_or(rest.len()))
+                .unwrap_or("");
             let base = object_line_key(piece);
             let trimmed = base.trim_start();
             let lead = base.len() - trimmed.len();
             if trimmed.trim_end().eq_ignore_ascii_case(key) {
-                let s = r.start + lead;
+                let s = start + lead;
                 out.push(Span::new(id, s..s + trimmed.trim_end().len()));
             }
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::occurrences;
+
+    #[test]
+    fn occurrences_are_found_in_any_ascii_case() {
+        assert_eq!(occurrences("Dodge\tPRE:dodge,DODGEx", "Dodge"), [0, 10, 16]);
+        assert_eq!(occurrences("Dod", "Dodge"), Vec::<usize>::new());
+        assert_eq!(occurrences("abc", ""), Vec::<usize>::new());
+    }
 }

@@ -12,6 +12,7 @@ use crate::load::definitions::old_variables_in_token;
 use crate::load::{LoadSet, LoadedFile};
 use crate::name::Name;
 use crate::source::Span;
+use std::ops::Range;
 
 /// One old formula, parsed, placed in its load set's file.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,32 +87,49 @@ pub struct OldVariableDef {
     pub token: &'static str,
 }
 
-/// Every old-system variable `load` makes, by name (compared without regard to case), each
-/// with every place that makes it, in file order.
-pub fn old_variables(load: &LoadSet) -> indexmap::IndexMap<Name, Vec<OldVariableDef>> {
-    let mut out: indexmap::IndexMap<Name, Vec<OldVariableDef>> = Default::default();
-    for f in load.files.iter().filter(|f| has_formulas(f.kind)) {
-        let text = &f.cached.source().text;
-        for line in f.lines.shared() {
+/// The name under which a file's old-system variables are kept in the file cache.
+const VARIABLES: &str = "model::old_formulas::parsed::variables";
+
+/// The old-system variables one file makes: (name, its bytes in the file, the token), in
+/// file order; worked out once per file and run (an edit re-reads only the edited file).
+fn variables_of_file(file: &LoadedFile) -> std::sync::Arc<Vec<(Name, Range<usize>, &'static str)>> {
+    let mode = crate::load::loadset::line_mode(file.kind);
+    file.cached.derived(VARIABLES, mode as u32, |c| {
+        let text = &c.source().text;
+        let mut out = Vec::new();
+        for line in c.shared_lines(mode) {
             for t in &line.tokens {
                 let Some(token) = text.get(t.range()) else {
                     continue;
                 };
                 for v in old_variables_in_token(token) {
                     let start = t.range().start + v.range.start;
-                    let def = OldVariableDef {
-                        span: Span::new(f.file, start..start + v.name.len()),
-                        token: if token.starts_with("DEFINE") {
-                            "DEFINE"
-                        } else if token.starts_with("BONUS") {
-                            "BONUS"
-                        } else {
-                            "TEMPBONUS"
-                        },
+                    let by = if token.starts_with("DEFINE") {
+                        "DEFINE"
+                    } else if token.starts_with("BONUS") {
+                        "BONUS"
+                    } else {
+                        "TEMPBONUS"
                     };
-                    out.entry(Name::new(v.name)).or_default().push(def);
+                    out.push((Name::new(v.name), start..start + v.name.len(), by));
                 }
             }
+        }
+        out
+    })
+}
+
+/// Every old-system variable `load` makes, by name (compared without regard to case), each
+/// with every place that makes it, in file order.
+pub fn old_variables(load: &LoadSet) -> indexmap::IndexMap<Name, Vec<OldVariableDef>> {
+    let mut out: indexmap::IndexMap<Name, Vec<OldVariableDef>> = Default::default();
+    for f in load.files.iter().filter(|f| has_formulas(f.kind)) {
+        for (name, range, token) in variables_of_file(f).iter() {
+            let def = OldVariableDef {
+                span: Span::new(f.file, range.clone()),
+                token,
+            };
+            out.entry(name.clone()).or_default().push(def);
         }
     }
     out
