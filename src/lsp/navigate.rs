@@ -64,9 +64,17 @@ pub fn references(ctx: &Context<'_>) -> Vec<Span> {
         Target::Table(t) => names(checked, t.name.as_str()),
         Target::Builtin(n) => names(checked, n),
         Target::Object(o) => {
-            let mut out = old_uses(checked, o);
-            let more = keys(checked, checked.set.dataset.key_of(o).as_str());
-            out.extend(more);
+            // The key's text is found once per file; both readers look only around it.
+            let key = checked.set.dataset.key_of(o).as_str();
+            let hits: Vec<(FileId, Vec<usize>)> = searched(checked)
+                .into_iter()
+                .filter_map(|id| {
+                    let h = occurrences(&checked.source(id)?.text, key);
+                    (!h.is_empty()).then_some((id, h))
+                })
+                .collect();
+            let mut out = old_uses(checked, o, &hits);
+            out.extend(keys(checked, key, &hits));
             out
         }
         Target::Scope(s) => names(checked, checked.set.dataset.scopes.name(*s)),
@@ -97,23 +105,19 @@ fn occurrences(text: &str, needle: &str) -> Vec<usize> {
         return Vec::new();
     };
     let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
-    let mut out = Vec::new();
-    for (i, b) in text.iter().enumerate() {
-        if (*b == lower || *b == upper)
-            && text
-                .get(i..i + needle.len())
+    memchr::memchr2_iter(lower, upper, text)
+        .filter(|i| {
+            text.get(*i..i + needle.len())
                 .is_some_and(|w| w.eq_ignore_ascii_case(needle))
-        {
-            out.push(i);
-        }
-    }
-    out
+        })
+        .collect()
 }
 
 /// The names old-system tokens give (`token-references.tsv`) that stand for `o`: its key,
 /// or its key with a choice (`Weapon Focus (Longsword)`) for an ability, of its kind (an
 /// ability: of a category drawing from its pool, or any category the load set lacks).
-fn old_uses(checked: &Checked, o: &Object) -> Vec<Span> {
+/// `hits` are where the key's text is, by file.
+fn old_uses(checked: &Checked, o: &Object, hits: &[(FileId, Vec<usize>)]) -> Vec<Span> {
     let ds = &checked.set.dataset;
     let objects = checked.old_objects();
     let ObjectKind::File(kind) = o.kind else {
@@ -126,10 +130,9 @@ fn old_uses(checked: &Checked, o: &Object) -> Vec<Span> {
     for f in &checked.set.load.files {
         let text = &f.cached.source().text;
         // Only the tokens holding the key's text are read (a few of a few files).
-        let hits = occurrences(text, key.as_str());
-        if hits.is_empty() {
+        let Some((_, hits)) = hits.iter().find(|(id, _)| *id == f.file) else {
             continue;
-        }
+        };
         for line in f.lines.shared() {
             for t in &line.tokens {
                 let r = t.range();
@@ -216,17 +219,18 @@ fn first(name: &str) -> char {
 }
 
 /// Parts of token values (split at tab, `|`, `:`, `,`, `=`) and object-line names equal to
-/// `key`. Only the parts around the key's text are read.
-fn keys(checked: &Checked, key: &str) -> Vec<Span> {
+/// `key`. Only the parts around the key's text (`hits`, by file) are read.
+fn keys(checked: &Checked, key: &str, hits: &[(FileId, Vec<usize>)]) -> Vec<Span> {
     const SEPARATORS: [char; 7] = ['\t', '|', ':', ',', '=', '\n', '\r'];
     let mut out = Vec::new();
-    for id in searched(checked) {
+    for (id, hits) in hits {
+        let id = *id;
         let Some(src) = checked.source(id) else {
             continue;
         };
         let text = src.text.as_str();
         let mut last_piece = None;
-        for hit in occurrences(text, key) {
+        for &hit in hits {
             let start = text
                 .get(..hit)
                 .and_then(|b| b.rfind(SEPARATORS))
