@@ -89,10 +89,10 @@ impl Row {
         self.token.starts_with("PRE")
     }
 
-    /// Whether the checker resolves the row's names: not yet ability keys, which live in
-    /// categories (the editor reads them, [`names_in_token`]).
+    /// Whether the checker resolves the row's names: not yet the keys of the ability
+    /// shapes, which live in categories (the editor reads them, [`names_in_token`]).
     fn checked(&self) -> bool {
-        !matches!(self.target, FileKind::Ability | FileKind::Feat)
+        !matches!(self.shape, Shape::Abilities(..) | Shape::PreAbility)
     }
 
     /// Whether the row applies to the lines of a file of `kind`. Kit lines have token
@@ -387,11 +387,11 @@ pub fn names_in_token<'t>(kind: FileKind, token: &'t str) -> Vec<NameInToken<'t>
 fn category_in(shape: Shape, value: &str) -> Option<&str> {
     match shape {
         Shape::Abilities(_, form) => form.category(value.split('|').next()?),
-        Shape::PreAbility => value
+        // A prerequisite's list: its `CATEGORY=` item, if any.
+        _ => value
             .split(',')
             .find_map(|f| f.trim().strip_prefix("CATEGORY="))
             .map(str::trim),
-        _ => None,
     }
 }
 
