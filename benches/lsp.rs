@@ -2,7 +2,12 @@
 //! publish (the session re-checks the load sets holding the file and diffs what it published),
 //! next to the same run's baseline, a whole `rulebook check` of the load set from disk.
 //! Targets: Starfinder Core's `scr__stats.lst` ≤ 50 ms, Pathfinder 1e Core's `cr__stats.lst`
-//! ≤ 100 ms. Skipped (with a note) when `../shared/pcgen` is missing.
+//! ≤ 100 ms. Then, on Pathfinder 1e Core's `cr_abilities_class.lst`, an edit followed by one
+//! request on the old token system (hover, definition, references on a feat key an
+//! `ABILITY:` token names and on a `DEFINE`d variable a `BONUS` formula reads; completion of
+//! every feat after `CATEGORY=FEAT,`): the request is the first on the re-checked load set,
+//! so it pays for the old-system indexes too. Target ≤ 100 ms. Skipped (with a note) when
+//! `../shared/pcgen` is missing.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rulebook::check::check_load_set;
@@ -92,5 +97,107 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// The LSP position of byte `at` of `text` (ASCII data: columns are bytes).
+fn position(text: &str, at: usize) -> lsp_types::Position {
+    let before = &text[..at];
+    let line = before.matches('\n').count() as u32;
+    let col = (at - before.rfind('\n').map_or(0, |i| i + 1)) as u32;
+    lsp_types::Position::new(line, col)
+}
+
+fn old_system(c: &mut Criterion) {
+    use lsp_types as lsp;
+    use rulebook::lsp::requests;
+    let Some(shared) = shared() else {
+        eprintln!("note: ../shared/pcgen is missing; lsp benchmark skipped");
+        return;
+    };
+    let file =
+        shared.join("data/pathfinder/paizo/roleplaying_game/core_rulebook/cr_abilities_class.lst");
+    let file = rulebook::load::fs::normalize(&std::path::absolute(file).unwrap());
+    let Ok(text) = std::fs::read_to_string(&file) else {
+        eprintln!("note: {} is missing; skipped", file.display());
+        return;
+    };
+    let (original, changed) = edited(&text);
+    let doc: lsp::Uri = rulebook::lsp::uri::from_path(&file).unwrap();
+    let at = |needle: &str, into: usize| {
+        let i = changed.find(needle).expect("the bench's text") + into;
+        lsp::TextDocumentPositionParams {
+            text_document: lsp::TextDocumentIdentifier { uri: doc.clone() },
+            position: position(&changed, i),
+        }
+    };
+    let feat = at("ABILITY:FEAT|AUTOMATIC|Endurance", 25);
+    let variable = at("BONUS:VAR|Ranger_CFP_Level|RangerLVL", 30);
+    let feats = at("CATEGORY=FEAT,Catch Off-Guard", 14);
+    let mut session = Session::new(Some(&shared));
+    session.open(&file, &original, 0);
+    let mut version = 0;
+    let mut edit = |session: &mut Session| {
+        version += 1;
+        let text = if version % 2 == 0 {
+            &original
+        } else {
+            &changed
+        };
+        // The edit is on the first object line: the lines asked about are the same in both.
+        session.change(&file, text, version);
+        session.snapshot()
+    };
+    let mut g = c.benchmark_group("pf1_core_old_system");
+    g.sample_size(20);
+    // The baseline: the edit alone (the same re-check every request below pays first).
+    g.bench_function("edit_only", |b| b.iter(|| black_box(edit(&mut session))));
+    g.bench_function("edit_then_hover_feat_key", |b| {
+        b.iter(|| {
+            let snap = edit(&mut session);
+            let p = lsp::HoverParams {
+                text_document_position_params: feat.clone(),
+                work_done_progress_params: Default::default(),
+            };
+            black_box(requests::hover(&snap, &p).expect("a hover"))
+        })
+    });
+    g.bench_function("edit_then_definition_define_variable", |b| {
+        b.iter(|| {
+            let snap = edit(&mut session);
+            let p = lsp::GotoDefinitionParams {
+                text_document_position_params: variable.clone(),
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+            };
+            black_box(requests::definition(&snap, &p).expect("a definition"))
+        })
+    });
+    g.bench_function("edit_then_references_feat_key", |b| {
+        b.iter(|| {
+            let snap = edit(&mut session);
+            let p = lsp::ReferenceParams {
+                text_document_position: feat.clone(),
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+                context: lsp::ReferenceContext {
+                    include_declaration: true,
+                },
+            };
+            black_box(requests::references(&snap, &p).expect("references"))
+        })
+    });
+    g.bench_function("edit_then_complete_every_feat", |b| {
+        b.iter(|| {
+            let snap = edit(&mut session);
+            let p = lsp::CompletionParams {
+                text_document_position: feats.clone(),
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+                context: None,
+            };
+            black_box(requests::completion(&snap, &p).expect("completions"))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, old_system);
 criterion_main!(benches);

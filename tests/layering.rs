@@ -96,6 +96,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "fxhash",
             "diagnostic",
             "formula",
+            "jep",
             "load",
             "vocabulary",
             "model",

@@ -329,6 +329,30 @@ fn tokens_per_file(load: &LoadSet) -> Vec<(FileId, usize)> {
 }
 
 impl CheckedSet {
+    /// Every old (JEP) formula of the load set (`BONUS` values, `DEFINE` values, `PREVARxx`
+    /// operands, …), parsed into its tree with every name it reads, placed in the set's
+    /// files: the old system as data, for an evaluator of it or a tool (the model holds the
+    /// new formula system). Parsed on each call.
+    pub fn old_formulas(&self) -> Vec<crate::model::old_formulas::ParsedFormula> {
+        crate::model::old_formulas::formulas_of_load(&self.load)
+    }
+
+    /// Every old-system variable the load set makes (`DEFINE`, `BONUS:VAR` targets), by
+    /// name, with each place that makes it. Computed on each call.
+    pub fn old_variables(
+        &self,
+    ) -> indexmap::IndexMap<crate::name::Name, Vec<crate::model::old_formulas::OldVariableDef>>
+    {
+        crate::model::old_formulas::old_variables(&self.load)
+    }
+
+    /// The old system's objects as tokens name them: abilities by their category's pool
+    /// and key, other objects by kind and key (what `ABILITY:`, `PREABILITY:` or a `.MOD`
+    /// line stands for). Computed on each call (cheap: the files' objects are cached).
+    pub fn old_objects(&self) -> crate::model::references::OldObjects {
+        crate::model::references::OldObjects::of(&self.load)
+    }
+
     /// The part of this set the run's report needs (a cheap copy: the texts are shared).
     pub fn report(&self) -> SetReport {
         SetReport {

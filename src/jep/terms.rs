@@ -516,6 +516,112 @@ pub static TERMS: &[TermPattern] = &[
     row("COMPLETE_EQ_WT", &["WT"], Whole, Factory::Equipment),
 ];
 
+/// What the commonest terms compute, by builder (PCGen's `TermEvaluator` classes), for
+/// hover text; the builder's name says it for the others.
+static SUMMARIES: &[(&str, &str)] = &[
+    (
+        "COMPLETE_PC_ACCHECK",
+        "the armour check penalty of the equipped armour and shields",
+    ),
+    ("COMPLETE_PC_BAB", "the character's base attack bonus"),
+    (
+        "COMPLETE_PC_CASTERLEVEL",
+        "the caster level of the spell being cast (total: of every class)",
+    ),
+    (
+        "COMPLETE_PC_COUNT_FEATSNATURENORMAL",
+        "how many feats the character chose",
+    ),
+    (
+        "COMPLETE_PC_COUNT_FEATSNATUREALL",
+        "how many feats the character has, of any nature",
+    ),
+    (
+        "COMPLETE_PC_COUNT_SKILLS",
+        "how many skills the character has ranks in",
+    ),
+    (
+        "COMPLETE_PC_ENCUMBERANCE",
+        "the character's load (0 light, 1 medium, 2 heavy, 3 overloaded)",
+    ),
+    (
+        "COMPLETE_PC_HD",
+        "the character's hit dice (monster levels)",
+    ),
+    ("COMPLETE_PC_HP", "the character's hit points"),
+    (
+        "COMPLETE_PC_SIZEMOD",
+        "the size modifier of the character's size",
+    ),
+    (
+        "COMPLETE_PC_RACESIZE",
+        "the size of the character's race, as a number",
+    ),
+    (
+        "COMPLETE_PC_SPELLLEVEL",
+        "the level of the spell being cast",
+    ),
+    (
+        "COMPLETE_PC_TL",
+        "the character's total level (every class)",
+    ),
+    (
+        "START_PC_BL",
+        "the caster level bonus of a class (`BL=Wizard`), or of the class the formula belongs to",
+    ),
+    (
+        "START_PC_CL",
+        "the level of a class (`CL=Fighter`), or of the class the formula belongs to (`CL`)",
+    ),
+    (
+        "START_PC_CL_BEFORELEVEL",
+        "the class's level before a given character level (`CL;BEFORELEVEL=3`)",
+    ),
+    (
+        "START_PC_CLASSLEVEL",
+        "the level of a class (`CLASSLEVEL=Wizard`)",
+    ),
+    (
+        "START_PC_COUNT_FEATTYPE",
+        "how many feats of a type the character has (`COUNT[FEATTYPE=Metamagic]`)",
+    ),
+    (
+        "START_PC_COUNT_EQUIPMENT",
+        "how many items the character carries (`COUNT[EQUIPMENT.…]`)",
+    ),
+    (
+        "START_PC_HASFEAT",
+        "1 when the character has the feat (`HASFEAT:Dodge`), else 0",
+    ),
+    (
+        "START_PC_SKILLRANK",
+        "the ranks in a skill (`SKILLRANK=Spot`)",
+    ),
+    (
+        "START_PC_SKILLTOTAL",
+        "the total bonus of a skill (`SKILLTOTAL=Spot`)",
+    ),
+    (
+        "START_PC_VARDEFINED",
+        "1 when a variable is defined (`VARDEFINED:Name`), else 0",
+    ),
+    ("COMPLETE_EQ_BASECOST", "the item's base cost"),
+    (
+        "COMPLETE_EQ_PLUSTOTAL",
+        "the item's total enhancement (`+n`)",
+    ),
+    ("COMPLETE_EQ_SIZE", "the item's size, as a number"),
+    ("COMPLETE_EQ_WT", "the item's weight"),
+];
+
+/// What the term of `builder` computes, in a sentence, when the table says it.
+pub fn summary(builder: &str) -> Option<&'static str> {
+    SUMMARIES
+        .iter()
+        .find(|(b, _)| *b == builder)
+        .map(|(_, s)| *s)
+}
+
 /// Where a formula is evaluated, which decides the factories PCGen asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Context {
@@ -585,6 +691,14 @@ mod tests {
 
     fn builder(name: &str) -> Option<&'static str> {
         classify(name, Context::Equipment).map(|p| p.builder)
+    }
+
+    #[test]
+    fn every_summary_is_of_a_builder_of_the_table() {
+        for (b, _) in SUMMARIES {
+            assert!(TERMS.iter().any(|t| t.builder == *b), "{b}");
+        }
+        assert!(summary("COMPLETE_PC_TL").is_some());
     }
 
     #[test]

@@ -3,9 +3,16 @@
 
 use crate::check::CheckedSet;
 use crate::load::fs::normalize;
+use crate::model::old_formulas::OldVariableDef;
+use crate::model::references::OldObjects;
+use crate::name::Name;
 use crate::source::{FileId, SourceFile};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The old-system variables of a load set by name, with the places that make them.
+pub type OldVariables = indexmap::IndexMap<Name, Vec<OldVariableDef>>;
 
 /// A checked load set with its files' paths.
 #[derive(Debug)]
@@ -16,6 +23,11 @@ pub struct Checked {
     pub set: CheckedSet,
     paths: Vec<Option<PathBuf>>,
     ids: HashMap<PathBuf, FileId>,
+    /// The old system's objects as tokens name them, made on the first request that needs
+    /// them (most edits are followed by no such request).
+    old_objects: OnceLock<OldObjects>,
+    /// The old-system variables, made on the first request that needs them.
+    old_variables: OnceLock<OldVariables>,
 }
 
 impl Checked {
@@ -50,7 +62,19 @@ impl Checked {
             set,
             paths,
             ids,
+            old_objects: OnceLock::new(),
+            old_variables: OnceLock::new(),
         }
+    }
+
+    /// The old system's objects as tokens name them (abilities by category).
+    pub fn old_objects(&self) -> &OldObjects {
+        self.old_objects.get_or_init(|| self.set.old_objects())
+    }
+
+    /// The old-system variables (`DEFINE`, `BONUS:VAR`) of the load set.
+    pub fn old_variables(&self) -> &OldVariables {
+        self.old_variables.get_or_init(|| self.set.old_variables())
     }
 
     /// The path of a file of this load.

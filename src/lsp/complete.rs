@@ -1,11 +1,18 @@
 //! Completion: token names for the file's kind, variables visible from the line's scope in
 //! MODIFY targets and formulas, functions, modifier kinds legal for the target's format,
-//! scope names, channels in `input("…")`, and object keys in GRANT and MODIFYOTHER.
+//! scope names, channels in `input("…")`, and object keys in GRANT and MODIFYOTHER; in the
+//! old token system, the keys of the kind (abilities: of the category) a token's value names
+//! where the cursor is ([`names_in_token`]), and in old formulas the load set's `DEFINE`d
+//! variables, PCGen's terms and the JEP functions.
 
 use crate::formula::Format;
 use crate::formula::function::BUILTINS;
+use crate::jep::commands::COMMANDS;
+use crate::jep::terms::{Factory, Form, TERMS};
+use crate::load::FileKind;
 use crate::lsp::context::Context;
-use crate::lsp::target::HOSTS;
+use crate::lsp::target::{HOSTS, old_formula_at};
+use crate::model::references::names_in_token;
 use crate::model::{ModifierKind, ObjectKind, ScopeId};
 use lsp_types::CompletionItemKind as K;
 use std::collections::BTreeSet;
@@ -31,16 +38,76 @@ fn item(label: impl Into<String>, kind: K, detail: Option<String>) -> Item {
 
 /// The proposals at the cursor, and the byte offset where the replaced prefix starts.
 pub fn complete(ctx: &Context<'_>) -> (Vec<Item>, usize) {
-    let (prefix, start) = ctx.prefix();
-    let mut out = proposals(ctx);
-    out.retain(|i| {
-        i.label
-            .to_ascii_lowercase()
-            .starts_with(&prefix.to_ascii_lowercase())
+    let (mut out, start) = old_keys(ctx).unwrap_or_else(|| {
+        let (_, start) = ctx.prefix();
+        (proposals(ctx), start)
     });
+    let prefix = ctx.slice(start..ctx.offset).to_ascii_lowercase();
+    out.retain(|i| i.label.to_ascii_lowercase().starts_with(&prefix));
     out.sort_by(|a, b| a.label.cmp(&b.label));
     out.dedup_by(|a, b| a.label == b.label);
     (out, start)
+}
+
+/// The keys an old-system token's value may name where the cursor is (`CSKILL:` skills,
+/// `ABILITY:FEAT|…|` feats), with the start of the name typed so far (keys hold spaces).
+fn old_keys(ctx: &Context<'_>) -> Option<(Vec<Item>, usize)> {
+    let kind = ctx.kind?;
+    let token = ctx.token_text();
+    let at = ctx.offset.checked_sub(ctx.token.start)?;
+    // The name being typed may be empty still: the token is read with a letter there.
+    let probe = format!("{}x{}", token.get(..at)?, token.get(at..)?);
+    let n = names_in_token(kind, &probe)
+        .into_iter()
+        .find(|n| n.range.start <= at && at < n.range.end)?;
+    let ds = ctx.dataset();
+    let detail = match (n.target, n.category) {
+        (FileKind::Ability, Some(c)) => format!("ABILITY ({c})"),
+        (FileKind::Ability | FileKind::Feat, _) => "ABILITY (FEAT)".to_owned(),
+        (k, _) => k.token().to_owned(),
+    };
+    let items = ctx
+        .checked
+        .old_objects()
+        .candidates(ds, n.target, n.category)
+        .map(|o| item(ds.key_of(o).as_str(), K::REFERENCE, Some(detail.clone())))
+        .collect();
+    Some((items, ctx.token.start + n.range.start))
+}
+
+/// In an old formula: the load set's old-system variables, PCGen's terms (those about items
+/// too in equipment files) and the JEP functions.
+fn old_formula(ctx: &Context<'_>) -> Vec<Item> {
+    let items_too = matches!(ctx.kind, Some(FileKind::Equipment | FileKind::EquipMod));
+    let mut out: Vec<Item> = ctx
+        .checked
+        .old_variables()
+        .iter()
+        .map(|(name, defs)| {
+            let by = defs.first().map_or("DEFINE", |d| d.token);
+            item(name.as_str(), K::VARIABLE, Some(format!("variable ({by})")))
+        })
+        .collect();
+    // Each function once, as PCGen registers it in lower case.
+    out.extend(
+        COMMANDS
+            .iter()
+            .map(|c| item(c.name, K::FUNCTION, Some(c.summary.to_owned()))),
+    );
+    for t in TERMS
+        .iter()
+        .filter(|t| t.factory == Factory::Pc || items_too)
+    {
+        let detail = crate::jep::terms::summary(t.builder).unwrap_or(t.builder);
+        for key in t.keys {
+            let kind = match t.form {
+                Form::Whole => K::CONSTANT,
+                Form::Prefix => K::SNIPPET,
+            };
+            out.push(item(*key, kind, Some(detail.to_owned())));
+        }
+    }
+    out
 }
 
 fn proposals(ctx: &Context<'_>) -> Vec<Item> {
@@ -59,6 +126,9 @@ fn proposals(ctx: &Context<'_>) -> Vec<Item> {
             .into_iter()
             .map(|n| item(n.as_str(), K::CONSTANT, Some("channel".into())))
             .collect();
+    }
+    if old_formula_at(ctx).is_some() {
+        return old_formula(ctx);
     }
     let Some((name, i, _)) = ctx.part() else {
         return Vec::new();

@@ -1,10 +1,12 @@
 //! Hover: what a name is — a variable's format, scope, definition and EXPLANATION; a
-//! function's signature and body; an object's kind and file; a token's use; a PCC entry's file.
+//! function's signature and body; an object's kind, category, file, SOURCEPAGE and DESC; a
+//! token's use; a PCC entry's file; in old formulas, a `DEFINE`d variable's defining tokens,
+//! a term's meaning and a function's arguments.
 
 use crate::lsp::checked::Checked;
 use crate::lsp::context::Context;
 use crate::lsp::target::{self, Target};
-use crate::model::{ObjectKind, VariableOrigin};
+use crate::model::{Object, ObjectKind, VariableOrigin};
 use crate::source::Span;
 
 /// `file:line` of a span, relative to the PCGen root.
@@ -74,13 +76,66 @@ pub fn hover(ctx: &Context<'_>) -> Option<(String, std::ops::Range<usize>)> {
                 where_(checked, t.span)
             )
         }
-        Target::Object(o) => format!(
-            "**{}**: {} object (key `{}`, scope `{}`)\n\ndefined at {}",
-            ds.name_of(o).trim(),
-            kind_name(&o.kind),
-            ds.key_of(o).as_str(),
-            ds.scopes.name(o.scope),
-            where_(checked, o.span)
+        Target::Object(o) => {
+            let said = |token: &str| object_token(checked, o, token);
+            let category = said("CATEGORY")
+                .map(|c| format!(", category `{}`", c.trim()))
+                .unwrap_or_default();
+            let mut s = format!(
+                "**{}**: {} object (key `{}`{category}, scope `{}`)\n\ndefined at {}",
+                ds.name_of(o).trim(),
+                kind_name(&o.kind),
+                ds.key_of(o).as_str(),
+                ds.scopes.name(o.scope),
+                where_(checked, o.span)
+            );
+            if let Some(page) = said("SOURCEPAGE") {
+                s.push_str(&format!(", page {}", page.trim()));
+            }
+            if let Some(desc) = said("DESC") {
+                s.push_str(&format!("\n\n{}", shortened(desc, 400)));
+            }
+            s
+        }
+        Target::OldVariable(name, defs) => {
+            let mut s = format!(
+                "**{name}**: old-system variable (read by the old formulas: `BONUS`, `PREVAR`, …; \
+                 0 where nothing sets it)\n\nmade by {} token{}:",
+                defs.len(),
+                if defs.len() == 1 { "" } else { "s" }
+            );
+            for d in defs.iter().take(MAX_PLACES) {
+                let token = token_around(checked, d.span).unwrap_or(d.token);
+                s.push_str(&format!(
+                    "\n- `{}` at {}",
+                    shortened(token, 80),
+                    where_(checked, d.span)
+                ));
+            }
+            if defs.len() > MAX_PLACES {
+                s.push_str(&format!("\n- … and {} more", defs.len() - MAX_PLACES));
+            }
+            s
+        }
+        Target::Term(term, text) => {
+            let what = crate::jep::terms::summary(term.builder)
+                .map(|s| format!(": {s}"))
+                .unwrap_or_default();
+            let of = match term.factory {
+                crate::jep::terms::Factory::Pc => "a term about the character",
+                crate::jep::terms::Factory::Equipment => "a term about the item",
+            };
+            format!(
+                "**{text}**: PCGen term `{}`{what}\n\n{of}, built into PCGen (a `DEFINE` of the \
+                 same name would be read instead: variables are looked up first)",
+                term.builder
+            )
+        }
+        Target::Command(c) => format!(
+            "**{}**: old-formula function ({} arguments): {}",
+            c.name,
+            c.arity_text(),
+            c.summary
         ),
         Target::Scope(s) => format!("**{}**: scope", ds.scopes.name(s)),
         Target::Token(name) => token_hover(ctx, &name),
@@ -101,4 +156,45 @@ pub fn hover(ctx: &Context<'_>) -> Option<(String, std::ops::Range<usize>)> {
 /// replacement when deprecated) and sub-tokens; the file kinds that take it.
 fn token_hover(ctx: &Context<'_>, name: &str) -> String {
     crate::lsp::tokens::hover(name, crate::lsp::tokens::line_kind(ctx))
+}
+
+/// How many defining places a hover lists.
+const MAX_PLACES: usize = 8;
+
+/// `text` cut to at most `max` characters (an ellipsis says so).
+fn shortened(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_owned(),
+    }
+}
+
+/// The whole token (tab-separated) holding `span`.
+fn token_around(checked: &Checked, span: Span) -> Option<&str> {
+    let text = &checked.source(span.file)?.text;
+    let start = text
+        .get(..span.start as usize)?
+        .rfind(['\t', '\n', '\r'])
+        .map_or(0, |i| i + 1);
+    let rest = text.get(span.start as usize..)?;
+    let end = span.start as usize + rest.find(['\t', '\n', '\r']).unwrap_or(rest.len());
+    text.get(start..end)
+}
+
+/// The value of the first `TOKEN:` of the line that makes `o` (as the loader split it).
+fn object_token<'c>(checked: &'c Checked, o: &Object, token: &str) -> Option<&'c str> {
+    let f = checked
+        .set
+        .load
+        .files
+        .iter()
+        .find(|f| f.file == o.span.file)?;
+    let lines = f.lines.shared();
+    let i = lines.partition_point(|l| l.span.start < o.span.start);
+    let line = lines.get(i).filter(|l| l.span.start == o.span.start)?;
+    let text = &f.cached.source().text;
+    line.tokens.iter().skip(1).find_map(|t| {
+        let (name, value) = text.get(t.range())?.split_once(':')?;
+        (name == token).then_some(value)
+    })
 }

@@ -44,11 +44,21 @@ pub fn definition(
 ) -> Option<lsp::GotoDefinitionResponse> {
     let tp = &p.text_document_position_params;
     let (ctx, _) = context(snap, &tp.text_document.uri, tp.position)?;
-    let loc = match navigate::definition(&ctx)? {
-        Place::Span(s) => location(ctx.checked, s)?,
-        Place::File(path) => lsp::Location::new(uri::from_path(&path)?, lsp::Range::default()),
-    };
-    Some(lsp::GotoDefinitionResponse::Scalar(loc))
+    let mut locations: Vec<lsp::Location> = navigate::definition(&ctx)
+        .into_iter()
+        .filter_map(|place| match place {
+            Place::Span(s) => location(ctx.checked, s),
+            Place::File(path) => Some(lsp::Location::new(
+                uri::from_path(&path)?,
+                lsp::Range::default(),
+            )),
+        })
+        .collect();
+    match locations.len() {
+        0 => None,
+        1 => locations.pop().map(lsp::GotoDefinitionResponse::Scalar),
+        _ => Some(lsp::GotoDefinitionResponse::Array(locations)),
+    }
 }
 
 /// `textDocument/references`.

@@ -1,10 +1,19 @@
 //! The thing a name at the cursor stands for: a variable, function, table, channel, object,
-//! scope, token name or a file listed by a PCC.
+//! scope, token name or a file listed by a PCC; in the old token system, the object a
+//! token's value or a `.COPY=`/`.MOD`/`.FORGET` line names (read by the checker's table,
+//! [`crate::model::references::names_in_token`]), and in an old formula a `DEFINE`d
+//! variable, a term or a function.
 
 use crate::formula::function::is_builtin;
+use crate::jep::commands::Command;
+use crate::jep::terms::TermPattern;
+use crate::jep::{NameKind, NodeKind};
 use crate::lsp::context::Context;
-
+use crate::model::old_formulas::{OldVariableDef, ParsedFormula, formulas_of_token};
+use crate::model::references::{looked_up, names_in_token};
 use crate::model::{Object, ScopeId, Table, UserFunction, Variable};
+use crate::name::{Name, NameStr};
+use crate::source::Span;
 use std::ops::Range;
 use std::path::PathBuf;
 
@@ -27,6 +36,12 @@ pub enum Target<'a> {
     Token(String),
     /// A file named by a PCC line.
     File(PathBuf),
+    /// An old-system variable (`DEFINE`, `BONUS:VAR`), with every place that makes it.
+    OldVariable(&'a Name, &'a [OldVariableDef]),
+    /// A term of the old formulas (`TL`, `CL=Fighter`), as written.
+    Term(&'static TermPattern, String),
+    /// A function of the old formulas (`floor`, `var`).
+    Command(&'static Command),
 }
 
 /// Functions the model provides to formulas besides the built-ins.
@@ -76,6 +91,9 @@ pub fn at<'a>(ctx: &Context<'a>) -> Option<(Target<'a>, Range<usize>)> {
             return Some((Target::Token(name.to_owned()), start..start + name.len()));
         }
     } else if ctx.token.start == ctx.line.start && !token.trim().is_empty() {
+        if let Some(found) = looked_up_at(ctx) {
+            return Some(found);
+        }
         // The object named by the line.
         let key = object_line_key(token);
         let range = ctx.token.start..ctx.token.start + key.len();
@@ -87,6 +105,9 @@ pub fn at<'a>(ctx: &Context<'a>) -> Option<(Target<'a>, Range<usize>)> {
             return Some((Target::Object(o), range));
         }
         return object_by_key(ctx, key, None).map(|o| (Target::Object(o), range));
+    }
+    if let Some(found) = old_name_at(ctx).or_else(|| in_old_formula(ctx)) {
+        return Some(found);
     }
     let mut scope = ctx.scope;
     if let Some((name, i, range)) = ctx.part() {
@@ -159,4 +180,83 @@ pub fn at<'a>(ctx: &Context<'a>) -> Option<(Target<'a>, Range<usize>)> {
         return Some((Target::Scope(s), range));
     }
     None
+}
+
+/// Whether the byte `offset` is in `span` or just after it (where the cursor of a name
+/// being typed is).
+fn touches(span: Span, offset: usize) -> bool {
+    (span.start as usize) <= offset && offset <= span.end as usize
+}
+
+/// The object a `.COPY=`, `.MOD` or `.FORGET` line looks up, when the cursor is on its key.
+fn looked_up_at<'a>(ctx: &Context<'a>) -> Option<(Target<'a>, Range<usize>)> {
+    let kind = ctx.kind?;
+    let first = ctx.token_text();
+    let l = looked_up(kind, first)?;
+    let at = ctx.offset.checked_sub(ctx.token.start)?;
+    if !(l.key.start <= at && at <= l.key.end) {
+        return None;
+    }
+    let category = l.category.and_then(|r| first.get(r));
+    let key = first.get(l.key.clone())?;
+    let o = ctx
+        .checked
+        .old_objects()
+        .find(ctx.dataset(), kind, category, key)?;
+    let start = ctx.token.start;
+    Some((Target::Object(o), start + l.key.start..start + l.key.end))
+}
+
+/// The object an old-system token's value names at the cursor (`ABILITY:FEAT|…|Dodge`,
+/// `PREABILITY:1,CATEGORY=FEAT,Dodge`, `CSKILL:Climb`, …).
+fn old_name_at<'a>(ctx: &Context<'a>) -> Option<(Target<'a>, Range<usize>)> {
+    let kind = ctx.kind?;
+    let token = ctx.token_text();
+    let at = ctx.offset.checked_sub(ctx.token.start)?;
+    let n = names_in_token(kind, token)
+        .into_iter()
+        .find(|n| n.range.start <= at && at <= n.range.end)?;
+    let key = token.get(n.range.clone())?;
+    let o = ctx
+        .checked
+        .old_objects()
+        .find(ctx.dataset(), n.target, n.category, key)?;
+    let start = ctx.token.start;
+    Some((
+        Target::Object(o),
+        start + n.range.start..start + n.range.end,
+    ))
+}
+
+/// The old formula of the cursor's token that holds the cursor, parsed.
+pub fn old_formula_at(ctx: &Context<'_>) -> Option<ParsedFormula> {
+    let at = Span::new(ctx.file, ctx.token.clone());
+    formulas_of_token(ctx.token_text(), at)
+        .into_iter()
+        .find(|f| touches(f.formula.span, ctx.offset))
+}
+
+/// A variable, term or function of the old formula at the cursor. A name a `DEFINE` or
+/// `BONUS:VAR` makes is that variable whatever it looks like (PCGen looks variables up
+/// before terms).
+fn in_old_formula<'a>(ctx: &Context<'a>) -> Option<(Target<'a>, Range<usize>)> {
+    let f = old_formula_at(ctx)?;
+    if let Some(n) = f.formula.names.iter().find(|n| touches(n.span, ctx.offset)) {
+        let range = n.span.range();
+        if let Some((name, defs)) = ctx.checked.old_variables().get_key_value(&NameStr(&n.text)) {
+            return Some((Target::OldVariable(name, defs), range));
+        }
+        if let NameKind::Term(p) = n.kind {
+            return Some((Target::Term(p, n.text.to_string()), range));
+        }
+        return None;
+    }
+    f.formula.nodes.iter().find_map(|node| match &node.kind {
+        NodeKind::Call {
+            name_span,
+            command: Some(c),
+            ..
+        } if touches(*name_span, ctx.offset) => Some((Target::Command(c), name_span.range())),
+        _ => None,
+    })
 }

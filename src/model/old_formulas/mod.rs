@@ -12,9 +12,14 @@
 
 pub mod codes;
 mod file;
+mod parsed;
 mod positions;
 mod systems;
 
+pub use parsed::{
+    OldVariableDef, ParsedFormula, formulas_of_file, formulas_of_load, formulas_of_token,
+    old_variables,
+};
 pub use positions::{FormulaAt, formulas_in_token};
 
 use crate::diagnostic::Diagnostic;

@@ -489,7 +489,7 @@ fn key_token(line: &Line, text: &str, kind: FileKind) -> Option<Written> {
 
 /// The head of one line, or `None` for a line that makes and changes no object of the kind
 /// (a class level line, a kit component, a `SOURCE` line).
-fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadLine> {
+pub(super) fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadLine> {
     let first = *line.tokens.first()?;
     let first_text = slice(text, first);
     // PCGen: `line.startsWith("SOURCE")` is a source line whatever follows.

@@ -9,9 +9,13 @@
 //! category fails. Each is one error here, at the name it is about (`R01xx`,
 //! [`codes`]); an unknown category is reported once per file, however many lines name it.
 
+mod abilities;
 pub mod codes;
 mod heads;
 mod tokens;
+
+pub use abilities::{LookedUp, OldObjects, looked_up};
+pub use tokens::{NameInToken, names_in_token};
 
 use crate::diagnostic::{Diagnostic, MissingKind};
 use crate::fxhash::FxHashMap;

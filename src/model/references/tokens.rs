@@ -37,6 +37,33 @@ enum Shape {
     /// A prerequisite's `count,key,key=n,[key],CHECKMULT`: each key after the first n
     /// fields, without its `=n`.
     PreList(usize),
+    /// An ability token's `|` fields: the category first (after the prefix, when the
+    /// form has one), the keys from the n-th field on.
+    Abilities(usize, CategoryForm),
+}
+
+/// How an ability token writes its category in its first field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CategoryForm {
+    /// `FEAT` (`ABILITY:FEAT|AUTOMATIC|…`).
+    Bare,
+    /// `CATEGORY=FEAT` (a kit's `ABILITY:CATEGORY=FEAT|…`).
+    Category,
+    /// `ABILITY=FEAT` (`SERVESAS:ABILITY=FEAT|…`).
+    Ability,
+}
+
+impl CategoryForm {
+    /// The category a first field names in this form, if it is written so.
+    fn category(self, field: &str) -> Option<&str> {
+        let c = match self {
+            CategoryForm::Bare => Some(field),
+            CategoryForm::Category => field.strip_prefix("CATEGORY="),
+            CategoryForm::Ability => field.strip_prefix("ABILITY="),
+        }?;
+        let c = c.trim();
+        (!c.is_empty()).then_some(c)
+    }
 }
 
 /// One row of the table.
@@ -64,6 +91,22 @@ impl Row {
     /// not only as a token of its own.
     fn is_pre(&self) -> bool {
         self.token.starts_with("PRE")
+    }
+
+    /// Whether the checker resolves the row's names: not yet the keys of the ability
+    /// shapes, which live in categories (the editor reads them, [`names_in_token`]).
+    fn checked(&self) -> bool {
+        !matches!(self.shape, Shape::Abilities(..))
+    }
+
+    /// Whether the row applies to the lines of a file of `kind`. Kit lines have token
+    /// grammars of their own: only KIT rows apply to them (and the prerequisites, which
+    /// read alike everywhere).
+    fn applies(&self, kind: FileKind) -> bool {
+        match self.kind {
+            None => kind != FileKind::Kit || self.is_pre(),
+            Some(k) => k == kind,
+        }
     }
 }
 
@@ -112,6 +155,13 @@ fn parse(text: &str) -> Vec<Row> {
                 ["kitspells"] => Shape::KitSpells,
                 ["prefact"] => Shape::PreFact,
                 ["prelist", n] => Shape::PreList(n.parse().ok()?),
+                ["abilities", n] => Shape::Abilities(n.parse().ok()?, CategoryForm::Bare),
+                ["abilities", n, "CATEGORY="] => {
+                    Shape::Abilities(n.parse().ok()?, CategoryForm::Category)
+                }
+                ["abilities", n, "ABILITY="] => {
+                    Shape::Abilities(n.parse().ok()?, CategoryForm::Ability)
+                }
                 _ => return None,
             };
             Some(Row {
@@ -166,12 +216,7 @@ pub(super) fn references(
     owners: &[Option<Name>],
     looked_up: &[bool],
 ) -> Vec<Reference> {
-    // Kit lines have token grammars of their own: only KIT rows apply to them (and the
-    // prerequisites, which read alike everywhere).
-    let applies = |r: &Row| match r.kind {
-        None => kind != FileKind::Kit || r.is_pre(),
-        Some(k) => k == kind,
-    };
+    let applies = |r: &Row| r.applies(kind) && r.checked();
     let mut found = Found::default();
     // Kit lines are tokens from their first column on; other lines start with a name.
     let skip = usize::from(kind != FileKind::Kit);
@@ -230,18 +275,9 @@ impl Found {
     /// Counts the item `s` (starting where `at` starts) a token gives as `row` says, on the
     /// line of the object `owner`.
     fn add(&mut self, row: &'static Row, s: &str, at: Span, owner: Option<&Name>, base: bool) {
-        if is_group(s.trim()) {
+        let Some((lead, text)) = key_in(row, s) else {
             return;
-        }
-        let (skipped, s) = key_of(row.target, s);
-        let lead = skipped + s.len() - s.trim_start().len();
-        let text = s.trim();
-        let except = |w: &String| {
-            w == text || (w.ends_with('.') && text.len() > w.len() && text.starts_with(w.as_str()))
         };
-        if is_group(text) || row.except.iter().any(except) {
-            return;
-        }
         // A name given before is found by its text: no `Name` is made for it. A PREFACT's
         // FACT is kept per use: PCGen stops at the first unknown FACT of each.
         let seen = self.at_of.entry((row.target, row.tested)).or_default();
@@ -280,6 +316,109 @@ impl Found {
                 }
             }
         }
+    }
+}
+
+/// The key the item `s` of a token value names as `row` reads it, with how many bytes of
+/// the item come before it; `None` for a group, a choice or a word that is no name.
+fn key_in<'s>(row: &Row, s: &'s str) -> Option<(usize, &'s str)> {
+    if is_group(s.trim()) {
+        return None;
+    }
+    let (skipped, s) = key_of(row.target, s);
+    let lead = skipped + s.len() - s.trim_start().len();
+    let text = s.trim();
+    // A word of `except` ending in `.` is a prefix (`PANTHEON.`).
+    let except = |w: &String| {
+        w == text || (w.ends_with('.') && text.len() > w.len() && text.starts_with(w.as_str()))
+    };
+    (!is_group(text) && !row.except.iter().any(except)).then_some((lead, text))
+}
+
+/// A name an old-system token's value gives, as `token-references.tsv` reads it: what the
+/// editor resolves under the cursor and completes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NameInToken<'t> {
+    /// Its bytes in the token's text (the key alone: trimmed, without `BASE.` and the like).
+    pub range: std::ops::Range<usize>,
+    /// The kind of object it names (`FEAT`: an ability of category FEAT).
+    pub target: FileKind,
+    /// The ability category the token names with it (`ABILITY:FEAT|…`,
+    /// `PREABILITY:1,CATEGORY=FEAT,…`), for a name of an ability.
+    pub category: Option<&'t str>,
+}
+
+/// Every name `token` (a token's whole text, on a line of a `kind` file) gives, in the
+/// order the table finds them, prerequisites inside its value included. Unlike the
+/// checker's pass, names of abilities are given too.
+///
+/// ```
+/// use rulebook::load::FileKind;
+/// use rulebook::model::references::names_in_token;
+/// let token = "ABILITY:FEAT|AUTOMATIC|Dodge|PREABILITY:1,CATEGORY=FEAT,Power Attack";
+/// let names: Vec<(&str, Option<&str>)> = names_in_token(FileKind::Class, token)
+///     .iter()
+///     .map(|n| (&token[n.range.clone()], n.category))
+///     .collect();
+/// assert_eq!(names, [("Dodge", Some("FEAT")), ("Power Attack", Some("FEAT"))]);
+/// ```
+pub fn names_in_token<'t>(kind: FileKind, token: &'t str) -> Vec<NameInToken<'t>> {
+    let mut out = Vec::new();
+    let mut give = |row: &'static Row, value: &'t str, at: usize| {
+        let (value, at) = match &row.sub {
+            Some(sub) => match value.strip_prefix(sub.as_str()) {
+                Some(rest) if rest.starts_with('|') => (&rest[1..], at + sub.len() + 1),
+                _ => return,
+            },
+            None => (value, at),
+        };
+        let value = without_pres(value);
+        let category = category_in(row.shape, value);
+        names(row.shape, value, at, &mut |s, at| {
+            if let Some((lead, text)) = key_in(row, s) {
+                let start = at + lead;
+                out.push(NameInToken {
+                    range: start..start + text.len(),
+                    target: row.target,
+                    category,
+                });
+            }
+        });
+    };
+    if let Some((name, value)) = token.split_once(':') {
+        let rows = BY_TOKEN.get(name).map_or(&[][..], Vec::as_slice);
+        for row in rows
+            .iter()
+            .copied()
+            .filter(|r| !r.is_pre() && r.applies(kind))
+        {
+            give(row, value, name.len() + 1);
+        }
+    }
+    if token.contains("PRE") {
+        for pre in crate::load::prerequisites::embedded(token) {
+            let rows = BY_TOKEN.get(pre.name).map_or(&[][..], Vec::as_slice);
+            for row in rows
+                .iter()
+                .copied()
+                .filter(|r| r.is_pre() && r.applies(kind))
+            {
+                give(row, pre.value, pre.value_start);
+            }
+        }
+    }
+    out
+}
+
+/// Where the ability category a value read as `shape` names is, in the value.
+fn category_in(shape: Shape, value: &str) -> Option<&str> {
+    match shape {
+        Shape::Abilities(_, form) => form.category(value.split('|').next()?),
+        // A prerequisite's list: its `CATEGORY=` item, if any.
+        _ => value
+            .split(',')
+            .find_map(|f| f.trim().strip_prefix("CATEGORY="))
+            .map(str::trim),
     }
 }
 
@@ -483,6 +622,15 @@ fn names(shape: Shape, value: &str, at: usize, name: &mut dyn FnMut(&str, usize)
                 }
             }
         }
+        Shape::Abilities(from, form) => {
+            let fields = fields(value, at, '|');
+            let written = fields.first().and_then(|(f, _)| form.category(f));
+            if written.is_some() {
+                for (f, a) in fields.into_iter().skip(from) {
+                    name(f, a);
+                }
+            }
+        }
         Shape::PreList(skip) => {
             let mut start = 0;
             for (i, part) in value.split(',').enumerate() {
@@ -534,6 +682,67 @@ mod tests {
                 format!("{} {}@{} x{}", r.target.token(), r.name.name, at, r.uses)
             })
             .collect()
+    }
+
+    /// `names_in_token` as `text kind category` strings.
+    fn named(kind: FileKind, token: &str) -> Vec<String> {
+        names_in_token(kind, token)
+            .iter()
+            .map(|n| {
+                let cat = n.category.unwrap_or("-");
+                format!("{} {} {cat}", &token[n.range.clone()], n.target.token())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_editor_reads_ability_keys_with_their_category() {
+        assert_eq!(
+            named(
+                FileKind::Class,
+                "ABILITY:Special Ability|AUTOMATIC|Bite| Talons |%LIST|PREVARGT:TL,1"
+            ),
+            [
+                "Bite ABILITY Special Ability",
+                "Talons ABILITY Special Ability"
+            ]
+        );
+        assert_eq!(
+            named(
+                FileKind::Feat,
+                "PREABILITY:1,CATEGORY=FEAT,Exotic Weapon Proficiency (Sword (Bastard)),TYPE.Combat"
+            ),
+            ["Exotic Weapon Proficiency (Sword (Bastard)) ABILITY FEAT"]
+        );
+        assert_eq!(
+            named(
+                FileKind::Race,
+                "BONUS:SKILL|Climb|2|!PREABILITY:1,CATEGORY=FEAT,Dodge"
+            ),
+            ["Climb SKILL -", "Dodge ABILITY FEAT"]
+        );
+        assert_eq!(
+            named(FileKind::Kit, "ABILITY:CATEGORY=FEAT|Weapon Finesse"),
+            ["Weapon Finesse ABILITY FEAT"]
+        );
+        assert_eq!(
+            named(FileKind::Class, "SERVESAS:ABILITY=FEAT|Dodge|Mobility"),
+            ["Dodge ABILITY FEAT", "Mobility ABILITY FEAT"]
+        );
+        assert_eq!(
+            named(FileKind::Class, "SERVESAS:CLASS|Wizard"),
+            Vec::<String>::new()
+        );
+        // PREFEAT names abilities without a category: the editor looks in FEAT.
+        assert_eq!(
+            named(FileKind::Race, "PREFEAT:1,Dodge"),
+            ["Dodge ABILITY -"]
+        );
+        // The checker does not resolve them (yet): they give no reference.
+        assert_eq!(
+            refs(FileKind::Class, "Fighter\tABILITY:FEAT|AUTOMATIC|Dodge\n"),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
