@@ -137,6 +137,15 @@ fn checked_with(
         None => crate::vocabulary::check_load_set(&load),
     });
     diagnostics.extend(crate::model::references::check(&load));
+    // Without the run's cache, the data folder's files are read through one of this check.
+    let own_cache;
+    let cache_of_run = match cache {
+        Some(cache) => cache,
+        None => {
+            own_cache = FileCache::new();
+            &own_cache
+        }
+    };
     let others = std::cell::OnceCell::new();
     let defined_elsewhere = |name: &str| {
         elsewhere.is_some_and(|e| {
@@ -146,6 +155,7 @@ fn checked_with(
                         e.fs,
                         e.root,
                         e.index(),
+                        cache_of_run,
                         &load,
                     )
                 })
