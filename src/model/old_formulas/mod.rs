@@ -22,7 +22,7 @@ use crate::load::cache::CACHE_FILE;
 use crate::load::{LoadSet, LoadedFile};
 use crate::model::Dataset;
 use crate::name::{Name, closest};
-use file::{FileFormulas, Read, folded, has_formulas, is_stat};
+use file::{FileFormulas, Numbers, Read, has_formulas, is_stat};
 use std::sync::Arc;
 
 /// How many unknown names a file may have and still be told "did you mean": beyond it the
@@ -58,7 +58,7 @@ pub fn check(
         let unknown: Vec<(&Read, Option<Name>)> = formulas
             .reads
             .iter()
-            .filter(|r| !known.has(&r.name) && !elsewhere(r.name.as_str()))
+            .filter(|r| !known.has(r) && !elsewhere(r.name.as_str()))
             .filter_map(|r| {
                 // A switch no book sets is read as 0 on purpose as often as not
                 // (`PREVARGTEQ:NotAllowed,1` keeps a companion from being chosen): only
@@ -99,47 +99,73 @@ fn placed(d: &Diagnostic, f: &LoadedFile) -> Diagnostic {
 
 /// What the load set gives a value to: its old-system variables, its stats, and (not
 /// reported here, see issue 35 item 3) its formula-system variables.
-struct Known {
-    /// The old-system variables and the formula-system variables.
+struct Known<'f> {
+    files: &'f [(&'f LoadedFile, Arc<FileFormulas>)],
+    /// The old-system variables, a bit per name by its number in the run ([`Numbers`]).
+    defined: Vec<u64>,
+    /// The formula-system variables.
     variables: FxHashSet<Name>,
-    /// The old-system variables alone, each once: what a suggestion is taken from.
-    defined: Vec<Name>,
-    /// Each of `defined` by [`folded`] text.
-    by_words: crate::fxhash::FxHashMap<u64, Name>,
     stats: Vec<String>,
-    /// `defined` and `stats` by their first character, lower-cased (made on the first
-    /// suggestion): "did you mean" looks among the names that start as the unknown one
+    /// The old-system variables each once, in load order, and each by its
+    /// [`file::folded`] text (the first of each): made on first need, for suggestions.
+    words: std::cell::OnceCell<(Vec<Name>, crate::fxhash::FxHashMap<u64, Name>)>,
+    /// The defined names and `stats` by their first character, lower-cased (made on the
+    /// first suggestion): "did you mean" looks among the names that start as the unknown one
     /// does, so a load set's many unknown names do not each search every known name.
     by_initial: std::cell::OnceCell<crate::fxhash::FxHashMap<char, Vec<Name>>>,
 }
 
-impl Known {
-    fn of(files: &[(&LoadedFile, Arc<FileFormulas>)], dataset: &Dataset) -> Known {
-        let count: usize = files.iter().map(|(_, f)| f.defines.len()).sum();
-        let mut variables: FxHashSet<Name> = FxHashSet::with_capacity_and_hasher(
-            count + dataset.variables.len(),
-            Default::default(),
-        );
-        let mut defined = Vec::with_capacity(count);
-        let mut by_words = crate::fxhash::FxHashMap::default();
+/// Whether bit `n` of `bits` is set.
+fn bit(bits: &[u64], n: u32) -> bool {
+    let n = n as usize;
+    bits.get(n / 64).is_some_and(|w| w & (1 << (n % 64)) != 0)
+}
+
+impl<'f> Known<'f> {
+    fn of(files: &'f [(&'f LoadedFile, Arc<FileFormulas>)], dataset: &Dataset) -> Known<'f> {
+        let size = files
+            .first()
+            .map_or(0, |(f, _)| Numbers::of(&f.cached).len());
+        let mut defined = vec![0u64; size.div_ceil(64)];
         let mut stats = Vec::new();
         for (_, f) in files {
-            for (n, words) in f.defines.iter().zip(&f.folded) {
-                if variables.insert(n.clone()) {
-                    defined.push(n.clone());
-                    by_words.entry(*words).or_insert_with(|| n.clone());
+            for &n in &f.numbers {
+                let n = n as usize;
+                if let Some(w) = defined.get_mut(n / 64) {
+                    *w |= 1 << (n % 64);
                 }
             }
             stats.extend(f.stats.iter().cloned());
         }
-        variables.extend(dataset.variables.iter().map(|v| v.name.clone()));
         Known {
-            variables,
+            files,
             defined,
-            by_words,
+            variables: dataset.variables.iter().map(|v| v.name.clone()).collect(),
             stats,
+            words: std::cell::OnceCell::new(),
             by_initial: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The old-system variables each once, in load order, and each by its folded text.
+    fn words(&self) -> &(Vec<Name>, crate::fxhash::FxHashMap<u64, Name>) {
+        self.words.get_or_init(|| {
+            let mut seen = vec![0u64; self.defined.len()];
+            let mut defined = Vec::new();
+            let mut by_words = crate::fxhash::FxHashMap::default();
+            for (_, f) in self.files {
+                for ((n, words), &number) in f.defines.iter().zip(&f.folded).zip(&f.numbers) {
+                    let at = number as usize;
+                    match seen.get_mut(at / 64) {
+                        Some(w) if *w & (1 << (at % 64)) == 0 => *w |= 1 << (at % 64),
+                        _ => continue,
+                    }
+                    defined.push(n.clone());
+                    by_words.entry(*words).or_insert_with(|| n.clone());
+                }
+            }
+            (defined, by_words)
+        })
     }
 
     /// The known old-system variable, stat or term closest to `name` among those with the
@@ -154,7 +180,7 @@ impl Known {
                 .iter()
                 .filter(|t| t.form == crate::jep::terms::Form::Whole)
                 .flat_map(|t| t.keys.iter().map(|k| Name::new(k)));
-            for n in self.defined.iter().cloned().chain(stats).chain(terms) {
+            for n in self.words().0.iter().cloned().chain(stats).chain(terms) {
                 if let Some(c) = initial(n.as_str()) {
                     map.entry(c).or_default().push(n);
                 }
@@ -168,11 +194,13 @@ impl Known {
     /// The known old-system variable that is `name` written with other case, `_`, `-` or
     /// spaces between its words (`CasterLevel_Highest` for `Caster_Level_Highest`).
     fn same_words(&self, name: &Name) -> Option<Name> {
-        self.by_words.get(&folded(name.as_str())).cloned()
+        self.words().1.get(&file::folded(name.as_str())).cloned()
     }
 
-    fn has(&self, name: &Name) -> bool {
-        self.variables.contains(name) || is_stat(name, &self.stats)
+    fn has(&self, read: &Read) -> bool {
+        bit(&self.defined, read.number)
+            || self.variables.contains(&read.name)
+            || is_stat(&read.name, &self.stats)
     }
 
     /// The error for a name no part of the load set gives, one of `crowd` of its file.
