@@ -473,9 +473,13 @@ impl<'a> Resolver<'a> {
                  that makes them (a `PRECAMPAIGN` in the PCC), or correct the names"
             );
         }
-        let made = self.groups(space).flat_map(|(_, g)| g.keys.keys());
-        match closest(key.as_str(), made.map(Name::as_str)) {
-            Some(s) => format!("did you mean `{s}`?"),
+        // The closest of every group's keys: each group's closest, kept for the run.
+        let best = self
+            .groups(space)
+            .filter_map(|(_, g)| g.closest(key))
+            .min_by(|(d, c), (e, b)| d.cmp(e).then_with(|| c.as_str().cmp(b.as_str())));
+        match best {
+            Some((_, s)) => format!("did you mean `{s}`?"),
             None => format!(
                 "correct the name, or load the campaign that makes this {noun} (a `PRECAMPAIGN` in the PCC)"
             ),
