@@ -18,7 +18,8 @@ use crate::load::text::lines;
 use crate::source::{FileId, SourceFile, TextEncoding, decode_text};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// What a definition defines.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -293,14 +294,14 @@ pub struct OldVariableFiles {
 }
 
 impl OldVariableFiles {
-    /// Scans the object files of every indexed campaign (each file once) through `cache`.
-    fn scan(
+    /// The object files of every indexed campaign, each once, in campaign path order.
+    fn to_scan(
         fs: &dyn FileSystem,
         root: &PcgenRoot,
         index: &CampaignIndex,
         cache: &FileCache,
-    ) -> Self {
-        let mut out = OldVariableFiles::default();
+    ) -> Vec<PathBuf> {
+        let mut files = Vec::new();
         let mut seen: HashMap<PathBuf, ()> = HashMap::new();
         for c in index.campaigns() {
             let Ok(pcc) = cache.read(fs, &c.path, || root.display(&c.path)) else {
@@ -312,20 +313,39 @@ impl OldVariableFiles {
                     continue;
                 }
                 seen.insert(e.path.clone(), ());
-                let Ok(file) = cache.read(fs, &e.path, || root.display(&e.path)) else {
-                    continue;
-                };
-                let names =
-                    file.derived(OLD_VARIABLES, 0, |f| scan_old_variables(&f.source().text));
-                let Ok(at) = u32::try_from(out.files.len()) else {
-                    continue;
-                };
-                out.files.push(e.path.clone());
-                for name in names.iter() {
-                    let files = out.by_name.entry(name.to_lowercase()).or_default();
-                    if files.last() != Some(&at) {
-                        files.push(at);
-                    }
+                files.push(e.path.clone());
+            }
+        }
+        files
+    }
+
+    /// The old-system variables the file at `path` defines, read through `cache` and
+    /// scanned once per run; `None` when it cannot be read.
+    fn names_in(
+        fs: &dyn FileSystem,
+        root: &PcgenRoot,
+        cache: &FileCache,
+        path: &Path,
+    ) -> Option<Arc<Vec<String>>> {
+        let file = cache.read(fs, path, || root.display(path)).ok()?;
+        Some(file.derived(OLD_VARIABLES, 0, |f| scan_old_variables(&f.source().text)))
+    }
+
+    /// The index of `files` (in their order), each file's names from `names_in`.
+    fn of(files: &[PathBuf], names_in: impl Fn(&Path) -> Option<Arc<Vec<String>>>) -> Self {
+        let mut out = OldVariableFiles::default();
+        for path in files {
+            let Some(names) = names_in(path) else {
+                continue;
+            };
+            let Ok(at) = u32::try_from(out.files.len()) else {
+                continue;
+            };
+            out.files.push(path.clone());
+            for name in names.iter() {
+                let files = out.by_name.entry(name.to_lowercase()).or_default();
+                if files.last() != Some(&at) {
+                    files.push(at);
                 }
             }
         }
@@ -397,11 +417,14 @@ pub struct OldVariable<'t> {
 /// of that name). Names holding a `%` placeholder are left out: their value is chosen.
 pub fn old_variables_in_token<'t>(token: &'t str) -> Vec<OldVariable<'t>> {
     let mut out = Vec::new();
-    // Most tokens are neither: one byte rules them out.
-    if !matches!(token.as_bytes().first(), Some(b'D' | b'B' | b'T')) {
-        return out;
-    }
-    let Some((name, value)) = token.split_once(':') else {
+    // Most tokens are none of the three: their first bytes rule them out.
+    let Some((name, value)) = ["DEFINE", "BONUS", "TEMPBONUS"]
+        .into_iter()
+        .find_map(|name| {
+            let value = token.strip_prefix(name)?.strip_prefix(':')?;
+            Some((name, value))
+        })
+    else {
         return out;
     };
     let at = name.len() + 1;
@@ -459,6 +482,10 @@ pub fn old_variables_in_token<'t>(token: &'t str) -> Vec<OldVariable<'t>> {
 pub struct LazyDefinitions {
     names: OnceLock<Definitions>,
     objects: OnceLock<Definitions>,
+    /// The files [`LazyDefinitions::old_variables`] scans, and the next of them no thread
+    /// has taken yet.
+    old_variable_files: OnceLock<Vec<PathBuf>>,
+    old_variable_next: AtomicUsize,
     old_variables: OnceLock<OldVariableFiles>,
 }
 
@@ -502,8 +529,22 @@ impl LazyDefinitions {
         index: &CampaignIndex,
         cache: &FileCache,
     ) -> &OldVariableFiles {
+        if let Some(built) = self.old_variables.get() {
+            return built;
+        }
+        let files = self
+            .old_variable_files
+            .get_or_init(|| OldVariableFiles::to_scan(fs, root, index, cache));
+        // Every thread that needs the index while it is being built reads and scans the
+        // files no other has taken (load sets are checked in parallel, and one thread alone
+        // took a good part of the whole check's time), then one of them puts it together
+        // from what the cache then holds.
+        let names_in = |path: &Path| OldVariableFiles::names_in(fs, root, cache, path);
+        while let Some(path) = files.get(self.old_variable_next.fetch_add(1, Ordering::Relaxed)) {
+            names_in(path);
+        }
         self.old_variables
-            .get_or_init(|| OldVariableFiles::scan(fs, root, index, cache))
+            .get_or_init(|| OldVariableFiles::of(files, names_in))
     }
 
     /// True once the names part has been scanned (for tests: the scan is lazy).
