@@ -86,6 +86,10 @@ pub(super) struct FileFormulas {
     pub(super) folded: Vec<u64>,
     /// The number in the run ([`Numbers`]) of each of `defines`.
     pub(super) numbers: Vec<u32>,
+    /// The first of `defines` (its position) with each [`folded`] text.
+    pub(super) by_folded: crate::fxhash::FxHashMap<u64, usize>,
+    /// The positions in `defines` by the name's first character, lower-cased ([`initial`]).
+    pub(super) by_initial: crate::fxhash::FxHashMap<char, Vec<usize>>,
     /// The stat abbreviations a STAT file's `ABB:` tokens give.
     pub(super) stats: Vec<String>,
     /// The names the formulas read that are neither defined in this file, nor terms,
@@ -213,7 +217,19 @@ pub(super) fn read(lines: &[Line], text: &str, kind: FileKind, numbers: &Numbers
         r.number = number;
     }
     out.numbers = all;
+    for (i, (name, words)) in out.defines.iter().zip(&out.folded).enumerate() {
+        out.by_folded.entry(*words).or_insert(i);
+        if let Some(c) = initial(name.as_str()) {
+            out.by_initial.entry(c).or_default().push(i);
+        }
+    }
     out
+}
+
+/// A name's first character, lower-cased: "did you mean" looks among the names that
+/// start as the unknown one does.
+pub(super) fn initial(name: &str) -> Option<char> {
+    name.chars().next().map(|c| c.to_ascii_lowercase())
 }
 
 /// Whether a name a formula reads must be a variable for PCGen to find a value: not a

@@ -22,7 +22,7 @@ use crate::load::cache::CACHE_FILE;
 use crate::load::{LoadSet, LoadedFile};
 use crate::model::Dataset;
 use crate::name::{Name, closest};
-use file::{FileFormulas, Numbers, Read, has_formulas, is_stat};
+use file::{FileFormulas, Numbers, Read, has_formulas, initial, is_stat};
 use std::sync::Arc;
 
 /// How many unknown names a file may have and still be told "did you mean": beyond it the
@@ -100,19 +100,13 @@ fn placed(d: &Diagnostic, f: &LoadedFile) -> Diagnostic {
 /// What the load set gives a value to: its old-system variables, its stats, and (not
 /// reported here, see issue 35 item 3) its formula-system variables.
 struct Known<'f> {
+    /// The load set's files with formulas, in load order, and what each defines.
     files: &'f [(&'f LoadedFile, Arc<FileFormulas>)],
     /// The old-system variables, a bit per name by its number in the run ([`Numbers`]).
     defined: Vec<u64>,
     /// The formula-system variables.
     variables: FxHashSet<Name>,
     stats: Vec<String>,
-    /// The old-system variables each once, in load order, and each by its
-    /// [`file::folded`] text (the first of each): made on first need, for suggestions.
-    words: std::cell::OnceCell<(Vec<Name>, crate::fxhash::FxHashMap<u64, Name>)>,
-    /// The defined names and `stats` by their first character, lower-cased (made on the
-    /// first suggestion): "did you mean" looks among the names that start as the unknown one
-    /// does, so a load set's many unknown names do not each search every known name.
-    by_initial: std::cell::OnceCell<crate::fxhash::FxHashMap<char, Vec<Name>>>,
 }
 
 /// Whether bit `n` of `bits` is set.
@@ -142,59 +136,46 @@ impl<'f> Known<'f> {
             defined,
             variables: dataset.variables.iter().map(|v| v.name.clone()).collect(),
             stats,
-            words: std::cell::OnceCell::new(),
-            by_initial: std::cell::OnceCell::new(),
         }
     }
 
-    /// The old-system variables each once, in load order, and each by its folded text.
-    fn words(&self) -> &(Vec<Name>, crate::fxhash::FxHashMap<u64, Name>) {
-        self.words.get_or_init(|| {
-            let mut seen = vec![0u64; self.defined.len()];
-            let mut defined = Vec::new();
-            let mut by_words = crate::fxhash::FxHashMap::default();
-            for (_, f) in self.files {
-                for ((n, words), &number) in f.defines.iter().zip(&f.folded).zip(&f.numbers) {
-                    let at = number as usize;
-                    match seen.get_mut(at / 64) {
-                        Some(w) if *w & (1 << (at % 64)) == 0 => *w |= 1 << (at % 64),
-                        _ => continue,
-                    }
-                    defined.push(n.clone());
-                    by_words.entry(*words).or_insert_with(|| n.clone());
-                }
-            }
-            (defined, by_words)
-        })
-    }
-
     /// The known old-system variable, stat or term closest to `name` among those with the
-    /// same first character, if one is close.
+    /// same first character, if one is close. Each file keeps its variables by first
+    /// character, so a load set's many unknown names do not each search every known name,
+    /// nor does the load set gather its names for them.
     fn suggestion(&self, name: &Name) -> Option<Name> {
-        let initial = |n: &str| n.chars().next().map(|c| c.to_ascii_lowercase());
-        let by_initial = self.by_initial.get_or_init(|| {
-            let mut map: crate::fxhash::FxHashMap<char, Vec<Name>> = Default::default();
-            let stats = self.stats.iter().map(|s| Name::new(s));
-            // The terms that are a whole name (`ENCUMBERANCE`, PCGen's spelling).
-            let terms = crate::jep::terms::TERMS
-                .iter()
-                .filter(|t| t.form == crate::jep::terms::Form::Whole)
-                .flat_map(|t| t.keys.iter().map(|k| Name::new(k)));
-            for n in self.words().0.iter().cloned().chain(stats).chain(terms) {
-                if let Some(c) = initial(n.as_str()) {
-                    map.entry(c).or_default().push(n);
-                }
-            }
-            map
-        });
-        let pool = by_initial.get(&initial(name.as_str())?)?;
-        closest(name.as_str(), pool.iter().map(Name::as_str)).map(Name::new)
+        let first = initial(name.as_str())?;
+        // Each variable once, as the first file defining it (in load order) writes it.
+        let mut seen = FxHashSet::default();
+        let defined = self
+            .files
+            .iter()
+            .flat_map(|(_, f)| {
+                let at = f.by_initial.get(&first).map_or(&[][..], Vec::as_slice);
+                at.iter()
+                    .filter_map(|&i| Some((f.defines.get(i)?, *f.numbers.get(i)?)))
+            })
+            .filter(move |(_, number)| seen.insert(*number))
+            .map(|(n, _)| n.as_str());
+        let stats = self.stats.iter().map(String::as_str);
+        // The terms that are a whole name (`ENCUMBERANCE`, PCGen's spelling).
+        let terms = crate::jep::terms::TERMS
+            .iter()
+            .filter(|t| t.form == crate::jep::terms::Form::Whole)
+            .flat_map(|t| t.keys.iter().copied());
+        let pool = defined.chain(stats.chain(terms).filter(|n| initial(n) == Some(first)));
+        closest(name.as_str(), pool).map(Name::new)
     }
 
     /// The known old-system variable that is `name` written with other case, `_`, `-` or
-    /// spaces between its words (`CasterLevel_Highest` for `Caster_Level_Highest`).
+    /// spaces between its words (`CasterLevel_Highest` for `Caster_Level_Highest`): the
+    /// first file in load order with such a variable gives its first.
     fn same_words(&self, name: &Name) -> Option<Name> {
-        self.words().1.get(&file::folded(name.as_str())).cloned()
+        let words = file::folded(name.as_str());
+        self.files.iter().find_map(|(_, f)| {
+            let i = f.by_folded.get(&words)?;
+            f.defines.get(*i).cloned()
+        })
     }
 
     fn has(&self, read: &Read) -> bool {
