@@ -169,6 +169,17 @@ const MAX_SUGGEST_CHARS: usize = 1000;
 /// no allocation: both sides are folded once into reused buffers, and the distance is
 /// bounded by the best found so far (a candidate that cannot beat it stops early).
 pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    closest_with_distance(wanted, candidates).map(|(_, c)| c)
+}
+
+/// [`closest`] with its edit distance. The choice is the least `(distance, candidate)` of
+/// the candidates within the bound, so the closest of a union of pools is the least of
+/// each pool's closest: a caller may search a pool that does not change once and keep the
+/// answer.
+pub fn closest_with_distance<'a>(
+    wanted: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<(usize, &'a str)> {
     let chars = wanted.chars().count();
     if chars > MAX_SUGGEST_CHARS {
         return None;
@@ -206,7 +217,7 @@ pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
             bound = d;
         }
     }
-    best.map(|(_, c)| c)
+    best
 }
 
 /// A name of 1 to 64 characters as bit masks for the bit-parallel Levenshtein distance

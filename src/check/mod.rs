@@ -162,6 +162,15 @@ fn checked_with(
         &load,
         elsewhere.map(|_| anywhere),
     ));
+    // Without the run's cache, the data folder's files are read through one of this check.
+    let own_cache;
+    let cache_of_run = match cache {
+        Some(cache) => cache,
+        None => {
+            own_cache = FileCache::new();
+            &own_cache
+        }
+    };
     let others = std::cell::OnceCell::new();
     let defined_elsewhere = |name: &str| {
         elsewhere.is_some_and(|e| {
@@ -171,6 +180,7 @@ fn checked_with(
                         e.fs,
                         e.root,
                         e.index(),
+                        cache_of_run,
                         &load,
                     )
                 })

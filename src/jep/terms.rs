@@ -633,7 +633,7 @@ pub enum Context {
 
 /// The builder PCGen's term factory picks for `name` in `factory`, if any.
 fn classify_in(name: &str, factory: Factory) -> Option<&'static TermPattern> {
-    for pattern in TERMS.iter().filter(|p| p.factory == factory) {
+    for pattern in candidates(name, factory) {
         if let Some(key) = pattern.keys.iter().find(|k| name.starts_with(**k)) {
             return match pattern.form {
                 Form::Whole if name.len() != key.len() => None,
@@ -653,6 +653,50 @@ pub fn classify(name: &str, context: Context) -> Option<&'static TermPattern> {
             classify_in(name, Factory::Equipment).or_else(|| classify_in(name, Factory::Pc))
         }
     }
+}
+
+/// The patterns of `factory` that may match `name`, in [`TERMS`] order: those with a key
+/// starting with `name`'s first byte (or an empty key). Every formula name of the data is
+/// classified, most are no term, and comparing each with every key of the table was a
+/// tenth of reading a file's old formulas.
+fn candidates(name: &str, factory: Factory) -> impl Iterator<Item = &'static TermPattern> {
+    /// Positions in [`TERMS`] by factory and first byte of a key.
+    type Index = [Vec<Vec<u16>>; 2];
+    static INDEX: std::sync::OnceLock<Index> = std::sync::OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index: Index = [vec![Vec::new(); 256], vec![Vec::new(); 256]];
+        for (i, pattern) in TERMS.iter().enumerate() {
+            let Ok(i) = u16::try_from(i) else { continue };
+            let Some(by_byte) = index.get_mut(pattern.factory as usize) else {
+                continue;
+            };
+            for (byte, list) in by_byte.iter_mut().enumerate() {
+                let starts =
+                    |k: &&str| k.as_bytes().first().is_none_or(|b| usize::from(*b) == byte);
+                if pattern.keys.iter().any(starts) {
+                    list.push(i);
+                }
+            }
+        }
+        index
+    });
+    let listed = name.as_bytes().first().and_then(|b| {
+        index
+            .get(factory as usize)
+            .and_then(|by_byte| by_byte.get(usize::from(*b)))
+    });
+    let (listed, all) = match listed {
+        Some(list) => (list.as_slice(), None),
+        // An empty name: only an empty key could match it; try every pattern.
+        None => (
+            &[][..],
+            Some(TERMS.iter().filter(move |p| p.factory == factory)),
+        ),
+    };
+    listed
+        .iter()
+        .filter_map(|i| TERMS.get(usize::from(*i)))
+        .chain(all.into_iter().flatten())
 }
 
 /// The form of a stat term (PCGen's `TermEvaluatorBuilderPCStat`).
@@ -699,6 +743,35 @@ mod tests {
             assert!(TERMS.iter().any(|t| t.builder == *b), "{b}");
         }
         assert!(summary("COMPLETE_PC_TL").is_some());
+    }
+
+    #[test]
+    fn the_first_byte_index_picks_what_a_scan_of_the_whole_table_picks() {
+        let scan = |name: &str, factory: Factory| {
+            TERMS
+                .iter()
+                .filter(|p| p.factory == factory)
+                .find_map(|p| {
+                    let key = p.keys.iter().find(|k| name.starts_with(**k))?;
+                    Some((p.form == Form::Prefix || name.len() == key.len()).then_some(p))
+                })
+                .flatten()
+        };
+        let mut names = vec![String::new(), "x".to_owned(), "Rage".to_owned()];
+        for key in TERMS.iter().flat_map(|p| p.keys) {
+            names.extend([
+                (*key).to_owned(),
+                format!("{key}X"),
+                format!("{key}=Fighter"),
+                key.to_lowercase(),
+                key.get(..1).unwrap_or("").to_owned(),
+            ]);
+        }
+        for name in &names {
+            for factory in [Factory::Pc, Factory::Equipment] {
+                assert_eq!(classify_in(name, factory), scan(name, factory), "{name}");
+            }
+        }
     }
 
     #[test]

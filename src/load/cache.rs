@@ -58,8 +58,12 @@ impl std::fmt::Debug for RunShared {
     }
 }
 
-/// One value derived from a file by a later layer: its name, its variant, the value.
-type Derived = (&'static str, u32, Arc<dyn Any + Send + Sync>);
+/// One value derived from a file by a later layer: its name, its variant, the value (empty
+/// while the first asker computes it).
+type Derived = (&'static str, u32, Arc<DerivedSlot>);
+
+/// Where a derived value is kept; locked while it is computed.
+type DerivedSlot = Mutex<Option<Arc<dyn Any + Send + Sync>>>;
 
 /// What one finder found in a file, with spans against [`CACHE_FILE`].
 type Findings = (&'static str, Arc<[Diagnostic]>);
@@ -144,36 +148,43 @@ impl CachedFile {
 
     /// What a later layer derives from this file alone — `name` says what, `variant` how it
     /// was read (e.g. the file kind) — computed by the first load set that asks and shared
-    /// with the others (a later layer's type: the loader stores it without knowing it). Two
-    /// load sets asking at once may both compute it; the first to finish is kept. `compute`
-    /// must depend on the file alone (its text and [`CachedFile::shared_lines`]).
+    /// with the others (a later layer's type: the loader stores it without knowing it). A
+    /// load set asking while another computes it waits for that value rather than compute
+    /// it again (load sets checked at once share their core books, whose values are the
+    /// dearest). `compute` must depend on the file alone (its text and
+    /// [`CachedFile::shared_lines`]) and must not ask for the same value of the same file.
     pub fn derived<T: Any + Send + Sync>(
         &self,
         name: &'static str,
         variant: u32,
         compute: impl FnOnce(&Self) -> T,
     ) -> Arc<T> {
-        let lock = || self.derived.lock().unwrap_or_else(|e| e.into_inner());
-        let known = lock()
-            .iter()
-            .find(|(n, v, _)| *n == name && *v == variant)
-            .map(|(_, _, d)| Arc::clone(d));
-        if let Some(known) = known.and_then(|d| d.downcast::<T>().ok()) {
+        let slot = {
+            // A panic while the lock was held cannot leave the list half-changed (one push).
+            let mut all = self.derived.lock().unwrap_or_else(|e| e.into_inner());
+            match all.iter().find(|(n, v, _)| *n == name && *v == variant) {
+                Some((_, _, slot)) => Arc::clone(slot),
+                None => {
+                    let slot: Arc<DerivedSlot> = Arc::default();
+                    all.push((name, variant, Arc::clone(&slot)));
+                    slot
+                }
+            }
+        };
+        // Held while computing: a second asker waits here. A panic in `compute` leaves the
+        // slot empty, and the next asker computes it.
+        let mut value = slot.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(known) = value
+            .as_ref()
+            .and_then(|v| Arc::clone(v).downcast::<T>().ok())
+        {
             return known;
         }
         let made = Arc::new(compute(self));
-        let mut all = lock();
-        let kept = all
-            .iter()
-            .find(|(n, v, _)| *n == name && *v == variant)
-            .and_then(|(_, _, d)| Arc::clone(d).downcast::<T>().ok());
-        match kept {
-            Some(kept) => kept,
-            None => {
-                all.push((name, variant, made.clone()));
-                made
-            }
+        if value.is_none() {
+            *value = Some(made.clone());
         }
+        made
     }
 
     /// The file's meaningful lines read with `mode`, split once per mode and run, with spans
@@ -477,6 +488,32 @@ mod tests {
         assert_eq!(*b.lock().expect("not poisoned"), vec![7]);
         let c = read(&other, "/d/a.lst").run_shared::<Mutex<Vec<u32>>>("test::numbers");
         assert!(c.lock().expect("not poisoned").is_empty());
+    }
+
+    #[test]
+    fn a_derived_value_asked_for_at_once_is_computed_once() {
+        let fs = MemoryFs::new().with("/d/a.lst", "A\n");
+        let cache = FileCache::new();
+        let a = cache
+            .read(&fs, Path::new("/d/a.lst"), || "a.lst".into())
+            .expect("in memory");
+        let runs = std::sync::atomic::AtomicUsize::new(0);
+        let ask = || {
+            a.derived("test::slow", 0, |f| {
+                runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                f.source().text.len()
+            })
+        };
+        let values: Vec<usize> = std::thread::scope(|s| {
+            let askers: Vec<_> = (0..4).map(|_| s.spawn(ask)).collect();
+            askers
+                .into_iter()
+                .map(|h| *h.join().expect("no panic"))
+                .collect()
+        });
+        assert_eq!(values, [2, 2, 2, 2]);
+        assert_eq!(runs.load(std::sync::atomic::Ordering::SeqCst), 1);
     }
 
     #[test]

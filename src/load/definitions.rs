@@ -9,15 +9,17 @@
 //! which need every object file read, are a second part built only when an unknown object
 //! is reported. Both are immutable once built (`Send + Sync`).
 
-use crate::load::campaign::{FileKind, parse_pcc};
+use crate::load::cache::FileCache;
+use crate::load::campaign::{FileKind, parse_pcc, parse_pcc_cached};
 use crate::load::fs::FileSystem;
 use crate::load::index::CampaignIndex;
 use crate::load::root::PcgenRoot;
 use crate::load::text::lines;
 use crate::source::{FileId, SourceFile, TextEncoding, decode_text};
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// What a definition defines.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -42,9 +44,6 @@ pub enum DefinedKind {
     Object(FileKind),
     /// `CATEGORY:Name` in a DYNAMIC file.
     DynamicObject(String),
-    /// An old-system variable: `DEFINE:Name|…`, `BONUS:VAR|Name|…` in an object file
-    /// ([`old_variables_in_token`]).
-    OldVariable,
 }
 
 /// One definition found by the scan.
@@ -61,9 +60,6 @@ pub struct Definition {
     /// 1-based line number.
     pub line: u32,
 }
-
-/// What reads one file's text for definitions: `(name, kind, line)` of each.
-type ScanText = fn(FileKind, &str) -> Vec<(String, DefinedKind, u32)>;
 
 /// Definitions by lower-cased name.
 #[derive(Clone, Debug, Default)]
@@ -104,17 +100,6 @@ impl Definitions {
         index: &CampaignIndex,
         wanted: impl Fn(FileKind) -> bool,
     ) -> Self {
-        Self::scan_with(fs, root, index, wanted, scan_file)
-    }
-
-    /// [`Definitions::scan`] reading each file's text with `scan_text`.
-    fn scan_with(
-        fs: &dyn FileSystem,
-        root: &PcgenRoot,
-        index: &CampaignIndex,
-        wanted: impl Fn(FileKind) -> bool,
-        scan_text: ScanText,
-    ) -> Self {
         // File → the campaigns listing it, and its kind; in campaign order.
         let mut files: Vec<(PathBuf, FileKind, Vec<usize>)> = Vec::new();
         let mut seen: HashMap<PathBuf, usize> = HashMap::new();
@@ -153,7 +138,7 @@ impl Definitions {
                 continue;
             };
             let text = decode_text(&bytes).0;
-            for (name, what, line) in scan_text(kind, &text) {
+            for (name, what, line) in scan_file(kind, &text) {
                 for &campaign in &campaigns {
                     out.push(Definition {
                         kind: what.clone(),
@@ -257,38 +242,125 @@ fn scan_file(kind: FileKind, text: &str) -> Vec<(String, DefinedKind, u32)> {
     out
 }
 
-/// The old-system variables of one object file's text: `(name, kind, line)`. A quick
-/// scan: only the lines that hold `DEFINE:` or `VAR|` are cut into tokens.
-fn scan_old_variables(_kind: FileKind, text: &str) -> Vec<(String, DefinedKind, u32)> {
-    let mut out = Vec::new();
-    // The lines holding a `DEFINE:` or a `VAR|`, found by searching the whole text: most
-    // lines hold neither.
-    let mut starts: Vec<usize> = ["DEFINE:", "VAR|"]
+/// The old-system variables one object file's text defines, as written, in text order. A
+/// quick scan: only the lines that hold `DEFINE:` or `VAR|` (found with a vectorised
+/// search over the whole text: most lines hold neither) are cut into tokens.
+fn scan_old_variables(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut starts: Vec<usize> = [&b"DEFINE:"[..], &b"VAR|"[..]]
         .iter()
-        .flat_map(|pat| text.match_indices(pat).map(|(i, _)| i))
-        .map(|i| text[..i].rfind('\n').map_or(0, |n| n + 1))
+        .flat_map(|pat| memchr::memmem::find_iter(bytes, pat))
+        .map(|i| {
+            bytes
+                .get(..i)
+                .and_then(|b| memchr::memrchr(b'\n', b))
+                .map_or(0, |n| n + 1)
+        })
         .collect();
     starts.sort_unstable();
     starts.dedup();
-    // Line numbers counted from one start to the next.
-    let (mut counted, mut number) = (0usize, 1usize);
+    let mut out = Vec::new();
     for start in starts {
-        number += text
-            .get(counted..start)
-            .map_or(0, |t| t.bytes().filter(|b| *b == b'\n').count());
-        counted = start;
-        let line = text[start..].split('\n').next().unwrap_or("");
+        let line = text
+            .get(start..)
+            .and_then(|t| t.split('\n').next())
+            .unwrap_or("");
         if line.starts_with('#') {
             continue;
         }
-        let number = u32::try_from(number).unwrap_or(u32::MAX);
         for token in line.split('\t') {
             for v in old_variables_in_token(token.trim()) {
-                out.push((v.name.to_owned(), DefinedKind::OldVariable, number));
+                out.push(v.name.to_owned());
             }
         }
     }
     out
+}
+
+/// The name under which a file's old-system variables are kept in the run's file cache.
+const OLD_VARIABLES: &str = "load::definitions::old_variables";
+
+/// The files of every campaign under the data folder that define each old-system variable
+/// (`DEFINE`, `BONUS:VAR`; see [`old_variables_in_token`]). Built once per run from the
+/// run's [`FileCache`]: each file is read once per run whether a load set or this index
+/// asks first, and scanned once.
+#[derive(Debug, Default)]
+pub struct OldVariableFiles {
+    /// Each scanned file, once.
+    files: Vec<PathBuf>,
+    /// Positions in `files` by lower-cased name, each file once per name, in campaign
+    /// path order.
+    by_name: HashMap<String, Vec<u32>>,
+}
+
+impl OldVariableFiles {
+    /// The object files of every indexed campaign, each once, in campaign path order.
+    fn to_scan(
+        fs: &dyn FileSystem,
+        root: &PcgenRoot,
+        index: &CampaignIndex,
+        cache: &FileCache,
+    ) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        let mut seen: HashMap<PathBuf, ()> = HashMap::new();
+        for c in index.campaigns() {
+            let Ok(pcc) = cache.read(fs, &c.path, || root.display(&c.path)) else {
+                continue;
+            };
+            let campaign = parse_pcc_cached(&c.path, FileId(0), &pcc, root, &mut Vec::new());
+            for e in campaign.entries.iter().filter(|e| object_kind(e.kind)) {
+                if seen.contains_key(&e.path) || cache.escape(fs, root, &e.path).is_some() {
+                    continue;
+                }
+                seen.insert(e.path.clone(), ());
+                files.push(e.path.clone());
+            }
+        }
+        files
+    }
+
+    /// The old-system variables the file at `path` defines, read through `cache` and
+    /// scanned once per run; `None` when it cannot be read.
+    fn names_in(
+        fs: &dyn FileSystem,
+        root: &PcgenRoot,
+        cache: &FileCache,
+        path: &Path,
+    ) -> Option<Arc<Vec<String>>> {
+        let file = cache.read(fs, path, || root.display(path)).ok()?;
+        Some(file.derived(OLD_VARIABLES, 0, |f| scan_old_variables(&f.source().text)))
+    }
+
+    /// The index of `files` (in their order), each file's names from `names_in`.
+    fn of(files: &[PathBuf], names_in: impl Fn(&Path) -> Option<Arc<Vec<String>>>) -> Self {
+        let mut out = OldVariableFiles::default();
+        for path in files {
+            let Some(names) = names_in(path) else {
+                continue;
+            };
+            let Ok(at) = u32::try_from(out.files.len()) else {
+                continue;
+            };
+            out.files.push(path.clone());
+            for name in names.iter() {
+                let files = out.by_name.entry(name.to_lowercase()).or_default();
+                if files.last() != Some(&at) {
+                    files.push(at);
+                }
+            }
+        }
+        out
+    }
+
+    /// The files that define the old-system variable `name` (case-insensitive).
+    pub fn files_defining(&self, name: &str) -> impl Iterator<Item = &Path> {
+        self.by_name
+            .get(&name.to_lowercase())
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| self.files.get(i as usize))
+            .map(PathBuf::as_path)
+    }
 }
 
 /// The key an object line defines: `.COPY=` targets, else the KEY token, else the name
@@ -345,11 +417,14 @@ pub struct OldVariable<'t> {
 /// of that name). Names holding a `%` placeholder are left out: their value is chosen.
 pub fn old_variables_in_token<'t>(token: &'t str) -> Vec<OldVariable<'t>> {
     let mut out = Vec::new();
-    // Most tokens are neither: one byte rules them out.
-    if !matches!(token.as_bytes().first(), Some(b'D' | b'B' | b'T')) {
-        return out;
-    }
-    let Some((name, value)) = token.split_once(':') else {
+    // Most tokens are none of the three: their first bytes rule them out.
+    let Some((name, value)) = ["DEFINE", "BONUS", "TEMPBONUS"]
+        .into_iter()
+        .find_map(|name| {
+            let value = token.strip_prefix(name)?.strip_prefix(':')?;
+            Some((name, value))
+        })
+    else {
         return out;
     };
     let at = name.len() + 1;
@@ -407,7 +482,11 @@ pub fn old_variables_in_token<'t>(token: &'t str) -> Vec<OldVariable<'t>> {
 pub struct LazyDefinitions {
     names: OnceLock<Definitions>,
     objects: OnceLock<Definitions>,
-    old_variables: OnceLock<Definitions>,
+    /// The files [`LazyDefinitions::old_variables`] scans, and the next of them no thread
+    /// has taken yet.
+    old_variable_files: OnceLock<Vec<PathBuf>>,
+    old_variable_next: AtomicUsize,
+    old_variables: OnceLock<OldVariableFiles>,
 }
 
 impl Clone for LazyDefinitions {
@@ -441,17 +520,31 @@ impl LazyDefinitions {
             .get_or_init(|| Definitions::scan(fs, root, index, object_kind))
     }
 
-    /// The old-system variables (`DEFINE`, `BONUS:VAR`) of every campaign's object files
-    /// (scanned on the first call).
+    /// The files defining each old-system variable (`DEFINE`, `BONUS:VAR`) among every
+    /// campaign's object files, read through the run's `cache` (scanned on the first call).
     pub fn old_variables(
         &self,
         fs: &dyn FileSystem,
         root: &PcgenRoot,
         index: &CampaignIndex,
-    ) -> &Definitions {
-        self.old_variables.get_or_init(|| {
-            Definitions::scan_with(fs, root, index, object_kind, scan_old_variables)
-        })
+        cache: &FileCache,
+    ) -> &OldVariableFiles {
+        if let Some(built) = self.old_variables.get() {
+            return built;
+        }
+        let files = self
+            .old_variable_files
+            .get_or_init(|| OldVariableFiles::to_scan(fs, root, index, cache));
+        // Every thread that needs the index while it is being built reads and scans the
+        // files no other has taken (load sets are checked in parallel, and one thread alone
+        // took a good part of the whole check's time), then one of them puts it together
+        // from what the cache then holds.
+        let names_in = |path: &Path| OldVariableFiles::names_in(fs, root, cache, path);
+        while let Some(path) = files.get(self.old_variable_next.fetch_add(1, Ordering::Relaxed)) {
+            names_in(path);
+        }
+        self.old_variables
+            .get_or_init(|| OldVariableFiles::of(files, names_in))
     }
 
     /// True once the names part has been scanned (for tests: the scan is lazy).
@@ -569,14 +662,31 @@ mod tests {
     }
 
     #[test]
-    fn scans_old_variables_with_their_lines() {
+    fn scans_old_variables_outside_comments() {
         let text = "# DEFINE:Not|0\nA\tDEFINE:X|0\n\nB\tBONUS:VAR|Y,Z|1\tDEFINE:W|2\r\n";
-        let found: Vec<(String, u32)> = scan_old_variables(FileKind::Ability, text)
-            .into_iter()
-            .map(|(n, _, l)| (n, l))
-            .collect();
-        let want = [("X", 2), ("Y", 4), ("Z", 4), ("W", 4)].map(|(n, l)| (n.to_owned(), l));
-        assert_eq!(found, want);
+        assert_eq!(scan_old_variables(text), ["X", "Y", "Z", "W"]);
+    }
+
+    #[test]
+    fn finds_the_files_defining_an_old_variable_through_the_run_cache() {
+        let (fs, root) = fixture();
+        let fs = fs.with(
+            "/pc/data/pf/core/classes.lst",
+            "CLASS:Fighter\tHD:10\tDEFINE:FighterLevel|0\n1\tBONUS:VAR|fighterlevel|1\n",
+        );
+        let index = CampaignIndex::build(&fs, &root);
+        let cache = FileCache::new();
+        let lazy = LazyDefinitions::default();
+        let files = lazy.old_variables(&fs, &root, &index, &cache);
+        let found: Vec<&Path> = files.files_defining("FIGHTERLEVEL").collect();
+        assert_eq!(found, [Path::new("/pc/data/pf/core/classes.lst")]);
+        assert_eq!(files.files_defining("Other").count(), 0);
+        assert!(
+            cache
+                .get(Path::new("/pc/data/pf/core/classes.lst"))
+                .is_some(),
+            "read through the run's cache"
+        );
     }
 
     #[test]

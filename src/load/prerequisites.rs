@@ -14,13 +14,23 @@ pub struct Embedded<'t> {
     pub value_start: usize,
 }
 
+/// The search for `PRE`, made once (a token's text is short: setting up `str::find`'s
+/// searcher cost more than the search).
+static PRE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new("PRE"));
+
+/// Whether `token` holds `PRE` anywhere: without it, [`embedded`] finds nothing.
+pub fn may_hold_one(token: &str) -> bool {
+    PRE.find(token.as_bytes()).is_some()
+}
+
 /// Every prerequisite in `token` (a token's whole text), in order: a `PRExxx:` at the
 /// token's start or after `|`, `[` or `!`, whose name is upper-case letters.
 pub fn embedded(token: &str) -> Vec<Embedded<'_>> {
     let bytes = token.as_bytes();
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(p) = token.get(from..).and_then(|r| r.find("PRE")) {
+    while let Some(p) = token.get(from..).and_then(|r| PRE.find(r.as_bytes())) {
         let start = from + p;
         from = start + 3;
         let opens = |i: usize| i == 0 || matches!(bytes.get(i - 1), Some(b'|' | b'['));

@@ -16,8 +16,8 @@
 //! ([`OldVariablesElsewhere`]): the data reads optional books' variables on purpose.
 
 use crate::diagnostic::{Diagnostic, MissingKind};
-use crate::load::definitions::{DefinedKind, Definition};
-use crate::load::{CampaignIndex, FileKind, FileSystem, LoadSet, PcgenRoot};
+use crate::load::definitions::{DefinedKind, Definition, OldVariableFiles};
+use crate::load::{CampaignIndex, FileCache, FileKind, FileSystem, LoadSet, PcgenRoot};
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -103,25 +103,27 @@ fn system_folder<'p>(root: &PcgenRoot, path: &'p Path) -> Option<&'p std::ffi::O
 /// such variables on purpose: an optional book's switch (`PREVAREQ:UseFractionalBAB,1` in a
 /// core book, defined by Pathfinder Unchained) is 0 while that book is not loaded, which is
 /// what the author means. Made once per load set, when its first unknown name is looked
-/// up; the object part of the definitions index is built on first need, once per run.
+/// up; the index of the files defining each variable is built on first need, once per run,
+/// through the run's file cache.
 pub struct OldVariablesElsewhere<'a> {
-    definitions: &'a crate::load::definitions::Definitions,
+    definitions: &'a OldVariableFiles,
     root: &'a PcgenRoot,
     loaded: crate::fxhash::FxHashSet<&'a [u8]>,
     systems: HashSet<&'a std::ffi::OsStr>,
 }
 
 impl<'a> OldVariablesElsewhere<'a> {
-    /// The index for `load`.
+    /// The index for `load`, the data folder's files read through `cache`.
     pub fn new(
         fs: &dyn FileSystem,
         root: &'a PcgenRoot,
         index: &'a CampaignIndex,
+        cache: &'a FileCache,
         load: &'a LoadSet,
     ) -> Self {
         let selected = load.campaigns.get(..load.selected).unwrap_or(&[]);
         OldVariablesElsewhere {
-            definitions: index.definitions().old_variables(fs, root, index),
+            definitions: index.definitions().old_variables(fs, root, index, cache),
             root,
             loaded: load
                 .files
@@ -138,11 +140,9 @@ impl<'a> OldVariablesElsewhere<'a> {
     /// Whether another campaign of the game system defines the old-system variable `name`.
     pub fn defines(&self, name: &str) -> bool {
         self.definitions
-            .named(name)
-            .iter()
-            .filter(|d| d.kind == DefinedKind::OldVariable)
-            .filter(|d| !self.loaded.contains(d.path.as_os_str().as_encoded_bytes()))
-            .any(|d| system_folder(self.root, &d.path).is_some_and(|s| self.systems.contains(s)))
+            .files_defining(name)
+            .filter(|path| !self.loaded.contains(path.as_os_str().as_encoded_bytes()))
+            .any(|path| system_folder(self.root, path).is_some_and(|s| self.systems.contains(s)))
     }
 }
 

@@ -17,6 +17,48 @@ use std::sync::Arc;
 /// The name under which a file's old formulas are kept in the file cache.
 const DERIVED: &str = "model::old_formulas::file";
 
+/// The name under which the run's [`Numbers`] are kept in the file cache.
+const NUMBERS: &str = "model::old_formulas::numbers";
+
+/// The old-system variable names of one run (defined or read by its files), each numbered
+/// once, compared as PCGen compares them (without regard to case). Kept by the run's file
+/// cache: a load set then marks what it defines in a bit set by these numbers, instead of
+/// hashing every defined name of its files into a set of its own.
+#[derive(Debug, Default)]
+pub(super) struct Numbers {
+    by_name: std::sync::Mutex<crate::fxhash::FxHashMap<Name, u32>>,
+}
+
+impl Numbers {
+    /// The numbers of the run `file` belongs to.
+    pub(super) fn of(file: &CachedFile) -> Arc<Numbers> {
+        file.run_shared(NUMBERS)
+    }
+
+    /// The number of each of `names`, numbering the new ones (one lock for all).
+    fn number<'n>(&self, names: impl Iterator<Item = &'n Name>) -> Vec<u32> {
+        // A panic while the lock was held cannot leave the map half-changed (one insert).
+        let mut by_name = self
+            .by_name
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        names
+            .map(|n| {
+                let next = u32::try_from(by_name.len()).unwrap_or(u32::MAX);
+                *by_name.entry(n.clone()).or_insert(next)
+            })
+            .collect()
+    }
+
+    /// How many names are numbered so far.
+    pub(super) fn len(&self) -> usize {
+        self.by_name
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .len()
+    }
+}
+
 /// A name a file's formulas read and the file does not resolve itself.
 #[derive(Debug)]
 pub(super) struct Read {
@@ -24,6 +66,8 @@ pub(super) struct Read {
     pub(super) name: Name,
     /// Its first use (in the cache's file).
     pub(super) span: Span,
+    /// Its number in the run ([`Numbers`]).
+    pub(super) number: u32,
     /// How many uses in the file.
     pub(super) uses: usize,
     /// Every use is a whole `PREVARxx` operand (`PREVARGTEQ:NotAllowed,1`): a switch,
@@ -53,6 +97,12 @@ pub(super) struct FileFormulas {
     /// `TEMPBONUS`), in the cache's file: what the check of the two systems side by side
     /// points at.
     pub(super) defined_at: Vec<DefinedAt>,
+    /// The number in the run ([`Numbers`]) of each of `defines`.
+    pub(super) numbers: Vec<u32>,
+    /// The first of `defines` (its position) with each [`folded`] text.
+    pub(super) by_folded: crate::fxhash::FxHashMap<u64, usize>,
+    /// The positions in `defines` by the name's first character, lower-cased ([`initial`]).
+    pub(super) by_initial: crate::fxhash::FxHashMap<char, Vec<usize>>,
     /// The stat abbreviations a STAT file's `ABB:` tokens give.
     pub(super) stats: Vec<String>,
     /// The names the formulas read that are neither defined in this file, nor terms,
@@ -67,7 +117,12 @@ impl FileFormulas {
     pub(super) fn of(file: &CachedFile, kind: FileKind) -> Arc<FileFormulas> {
         let mode = line_mode(kind);
         file.derived(DERIVED, mode as u32, |f| {
-            read(f.shared_lines(mode), &f.source().text, kind)
+            read(
+                f.shared_lines(mode),
+                &f.source().text,
+                kind,
+                &Numbers::of(f),
+            )
         })
     }
 }
@@ -77,8 +132,9 @@ pub(super) fn has_formulas(kind: FileKind) -> bool {
     line_mode(kind) != LineMode::Whole
 }
 
-/// Reads the old formulas of `lines` (of a file whose text is `text`).
-pub(super) fn read(lines: &[Line], text: &str, kind: FileKind) -> FileFormulas {
+/// Reads the old formulas of `lines` (of a file whose text is `text`), numbering their
+/// names in `numbers`.
+pub(super) fn read(lines: &[Line], text: &str, kind: FileKind, numbers: &Numbers) -> FileFormulas {
     let mut out = FileFormulas::default();
     // An item's formulas (`BONUS:ITEMCOST|…|COST*2`) are evaluated on the item, whose
     // properties PCGen reads by upper-case names the term table does not list.
@@ -171,6 +227,7 @@ pub(super) fn read(lines: &[Line], text: &str, kind: FileKind) -> FileFormulas {
                             candidates.push(Read {
                                 name,
                                 span: n.span,
+                                number: 0,
                                 uses: 1,
                                 switch,
                             });
@@ -186,7 +243,25 @@ pub(super) fn read(lines: &[Line], text: &str, kind: FileKind) -> FileFormulas {
         .into_iter()
         .filter(|r| !defined.contains_key(&r.name))
         .collect();
+    let mut all = numbers.number(out.defines.iter().chain(out.reads.iter().map(|r| &r.name)));
+    let reads = all.split_off(out.defines.len());
+    for (r, number) in out.reads.iter_mut().zip(reads) {
+        r.number = number;
+    }
+    out.numbers = all;
+    for (i, (name, words)) in out.defines.iter().zip(&out.folded).enumerate() {
+        out.by_folded.entry(*words).or_insert(i);
+        if let Some(c) = initial(name.as_str()) {
+            out.by_initial.entry(c).or_default().push(i);
+        }
+    }
     out
+}
+
+/// A name's first character, lower-cased: "did you mean" looks among the names that
+/// start as the unknown one does.
+pub(super) fn initial(name: &str) -> Option<char> {
+    name.chars().next().map(|c| c.to_ascii_lowercase())
 }
 
 /// Whether a name a formula reads must be a variable for PCGen to find a value: not a
@@ -426,7 +501,7 @@ mod tests {
 
     fn reads(kind: FileKind, text: &str) -> (Vec<String>, Vec<String>) {
         let ls = lines(CACHE_FILE, text, line_mode(kind));
-        let f = read(&ls, text, kind);
+        let f = read(&ls, text, kind, &Numbers::default());
         let reads = f
             .reads
             .iter()
@@ -450,7 +525,7 @@ mod tests {
     fn stats_are_read_from_stat_files() {
         let text = "Strength\tABB:STR\tDEFINE:X|STRSCORE\n";
         let ls = lines(CACHE_FILE, text, line_mode(FileKind::Stat));
-        let f = read(&ls, text, FileKind::Stat);
+        let f = read(&ls, text, FileKind::Stat, &Numbers::default());
         assert_eq!(f.stats, ["STR"]);
         assert!(is_stat(&f.reads[0].name, &f.stats));
     }

@@ -28,7 +28,7 @@ use crate::load::cache::CACHE_FILE;
 use crate::load::{LoadSet, LoadedFile};
 use crate::model::Dataset;
 use crate::name::{Name, closest};
-use file::{FileFormulas, Read, folded, has_formulas, is_stat};
+use file::{FileFormulas, Numbers, Read, has_formulas, initial, is_stat};
 use std::sync::Arc;
 
 /// How many unknown names a file may have and still be told "did you mean": beyond it the
@@ -68,13 +68,13 @@ pub fn check(
             formulas
                 .reads
                 .iter()
-                .filter(|r| !known.has(&r.name))
+                .filter(|r| !known.has(r))
                 .filter_map(|r| systems.read(f, r)),
         );
         let unknown: Vec<(&Read, Option<Name>)> = formulas
             .reads
             .iter()
-            .filter(|r| !known.has(&r.name) && !systems.has(&r.name))
+            .filter(|r| !known.has(r) && !systems.has(&r.name))
             .filter(|r| !elsewhere(r.name.as_str()))
             .filter_map(|r| {
                 // A switch no book sets is read as 0 on purpose as often as not
@@ -117,77 +117,84 @@ fn placed(d: &Diagnostic, f: &LoadedFile) -> Diagnostic {
 
 /// What the load set gives an old formula a value with: its old-system variables and its
 /// stats (its formula-system variables are not among them: [`systems`]).
-struct Known {
-    /// The old-system variables.
-    variables: FxHashSet<Name>,
-    /// The old-system variables alone, each once: what a suggestion is taken from.
-    defined: Vec<Name>,
-    /// Each of `defined` by [`folded`] text.
-    by_words: crate::fxhash::FxHashMap<u64, Name>,
+struct Known<'f> {
+    /// The load set's files with formulas, in load order, and what each defines.
+    files: &'f [(&'f LoadedFile, Arc<FileFormulas>)],
+    /// The old-system variables, a bit per name by its number in the run ([`Numbers`]).
+    defined: Vec<u64>,
     stats: Vec<String>,
-    /// `defined` and `stats` by their first character, lower-cased (made on the first
-    /// suggestion): "did you mean" looks among the names that start as the unknown one
-    /// does, so a load set's many unknown names do not each search every known name.
-    by_initial: std::cell::OnceCell<crate::fxhash::FxHashMap<char, Vec<Name>>>,
 }
 
-impl Known {
-    fn of(files: &[(&LoadedFile, Arc<FileFormulas>)]) -> Known {
-        let count: usize = files.iter().map(|(_, f)| f.defines.len()).sum();
-        let mut variables: FxHashSet<Name> =
-            FxHashSet::with_capacity_and_hasher(count, Default::default());
-        let mut defined = Vec::with_capacity(count);
-        let mut by_words = crate::fxhash::FxHashMap::default();
+/// Whether bit `n` of `bits` is set.
+fn bit(bits: &[u64], n: u32) -> bool {
+    let n = n as usize;
+    bits.get(n / 64).is_some_and(|w| w & (1 << (n % 64)) != 0)
+}
+
+impl<'f> Known<'f> {
+    fn of(files: &'f [(&'f LoadedFile, Arc<FileFormulas>)]) -> Known<'f> {
+        let size = files
+            .first()
+            .map_or(0, |(f, _)| Numbers::of(&f.cached).len());
+        let mut defined = vec![0u64; size.div_ceil(64)];
         let mut stats = Vec::new();
         for (_, f) in files {
-            for (n, words) in f.defines.iter().zip(&f.folded) {
-                if variables.insert(n.clone()) {
-                    defined.push(n.clone());
-                    by_words.entry(*words).or_insert_with(|| n.clone());
+            for &n in &f.numbers {
+                let n = n as usize;
+                if let Some(w) = defined.get_mut(n / 64) {
+                    *w |= 1 << (n % 64);
                 }
             }
             stats.extend(f.stats.iter().cloned());
         }
         Known {
-            variables,
+            files,
             defined,
-            by_words,
             stats,
-            by_initial: std::cell::OnceCell::new(),
         }
     }
 
     /// The known old-system variable, stat or term closest to `name` among those with the
-    /// same first character, if one is close.
+    /// same first character, if one is close. Each file keeps its variables by first
+    /// character, so a load set's many unknown names do not each search every known name,
+    /// nor does the load set gather its names for them.
     fn suggestion(&self, name: &Name) -> Option<Name> {
-        let initial = |n: &str| n.chars().next().map(|c| c.to_ascii_lowercase());
-        let by_initial = self.by_initial.get_or_init(|| {
-            let mut map: crate::fxhash::FxHashMap<char, Vec<Name>> = Default::default();
-            let stats = self.stats.iter().map(|s| Name::new(s));
-            // The terms that are a whole name (`ENCUMBERANCE`, PCGen's spelling).
-            let terms = crate::jep::terms::TERMS
-                .iter()
-                .filter(|t| t.form == crate::jep::terms::Form::Whole)
-                .flat_map(|t| t.keys.iter().map(|k| Name::new(k)));
-            for n in self.defined.iter().cloned().chain(stats).chain(terms) {
-                if let Some(c) = initial(n.as_str()) {
-                    map.entry(c).or_default().push(n);
-                }
-            }
-            map
-        });
-        let pool = by_initial.get(&initial(name.as_str())?)?;
-        closest(name.as_str(), pool.iter().map(Name::as_str)).map(Name::new)
+        let first = initial(name.as_str())?;
+        // Each variable once, as the first file defining it (in load order) writes it.
+        let mut seen = FxHashSet::default();
+        let defined = self
+            .files
+            .iter()
+            .flat_map(|(_, f)| {
+                let at = f.by_initial.get(&first).map_or(&[][..], Vec::as_slice);
+                at.iter()
+                    .filter_map(|&i| Some((f.defines.get(i)?, *f.numbers.get(i)?)))
+            })
+            .filter(move |(_, number)| seen.insert(*number))
+            .map(|(n, _)| n.as_str());
+        let stats = self.stats.iter().map(String::as_str);
+        // The terms that are a whole name (`ENCUMBERANCE`, PCGen's spelling).
+        let terms = crate::jep::terms::TERMS
+            .iter()
+            .filter(|t| t.form == crate::jep::terms::Form::Whole)
+            .flat_map(|t| t.keys.iter().copied());
+        let pool = defined.chain(stats.chain(terms).filter(|n| initial(n) == Some(first)));
+        closest(name.as_str(), pool).map(Name::new)
     }
 
     /// The known old-system variable that is `name` written with other case, `_`, `-` or
-    /// spaces between its words (`CasterLevel_Highest` for `Caster_Level_Highest`).
+    /// spaces between its words (`CasterLevel_Highest` for `Caster_Level_Highest`): the
+    /// first file in load order with such a variable gives its first.
     fn same_words(&self, name: &Name) -> Option<Name> {
-        self.by_words.get(&folded(name.as_str())).cloned()
+        let words = file::folded(name.as_str());
+        self.files.iter().find_map(|(_, f)| {
+            let i = f.by_folded.get(&words)?;
+            f.defines.get(*i).cloned()
+        })
     }
 
-    fn has(&self, name: &Name) -> bool {
-        self.variables.contains(name) || is_stat(name, &self.stats)
+    fn has(&self, read: &Read) -> bool {
+        bit(&self.defined, read.number) || is_stat(&read.name, &self.stats)
     }
 
     /// The error for a name no part of the load set gives, one of `crowd` of its file.

@@ -141,7 +141,9 @@ pub fn formulas_in_token(token: &str) -> Vec<FormulaAt> {
         }
     }
     // Most tokens hold no PREVAR: one search rules them out.
-    if token.contains("PREVAR") {
+    static PREVAR: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new("PREVAR"));
+    if PREVAR.find(token.as_bytes()).is_some() {
         operands(token, &mut out);
         out.sort_by_key(|f| f.range.start);
     }

@@ -204,6 +204,30 @@ pub(super) struct Group {
     pub(super) lines: usize,
     /// Each key, with the span that made it first.
     pub(super) keys: crate::fxhash::FxHashMap<Name, Span>,
+    /// The closest key to each name asked about (`closest_with_distance`), kept for the
+    /// run: the same missing names are looked for in the same files by many load sets.
+    suggestions: std::sync::Mutex<crate::fxhash::FxHashMap<Name, Option<(usize, Name)>>>,
+}
+
+impl Group {
+    /// The key of this group closest to `name`, with its edit distance (see
+    /// [`crate::name::closest_with_distance`]), searched once per name and run.
+    pub(super) fn closest(&self, name: &Name) -> Option<(usize, Name)> {
+        let memo = || {
+            // A panic while the lock was held cannot leave the map half-changed.
+            self.suggestions
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if let Some(known) = memo().get(name) {
+            return known.clone();
+        }
+        let found =
+            crate::name::closest_with_distance(name.as_str(), self.keys.keys().map(Name::as_str))
+                .map(|(d, c)| (d, Name::new(c)));
+        memo().insert(name.clone(), found.clone());
+        found
+    }
 }
 
 impl FileObjects {
@@ -287,6 +311,7 @@ impl FileObjects {
                     category,
                     lines: 0,
                     keys: Default::default(),
+                    suggestions: Default::default(),
                 });
                 self.groups.len() - 1
             }
@@ -535,7 +560,11 @@ pub(super) fn head_line(line: &Line, text: &str, kind: FileKind) -> Option<HeadL
     };
     // Most first columns hold no `.`: no `.COPY=`, `.MOD` or `.FORGET` to look for.
     let dotted = first_text.contains('.');
-    if let Some(i) = first_text.find(".COPY").filter(|i| dotted && *i > 0) {
+    if let Some(i) = dotted
+        .then(|| first_text.find(".COPY"))
+        .flatten()
+        .filter(|i| *i > 0)
+    {
         let base = first_text.get(..i).unwrap_or("");
         let new = first_text.get(i + ".COPY=".len()..).unwrap_or("");
         let new_at = at + (i + ".COPY=".len()).min(first_text.len());

@@ -491,9 +491,13 @@ impl<'a> Resolver<'a> {
                  that makes them (a `PRECAMPAIGN` in the PCC), or correct the names"
             );
         }
-        let made = self.groups(space).flat_map(|(_, g)| g.keys.keys());
-        match closest(key.as_str(), made.map(Name::as_str)) {
-            Some(s) => format!("did you mean `{s}`?"),
+        // The closest of every group's keys: each group's closest, kept for the run.
+        let best = self
+            .groups(space)
+            .filter_map(|(_, g)| g.closest(key))
+            .min_by(|(d, c), (e, b)| d.cmp(e).then_with(|| c.as_str().cmp(b.as_str())));
+        match best {
+            Some((_, s)) => format!("did you mean `{s}`?"),
             None => format!(
                 "correct the name, or load the campaign that makes this {noun} (a `PRECAMPAIGN` in the PCC)"
             ),
@@ -537,18 +541,32 @@ impl<'a> Resolver<'a> {
     fn references(&mut self) {
         let forward = forward_refs(self.load);
         let facts = fact_defs(self.load);
-        let mut made: crate::fxhash::FxHashSet<(FileKind, &Name)> = Default::default();
-        let mut cleared: crate::fxhash::FxHashSet<(FileKind, &Name, &str, Option<&Name>)> =
-            Default::default();
-        for r in &self.read {
-            made.extend(r.objects.also_makes.iter().map(|(k, n)| (*k, n)));
-            cleared.extend(
-                r.objects
-                    .clears
+        // What the files make as their tokens are read, and what `.MOD` lines clear: only
+        // a name no file makes asks (most are found), so gathered on the first such name.
+        type Cleared<'n> =
+            crate::fxhash::FxHashSet<(FileKind, &'n Name, &'n str, Option<&'n Name>)>;
+        let made = std::cell::OnceCell::new();
+        let made = || {
+            made.get_or_init(|| {
+                self.read
                     .iter()
-                    .map(|(key, token, item)| (r.file.kind, key, token.as_str(), item.as_ref())),
-            );
-        }
+                    .flat_map(|r| r.objects.also_makes.iter().map(|(k, n)| (*k, n)))
+                    .collect::<crate::fxhash::FxHashSet<(FileKind, &Name)>>()
+            })
+        };
+        let cleared = std::cell::OnceCell::new();
+        let cleared = || {
+            cleared.get_or_init(|| {
+                self.read
+                    .iter()
+                    .flat_map(|r| {
+                        r.objects.clears.iter().map(|(key, token, item)| {
+                            (r.file.kind, key, token.as_str(), item.as_ref())
+                        })
+                    })
+                    .collect::<Cleared<'_>>()
+            })
+        };
         let mut missing = Vec::new();
         for r in &self.read {
             // An ability of an unknown category is dropped before PCGen reads its tokens:
@@ -570,7 +588,9 @@ impl<'a> Resolver<'a> {
                     continue;
                 }
                 let skipped = |o: &Name| self.skipped_mods.contains(&(r.file.file, o.clone()));
-                if !reference.owners.is_empty() && reference.owners.iter().all(|(o, _)| skipped(o))
+                if !self.skipped_mods.is_empty()
+                    && !reference.owners.is_empty()
+                    && reference.owners.iter().all(|(o, _)| skipped(o))
                 {
                     continue;
                 }
@@ -608,14 +628,14 @@ impl<'a> Resolver<'a> {
                     (Found::Excluded, _)
                         if self.left_out_later(&space, r, &reference.name.name) => {}
                     _ if forward.contains(&(reference.target, reference.name.name.clone())) => {}
-                    _ if made.contains(&(reference.target, &reference.name.name)) => {}
+                    _ if made().contains(&(reference.target, &reference.name.name)) => {}
                     // Every token that gave the name was cleared by a later `.MOD`:
                     // PCGen forgets the name with the token's value.
                     _ if !reference.owners.is_empty()
                         && reference.owners.iter().all(|(o, token)| {
                             let name = Some(&reference.name.name);
-                            cleared.contains(&(r.file.kind, o, *token, None))
-                                || cleared.contains(&(r.file.kind, o, *token, name))
+                            cleared().contains(&(r.file.kind, o, *token, None))
+                                || cleared().contains(&(r.file.kind, o, *token, name))
                         }) => {}
                     _ => missing.push((r.file, reference)),
                 }

@@ -246,7 +246,7 @@ pub(super) fn references(
                     give(row, value, start + name.len() + 1);
                 }
             }
-            if token.contains("PRE") {
+            if crate::load::prerequisites::may_hold_one(token) {
                 for pre in crate::load::prerequisites::embedded(token) {
                     let rows = BY_TOKEN.get(pre.name).map_or(&[][..], Vec::as_slice);
                     for row in rows.iter().copied().filter(|r| r.is_pre() && applies(r)) {
