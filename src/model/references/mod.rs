@@ -785,12 +785,19 @@ impl<'a> Resolver<'a> {
             .get(&wanted)
             .cloned();
         let suggestion = known.unwrap_or_else(|| {
+            // Among the keys that start as the name does (as the old formulas' suggestions
+            // do): a load set's prerequisite keys are looked for among every key of their
+            // kind, and most of the whole corpus's run went into comparing with all of them.
+            let initial = |s: &str| s.bytes().next().map(|b| b.to_ascii_lowercase());
+            let want = initial(name.as_str());
             let spaces = self.spaces_of(reference.target);
             let made = spaces
                 .iter()
                 .flat_map(|s| self.groups(s))
-                .flat_map(|(_, g)| g.keys.keys());
-            let found = closest(name.as_str(), made.map(Name::as_str)).map(str::to_owned);
+                .flat_map(|(_, g)| g.keys.keys())
+                .map(Name::as_str)
+                .filter(|k| initial(k) == want);
+            let found = closest(name.as_str(), made).map(str::to_owned);
             memo.lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .insert(wanted, found.clone());
