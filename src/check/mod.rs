@@ -55,7 +55,7 @@ pub fn check_load_set_with(
         index: IndexOf::Given(index),
     };
     let set = checked_with(load_with(fs, root, pccs, index), None, Some(&elsewhere));
-    name_defining_campaigns(fs, root, index, set)
+    name_defining_campaigns(fs, root, index, &FileCache::new(), set)
 }
 
 /// [`check_load_set_with`], also reading files through `cache` (shared by the load sets of
@@ -78,21 +78,24 @@ pub fn check_load_set_cached(
         Some(cache),
         Some(&elsewhere),
     );
-    name_defining_campaigns(fs, root, index, set)
+    name_defining_campaigns(fs, root, index, cache, set)
 }
 
 /// `set` with each unknown-name finding naming the campaign under the data folder that
-/// defines the name (`model::elsewhere`): the index is what a load over a data folder has.
+/// defines the name (`model::elsewhere`): the index is what a load over a data folder has;
+/// its files are read through `cache`.
 fn name_defining_campaigns(
     fs: &dyn FileSystem,
     root: &PcgenRoot,
     index: &CampaignIndex,
+    cache: &FileCache,
     mut set: CheckedSet,
 ) -> CheckedSet {
     crate::model::elsewhere::name_defining_campaigns(
         fs,
         root,
         index,
+        cache,
         &set.load,
         &mut set.diagnostics,
     );
@@ -142,12 +145,23 @@ fn checked_with(
         Some(cache) => crate::vocabulary::check_load_set_cached(&load, cache),
         None => crate::vocabulary::check_load_set(&load),
     });
+    // Without the run's cache, the data folder's files are read through one of this check.
+    let own_cache;
+    let cache_of_run = match cache {
+        Some(cache) => cache,
+        None => {
+            own_cache = FileCache::new();
+            &own_cache
+        }
+    };
     // A prerequisite's key is looked up in the data folder's object index only when the
     // load set lacks it (the index is then built, once per run).
     let anywhere = |kind: FileKind, key: &str| {
         elsewhere.is_some_and(|e| {
             let index = e.index();
-            let objects = index.definitions().objects(e.fs, e.root, index);
+            let objects = index
+                .definitions()
+                .objects(e.fs, e.root, index, cache_of_run);
             objects.named(key).iter().any(|d| match (&d.kind, kind) {
                 (DefinedKind::Object(FileKind::Ability | FileKind::Feat), FileKind::Ability) => {
                     true
@@ -162,15 +176,6 @@ fn checked_with(
         &load,
         elsewhere.map(|_| anywhere),
     ));
-    // Without the run's cache, the data folder's files are read through one of this check.
-    let own_cache;
-    let cache_of_run = match cache {
-        Some(cache) => cache,
-        None => {
-            own_cache = FileCache::new();
-            &own_cache
-        }
-    };
     let others = std::cell::OnceCell::new();
     let defined_elsewhere = |name: &str| {
         elsewhere.is_some_and(|e| {

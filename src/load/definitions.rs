@@ -61,6 +61,15 @@ pub struct Definition {
     pub line: u32,
 }
 
+/// What one file's scan finds: `(name, kind, line)` of each definition.
+type Scan = Vec<(String, DefinedKind, u32)>;
+
+/// A file to scan: its path, its kind and the campaigns (by index) listing it.
+type ScannedFile = (PathBuf, FileKind, Vec<usize>);
+
+/// The name under which an object file's keys are kept in the run's file cache.
+const OBJECT_KEYS: &str = "load::definitions::object_keys";
+
 /// Definitions by lower-cased name.
 #[derive(Clone, Debug, Default)]
 pub struct Definitions {
@@ -100,8 +109,23 @@ impl Definitions {
         index: &CampaignIndex,
         wanted: impl Fn(FileKind) -> bool,
     ) -> Self {
+        let files = Self::files_to_scan(fs, root, index, wanted);
+        Self::of_files(&files, |path, kind| {
+            let bytes = fs.read(path).ok()?;
+            Some(Arc::new(scan_file(kind, &decode_text(&bytes).0)))
+        })
+    }
+
+    /// The files of `kinds` listed by every indexed campaign, each once with its kind and
+    /// the campaigns listing it, in campaign order.
+    fn files_to_scan(
+        fs: &dyn FileSystem,
+        root: &PcgenRoot,
+        index: &CampaignIndex,
+        wanted: impl Fn(FileKind) -> bool,
+    ) -> Vec<ScannedFile> {
         // File → the campaigns listing it, and its kind; in campaign order.
-        let mut files: Vec<(PathBuf, FileKind, Vec<usize>)> = Vec::new();
+        let mut files: Vec<ScannedFile> = Vec::new();
         let mut seen: HashMap<PathBuf, usize> = HashMap::new();
         for (ci, c) in index.campaigns().iter().enumerate() {
             let Ok(bytes) = fs.read(&c.path) else {
@@ -132,14 +156,22 @@ impl Definitions {
                 }
             }
         }
+        files
+    }
+
+    /// The definitions of `files`, each file's found by `scan_of` (`None`: unreadable).
+    fn of_files(
+        files: &[ScannedFile],
+        scan_of: impl Fn(&Path, FileKind) -> Option<Arc<Scan>>,
+    ) -> Self {
         let mut out = Definitions::default();
         for (path, kind, campaigns) in files {
-            let Ok(bytes) = fs.read(&path) else {
+            let Some(scan) = scan_of(path, *kind) else {
                 continue;
             };
-            let text = decode_text(&bytes).0;
-            for (name, what, line) in scan_file(kind, &text) {
-                for &campaign in &campaigns {
+            for (name, what, line) in scan.iter() {
+                let line = *line;
+                for &campaign in campaigns {
                     out.push(Definition {
                         kind: what.clone(),
                         name: name.clone(),
@@ -481,6 +513,10 @@ pub fn old_variables_in_token<'t>(token: &'t str) -> Vec<OldVariable<'t>> {
 #[derive(Debug, Default)]
 pub struct LazyDefinitions {
     names: OnceLock<Definitions>,
+    /// The object files [`LazyDefinitions::objects`] scans, and the next of them no thread
+    /// has taken yet.
+    object_files: OnceLock<Vec<ScannedFile>>,
+    object_next: AtomicUsize,
     objects: OnceLock<Definitions>,
     /// The files [`LazyDefinitions::old_variables`] scans, and the next of them no thread
     /// has taken yet.
@@ -509,15 +545,37 @@ impl LazyDefinitions {
             .get_or_init(|| Definitions::scan(fs, root, index, control_kind))
     }
 
-    /// Object keys of every campaign's object files (scanned on the first call).
+    /// Object keys of every campaign's object files, read through the run's `cache` and
+    /// scanned once per file and run (on the first call). As for
+    /// [`LazyDefinitions::old_variables`], every thread that needs the index while it is
+    /// being built scans the files no other has taken: the prerequisite keys (`R0106`) and
+    /// the defining-campaign hints ask for it in most load sets of a data folder.
     pub fn objects(
         &self,
         fs: &dyn FileSystem,
         root: &PcgenRoot,
         index: &CampaignIndex,
+        cache: &FileCache,
     ) -> &Definitions {
+        if let Some(built) = self.objects.get() {
+            return built;
+        }
+        let files = self
+            .object_files
+            .get_or_init(|| Definitions::files_to_scan(fs, root, index, object_kind));
+        let scan_of = |path: &Path, kind: FileKind| -> Option<Arc<Scan>> {
+            let file = cache.read(fs, path, || root.display(path)).ok()?;
+            Some(file.derived(OBJECT_KEYS, kind as u32, |f| {
+                scan_file(kind, &f.source().text)
+            }))
+        };
+        while let Some((path, kind, _)) =
+            files.get(self.object_next.fetch_add(1, Ordering::Relaxed))
+        {
+            scan_of(path, *kind);
+        }
         self.objects
-            .get_or_init(|| Definitions::scan(fs, root, index, object_kind))
+            .get_or_init(|| Definitions::of_files(files, scan_of))
     }
 
     /// The files defining each old-system variable (`DEFINE`, `BONUS:VAR`) among every
@@ -681,6 +739,32 @@ mod tests {
         let found: Vec<&Path> = files.files_defining("FIGHTERLEVEL").collect();
         assert_eq!(found, [Path::new("/pc/data/pf/core/classes.lst")]);
         assert_eq!(files.files_defining("Other").count(), 0);
+        assert!(
+            cache
+                .get(Path::new("/pc/data/pf/core/classes.lst"))
+                .is_some(),
+            "read through the run's cache"
+        );
+    }
+
+    #[test]
+    fn finds_object_keys_through_the_run_cache() {
+        let (fs, root) = fixture();
+        let fs = fs.with(
+            "/pc/data/pf/core/classes.lst",
+            "CLASS:Fighter\tHD:10\n1\tBONUS:VAR|FighterLevel|1\nCLASS:Rogue\tKEY:Thief\n",
+        );
+        let index = CampaignIndex::build(&fs, &root);
+        let cache = FileCache::new();
+        let lazy = LazyDefinitions::default();
+        let objects = lazy.objects(&fs, &root, &index, &cache);
+        let kinds = |name: &str| -> Vec<DefinedKind> {
+            objects.named(name).iter().map(|d| d.kind.clone()).collect()
+        };
+        assert_eq!(kinds("fighter"), [DefinedKind::Object(FileKind::Class)]);
+        assert_eq!(kinds("Thief"), [DefinedKind::Object(FileKind::Class)]);
+        assert!(kinds("Rogue").is_empty(), "a KEY replaces the name");
+        assert!(lazy.objects_built());
         assert!(
             cache
                 .get(Path::new("/pc/data/pf/core/classes.lst"))

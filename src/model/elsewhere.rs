@@ -153,6 +153,7 @@ pub fn name_defining_campaigns(
     fs: &dyn FileSystem,
     root: &PcgenRoot,
     index: &CampaignIndex,
+    cache: &FileCache,
     load: &LoadSet,
     diagnostics: &mut [Diagnostic],
 ) {
@@ -179,9 +180,9 @@ pub fn name_defining_campaigns(
     let lazy = index.definitions();
     for (i, name, want) in findings {
         let defs: &[Definition] = match want {
-            Wanted::FileObject(_) => lazy.objects(fs, root, index).named(&name),
+            Wanted::FileObject(_) => lazy.objects(fs, root, index, cache).named(&name),
             Wanted::Object { .. } => {
-                let mut found = lazy.objects(fs, root, index).named(&name);
+                let mut found = lazy.objects(fs, root, index, cache).named(&name);
                 if found.is_empty() {
                     found = lazy.names(fs, root, index).named(&name);
                 }
