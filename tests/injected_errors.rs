@@ -2,23 +2,13 @@
 //! nothing else is reported as an error. Starfinder Core (clean as shipped) is copied into a
 //! temporary folder; skipped with a note when `../shared/pcgen` is missing.
 
+mod support;
+
 use rulebook::check::check_load_set;
 use rulebook::diagnostic::{Severity, to_json};
 use rulebook::load::{DiskFs, PcgenRoot};
 use std::path::{Path, PathBuf};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
+use support::copy_dir;
 
 /// Appends `line` to `file` and returns its 1-based line number.
 fn inject(file: &Path, line: &str) -> usize {

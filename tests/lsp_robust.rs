@@ -2,24 +2,15 @@
 //! any PCC, a file deleted while open, bytes that are not UTF-8, and random edits followed by
 //! every request at random places (a property test: nothing panics, every answer is in range).
 
+mod support;
+
 use proptest::prelude::*;
 use rulebook::lsp::session::{Publish, Session};
 use rulebook::lsp::{requests, uri};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
+use support::copy_dir;
 
 /// A fresh copy of the example dataset (`root/data/handsworld`, `root/system`).
 fn dataset(name: &str) -> PathBuf {

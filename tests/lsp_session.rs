@@ -3,22 +3,13 @@
 //! `Unnecessary` tag; secondary labels become related locations. On a temporary copy of the
 //! example dataset.
 
+mod support;
+
 use lsp_types::{DiagnosticTag, NumberOrString};
 use rulebook::lsp::requests;
 use rulebook::lsp::session::{Publish, Session};
 use std::path::{Path, PathBuf};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
+use support::copy_dir;
 
 fn dataset(name: &str) -> PathBuf {
     let root = std::env::temp_dir().join(format!(

@@ -14,17 +14,7 @@ pub fn root(name: &str) -> PathBuf {
     dir
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
+use crate::support::copy_dir;
 
 /// The header of a PCC of the example game mode, followed by `entries` (one a line).
 pub fn pcc(entries: &[&str]) -> String {

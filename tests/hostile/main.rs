@@ -15,4 +15,6 @@ mod report_cost;
 mod server;
 mod sizes;
 mod smaller;
+#[path = "../support/mod.rs"]
+mod support;
 mod workload;

@@ -161,17 +161,10 @@ pub fn uri(p: &Path) -> String {
         .to_owned()
 }
 
-pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
+/// The shared helpers of `support/mod.rs` (copies of real datasets).
+#[path = "mod.rs"]
+mod common;
+pub use common::copy_dir;
 
 pub fn temp_root(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rulebook-lsp-{name}-{}", std::process::id()));
