@@ -281,6 +281,16 @@ impl fmt::Debug for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
+/// What a message reported once per file and name adds about the name's other uses in the
+/// file: nothing for one use, " (and 1 more use in this file)", " (and n more uses …)".
+pub fn more_uses(uses: usize) -> String {
+    match uses.saturating_sub(1) {
+        0 => String::new(),
+        1 => " (and 1 more use in this file)".to_owned(),
+        n => format!(" (and {n} more uses in this file)"),
+    }
+}
+
 /// Sorts diagnostics by file, position, then code: the order users see them in.
 pub fn sort(diagnostics: &mut [Diagnostic], sources: &SourceMap) {
     diagnostics.sort_by(|a, b| {

@@ -4,7 +4,7 @@
 #![allow(dead_code)] // Each test binary uses some of the helpers.
 
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -18,26 +18,6 @@ pub struct Client {
     next_id: i64,
     /// Notifications received while waiting for responses.
     pub notifications: Vec<Value>,
-}
-
-fn read_message(r: &mut impl BufRead) -> Option<Value> {
-    let mut len = None;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length: ") {
-            len = v.parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; len?];
-    r.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
 }
 
 impl Client {
@@ -165,6 +145,7 @@ pub fn uri(p: &Path) -> String {
 #[path = "mod.rs"]
 mod common;
 pub use common::copy_dir;
+use common::read_message;
 
 pub fn temp_root(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rulebook-lsp-{name}-{}", std::process::id()));

@@ -28,3 +28,26 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// One framed message (`Content-Length` header, blank line, JSON body) read from a language
+/// server's output; `None` at the end of the stream or on a malformed frame.
+#[allow(dead_code)]
+pub fn read_message(r: &mut impl std::io::BufRead) -> Option<serde_json::Value> {
+    let mut len = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length: ") {
+            len = v.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; len?];
+    r.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}

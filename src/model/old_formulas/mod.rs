@@ -206,11 +206,7 @@ impl<'f> Known<'f> {
         suggestion: Option<Name>,
     ) -> Diagnostic {
         let name = &r.name;
-        let others = match r.uses.saturating_sub(1) {
-            0 => String::new(),
-            1 => " (and 1 more use in this file)".to_owned(),
-            n => format!(" (and {n} more uses in this file)"),
-        };
+        let others = crate::diagnostic::more_uses(r.uses);
         let help = match (&suggestion, crowd > FEW) {
             (Some(s), _) => format!("did you mean `{s}`?"),
             (None, true) => format!(

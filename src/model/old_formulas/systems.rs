@@ -50,11 +50,7 @@ impl FormulaVariables {
     /// define, when the formula system does.
     pub(super) fn read(&self, f: &LoadedFile, r: &Read) -> Option<Diagnostic> {
         let defined = *self.by_name.get(&r.name)?;
-        let others = match r.uses.saturating_sub(1) {
-            0 => String::new(),
-            1 => " (and 1 more use in this file)".to_owned(),
-            n => format!(" (and {n} more uses in this file)"),
-        };
+        let others = crate::diagnostic::more_uses(r.uses);
         Some(
             Diagnostic::error(
                 FORMULA_VARIABLE_READ,

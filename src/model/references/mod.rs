@@ -803,11 +803,7 @@ impl<'a> Resolver<'a> {
                 .insert(wanted, found.clone());
             found
         });
-        let others = match reference.uses.saturating_sub(1) {
-            0 => String::new(),
-            1 => " (and 1 more use in this file)".to_owned(),
-            n => format!(" (and {n} more uses in this file)"),
-        };
+        let others = crate::diagnostic::more_uses(reference.uses);
         let d = Diagnostic::warning(
             codes::UNKNOWN_PREREQUISITE_KEY,
             f.lines.place(reference.name.span),
@@ -839,11 +835,7 @@ impl<'a> Resolver<'a> {
         let name = &reference.name.name;
         let noun = kind_noun(reference.target);
         let help = self.help(&space, name, noun, crowd);
-        let others = match reference.uses.saturating_sub(1) {
-            0 => String::new(),
-            1 => " (and 1 more use in this file)".to_owned(),
-            n => format!(" (and {n} more uses in this file)"),
-        };
+        let others = crate::diagnostic::more_uses(reference.uses);
         Diagnostic::error(
             codes::UNKNOWN_REFERENCE,
             f.lines.place(reference.name.span),
@@ -927,11 +919,7 @@ fn unknown_prefact(
             "load the campaign whose DATACONTROL file defines it (`FACTDEF:…|{name}`), or correct the name"
         ),
     };
-    let others = match uses.saturating_sub(1) {
-        0 => String::new(),
-        1 => " (and 1 more use in this file)".to_owned(),
-        n => format!(" (and {n} more uses in this file)"),
-    };
+    let others = crate::diagnostic::more_uses(uses);
     Diagnostic::error(
         codes::UNKNOWN_REFERENCE,
         f.lines.place(reference.name.span),
