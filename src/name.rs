@@ -193,12 +193,12 @@ pub fn closest_with_distance<'a>(
     let mut rows = (Vec::new(), Vec::new());
     for c in candidates {
         // The distance is at least the difference in length: skip the hopeless cheaply.
-        if c.chars().count().abs_diff(chars) > bound {
+        let len = c.chars().count();
+        if len.abs_diff(chars) > bound {
             continue;
         }
         let d = match &pattern {
-            Some(p) => Some(p.distance(c.chars().map(|ch| ch.to_ascii_lowercase())))
-                .filter(|d| *d <= bound),
+            Some(p) => p.distance_within(c.chars().map(|ch| ch.to_ascii_lowercase()), len, bound),
             None => {
                 other.clear();
                 other.extend(c.chars().map(|ch| ch.to_ascii_lowercase()));
@@ -267,12 +267,20 @@ impl Pattern {
         }
     }
 
-    /// The Levenshtein distance of this name and `text`.
-    fn distance(&self, text: impl Iterator<Item = char>) -> usize {
+    /// The Levenshtein distance of this name and `text` (of `len` characters) when it is at
+    /// most `bound`, else `None`: given up as soon as the distance so far, less one for
+    /// each character still to come (each lowers it by at most one), exceeds `bound` —
+    /// most candidates of a "did you mean" search differ early.
+    fn distance_within(
+        &self,
+        text: impl Iterator<Item = char>,
+        len: usize,
+        bound: usize,
+    ) -> Option<usize> {
         let top = 1u64 << (self.len - 1);
         let (mut pv, mut mv) = (!0u64, 0u64);
         let mut score = self.len as usize;
-        for c in text {
+        for (c, left) in text.zip((0..len).rev()) {
             let eq = self.mask(c);
             let xv = eq | mv;
             let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
@@ -288,8 +296,11 @@ impl Pattern {
             let mh = mh << 1;
             pv = mh | !(xv | ph);
             mv = ph & xv;
+            if score.saturating_sub(left) > bound {
+                return None;
+            }
         }
-        score
+        (score <= bound).then_some(score)
     }
 }
 
@@ -433,15 +444,20 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn the_bit_parallel_distance_is_the_distance(
+        fn the_bit_parallel_distance_is_the_distance_within_any_bound(
             a in "[abAB\u{e9}\u{2003} _]{1,70}",
             b in "[abAB\u{e9}\u{2003} _]{0,70}",
+            bound in 0usize..80,
         ) {
             let folded: Vec<char> = a.chars().map(|c| c.to_ascii_lowercase()).collect();
             let b = b.to_ascii_lowercase();
             if let Some(p) = Pattern::new(&folded) {
                 let a: String = folded.iter().collect();
-                proptest::prop_assert_eq!(p.distance(b.chars()), edit_distance(&a, &b));
+                let full = edit_distance(&a, &b);
+                proptest::prop_assert_eq!(
+                    p.distance_within(b.chars(), b.chars().count(), bound),
+                    (full <= bound).then_some(full)
+                );
             } else {
                 proptest::prop_assert!(folded.len() > 64);
             }

@@ -124,6 +124,36 @@ impl Elsewhere<'_> {
     }
 }
 
+/// The objects of the data folder's campaigns, read through the run's file cache.
+struct DataFolderObjects<'a> {
+    elsewhere: &'a Elsewhere<'a>,
+    cache: &'a FileCache,
+}
+
+impl crate::model::references::DataFolder for DataFolderObjects<'_> {
+    fn defines(&self, kind: FileKind, key: &str) -> bool {
+        let e = self.elsewhere;
+        let index = e.index();
+        let objects = index.definitions().objects(e.fs, e.root, index, self.cache);
+        objects.named(key).iter().any(|d| match (&d.kind, kind) {
+            (DefinedKind::Object(FileKind::Ability | FileKind::Feat), FileKind::Ability) => true,
+            (DefinedKind::Object(k), kind) => *k == kind,
+            _ => false,
+        })
+    }
+
+    fn closest(&self, kind: FileKind, key: &str, path: &std::path::Path) -> Option<Option<String>> {
+        let e = self.elsewhere;
+        let index = e.index();
+        let pools = index
+            .definitions()
+            .key_pools(e.fs, e.root, index, self.cache);
+        pools
+            .closest(e.root, path, kind, key)
+            .map(|found| found.map(str::to_owned))
+    }
+}
+
 /// Builds and checks `load`; the token vocabulary's findings of each file come from `cache`
 /// when given (computed once per file and run).
 ///
@@ -156,26 +186,14 @@ fn checked_with(
     };
     // A prerequisite's key is looked up in the data folder's object index only when the
     // load set lacks it (the index is then built, once per run).
-    let anywhere = |kind: FileKind, key: &str| {
-        elsewhere.is_some_and(|e| {
-            let index = e.index();
-            let objects = index
-                .definitions()
-                .objects(e.fs, e.root, index, cache_of_run);
-            objects.named(key).iter().any(|d| match (&d.kind, kind) {
-                (DefinedKind::Object(FileKind::Ability | FileKind::Feat), FileKind::Ability) => {
-                    true
-                }
-                (DefinedKind::Object(k), kind) => *k == kind,
-                _ => false,
-            })
-        })
-    };
-    let anywhere: crate::model::references::DefinedAnywhere<'_> = &anywhere;
-    diagnostics.extend(crate::model::references::check_with(
-        &load,
-        elsewhere.map(|_| anywhere),
-    ));
+    let anywhere = elsewhere.map(|e| DataFolderObjects {
+        elsewhere: e,
+        cache: cache_of_run,
+    });
+    let anywhere = anywhere
+        .as_ref()
+        .map(|a| a as crate::model::references::DefinedAnywhere<'_>);
+    diagnostics.extend(crate::model::references::check_with(&load, anywhere));
     let others = std::cell::OnceCell::new();
     let defined_elsewhere = |name: &str| {
         elsewhere.is_some_and(|e| {

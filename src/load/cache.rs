@@ -65,6 +65,13 @@ type Derived = (&'static str, u32, Arc<DerivedSlot>);
 /// Where a derived value is kept; locked while it is computed.
 type DerivedSlot = Mutex<Option<Arc<dyn Any + Send + Sync>>>;
 
+/// The value of a [`DerivedSlot`] as a `T`, when it holds one.
+fn stored<T: Any + Send + Sync>(value: &Option<Arc<dyn Any + Send + Sync>>) -> Option<Arc<T>> {
+    value
+        .as_ref()
+        .and_then(|v| Arc::clone(v).downcast::<T>().ok())
+}
+
 /// What one finder found in a file, with spans against [`CACHE_FILE`].
 type Findings = (&'static str, Arc<[Diagnostic]>);
 
@@ -159,25 +166,11 @@ impl CachedFile {
         variant: u32,
         compute: impl FnOnce(&Self) -> T,
     ) -> Arc<T> {
-        let slot = {
-            // A panic while the lock was held cannot leave the list half-changed (one push).
-            let mut all = self.derived.lock().unwrap_or_else(|e| e.into_inner());
-            match all.iter().find(|(n, v, _)| *n == name && *v == variant) {
-                Some((_, _, slot)) => Arc::clone(slot),
-                None => {
-                    let slot: Arc<DerivedSlot> = Arc::default();
-                    all.push((name, variant, Arc::clone(&slot)));
-                    slot
-                }
-            }
-        };
+        let slot = self.slot(name, variant);
         // Held while computing: a second asker waits here. A panic in `compute` leaves the
         // slot empty, and the next asker computes it.
         let mut value = slot.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(known) = value
-            .as_ref()
-            .and_then(|v| Arc::clone(v).downcast::<T>().ok())
-        {
+        if let Some(known) = stored(&value) {
             return known;
         }
         let made = Arc::new(compute(self));
@@ -185,6 +178,46 @@ impl CachedFile {
             *value = Some(made.clone());
         }
         made
+    }
+
+    /// As [`CachedFile::derived`], for a value whose `compute` waits on work shared by the
+    /// whole run (an index of the data folder that every thread helps build): a second
+    /// asker computes it too rather than wait behind the slot while the first builds the
+    /// shared work alone, and the first value stored is the one kept.
+    pub fn derived_without_waiting<T: Any + Send + Sync>(
+        &self,
+        name: &'static str,
+        variant: u32,
+        compute: impl FnOnce(&Self) -> T,
+    ) -> Arc<T> {
+        let slot = self.slot(name, variant);
+        let lock = || slot.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(known) = stored(&lock()) {
+            return known;
+        }
+        let made = Arc::new(compute(self));
+        let mut value = lock();
+        match stored(&value) {
+            Some(first) => first,
+            None => {
+                *value = Some(made.clone());
+                made
+            }
+        }
+    }
+
+    /// The slot of the value `name` derived with `variant`, made empty on first ask.
+    fn slot(&self, name: &'static str, variant: u32) -> Arc<DerivedSlot> {
+        // A panic while the lock was held cannot leave the list half-changed (one push).
+        let mut all = self.derived.lock().unwrap_or_else(|e| e.into_inner());
+        match all.iter().find(|(n, v, _)| *n == name && *v == variant) {
+            Some((_, _, slot)) => Arc::clone(slot),
+            None => {
+                let slot: Arc<DerivedSlot> = Arc::default();
+                all.push((name, variant, Arc::clone(&slot)));
+                slot
+            }
+        }
     }
 
     /// The file's meaningful lines read with `mode`, split once per mode and run, with spans

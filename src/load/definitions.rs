@@ -14,7 +14,7 @@ use crate::load::campaign::{FileKind, parse_pcc, parse_pcc_cached};
 use crate::load::fs::FileSystem;
 use crate::load::index::CampaignIndex;
 use crate::load::root::PcgenRoot;
-use crate::load::text::lines;
+use crate::load::text::{Line, lines};
 use crate::source::{FileId, SourceFile, TextEncoding, decode_text};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -51,18 +51,44 @@ pub enum DefinedKind {
 pub struct Definition {
     /// What it is.
     pub kind: DefinedKind,
-    /// The name as written.
-    pub name: String,
+    /// The name as written (shared by the campaigns listing its file).
+    pub name: Arc<str>,
     /// The PCC that lists the file (a position in [`CampaignIndex::campaigns`]).
     pub campaign: usize,
-    /// The defining file.
-    pub path: PathBuf,
+    /// The defining file (shared by its definitions).
+    pub path: Arc<Path>,
     /// 1-based line number.
     pub line: u32,
 }
 
 /// What one file's scan finds: `(name, kind, line)` of each definition.
-type Scan = Vec<(String, DefinedKind, u32)>;
+type Scan = Vec<Scanned>;
+
+/// One definition of a file's scan: the name as written and lower-cased (the index's key,
+/// made while the files are scanned in parallel), what it is and its 1-based line.
+#[derive(Debug)]
+struct Scanned {
+    name: Arc<str>,
+    key: Arc<str>,
+    kind: DefinedKind,
+    line: u32,
+}
+
+/// Adds the definition of `name` at `line` to a file's scan.
+fn defined(out: &mut Scan, name: &str, kind: DefinedKind, line: u32) {
+    let name: Arc<str> = name.into();
+    let key = if name.chars().any(char::is_uppercase) {
+        name.to_lowercase().into()
+    } else {
+        Arc::clone(&name)
+    };
+    out.push(Scanned {
+        name,
+        key,
+        kind,
+        line,
+    });
+}
 
 /// A file to scan: its path, its kind and the campaigns (by index) listing it.
 type ScannedFile = (PathBuf, FileKind, Vec<usize>);
@@ -71,17 +97,65 @@ type ScannedFile = (PathBuf, FileKind, Vec<usize>);
 const OBJECT_KEYS: &str = "load::definitions::object_keys";
 
 /// Definitions by lower-cased name.
+///
+/// Each definition is kept once, as its file and its place in the file's scan, chained to
+/// the next of its name: the index of a whole data folder holds hundreds of thousands, and
+/// a [`Definition`] (one per listing campaign) is made only for the names asked about.
 #[derive(Clone, Debug, Default)]
 pub struct Definitions {
-    by_name: HashMap<String, Vec<Definition>>,
+    /// Each name's first and last entry in `entries`.
+    by_name: crate::fxhash::FxHashMap<Arc<str>, (u32, u32)>,
+    entries: Vec<Entry>,
+    files: Vec<IndexedFile>,
+}
+
+/// One definition of [`Definitions`]: its file, its place in the file's scan, and the
+/// next entry of the same name ([`NO_ENTRY`] for none).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    file: u32,
+    at: u32,
+    next: u32,
+}
+
+/// The end of a chain of [`Entry`]s.
+const NO_ENTRY: u32 = u32::MAX;
+
+/// A scanned file of [`Definitions`]: its path, the campaigns listing it (in path order)
+/// and its scan.
+#[derive(Clone, Debug)]
+struct IndexedFile {
+    path: Arc<Path>,
+    campaigns: Vec<usize>,
+    scan: Arc<Scan>,
 }
 
 impl Definitions {
-    /// Every definition of `name` (case-insensitive), in campaign path order.
-    pub fn named(&self, name: &str) -> &[Definition] {
-        self.by_name
-            .get(&name.to_lowercase())
-            .map_or(&[], Vec::as_slice)
+    /// Every definition of `name` (case-insensitive), one per campaign listing its file:
+    /// by file (campaign path order), place in the file, then campaign.
+    pub fn named(&self, name: &str) -> Vec<Definition> {
+        let mut out = Vec::new();
+        let Some(&(first, _)) = self.by_name.get(name.to_lowercase().as_str()) else {
+            return out;
+        };
+        let mut at = first;
+        while let Some(e) = self.entries.get(at as usize) {
+            let found = self.files.get(e.file as usize).and_then(|f| {
+                let d = f.scan.get(e.at as usize)?;
+                Some((f, d))
+            });
+            if let Some((f, d)) = found {
+                out.extend(f.campaigns.iter().map(|&campaign| Definition {
+                    kind: d.kind.clone(),
+                    name: Arc::clone(&d.name),
+                    campaign,
+                    path: Arc::clone(&f.path),
+                    line: d.line,
+                }));
+            }
+            at = e.next;
+        }
+        out
     }
 
     /// How many names are defined.
@@ -94,11 +168,27 @@ impl Definitions {
         self.by_name.is_empty()
     }
 
-    fn push(&mut self, d: Definition) {
-        self.by_name
-            .entry(d.name.to_lowercase())
-            .or_default()
-            .push(d);
+    /// Adds the definition at `at` of the scan of file `file` under its `key`.
+    fn add(&mut self, key: &Arc<str>, file: u32, at: u32) {
+        let Ok(new) = u32::try_from(self.entries.len()) else {
+            return;
+        };
+        self.entries.push(Entry {
+            file,
+            at,
+            next: NO_ENTRY,
+        });
+        match self.by_name.get_mut(key) {
+            Some((_, last)) => {
+                if let Some(e) = self.entries.get_mut(*last as usize) {
+                    e.next = new;
+                }
+                *last = new;
+            }
+            None => {
+                self.by_name.insert(Arc::clone(key), (new, new));
+            }
+        }
     }
 
     /// Scans the files of `kinds` listed by every indexed campaign (each file once, under
@@ -109,7 +199,7 @@ impl Definitions {
         index: &CampaignIndex,
         wanted: impl Fn(FileKind) -> bool,
     ) -> Self {
-        let files = Self::files_to_scan(fs, root, index, wanted);
+        let files = Self::files_to_scan(fs, root, index, None, wanted);
         Self::of_files(&files, |path, kind| {
             let bytes = fs.read(path).ok()?;
             Some(Arc::new(scan_file(kind, &decode_text(&bytes).0)))
@@ -122,38 +212,52 @@ impl Definitions {
         fs: &dyn FileSystem,
         root: &PcgenRoot,
         index: &CampaignIndex,
+        cache: Option<&FileCache>,
         wanted: impl Fn(FileKind) -> bool,
     ) -> Vec<ScannedFile> {
         // File → the campaigns listing it, and its kind; in campaign order.
         let mut files: Vec<ScannedFile> = Vec::new();
         let mut seen: HashMap<PathBuf, usize> = HashMap::new();
         for (ci, c) in index.campaigns().iter().enumerate() {
-            let Ok(bytes) = fs.read(&c.path) else {
-                continue;
-            };
-            let source = SourceFile::new(
-                c.path.display().to_string(),
-                decode_text(&bytes).0,
-                TextEncoding::Utf8,
-            );
-            let campaign = parse_pcc(&c.path, FileId(0), &source, root, &mut Vec::new());
-            for e in campaign.entries.iter().filter(|e| wanted(e.kind)) {
-                if root.escape(fs, &e.path).is_some() {
-                    continue;
+            // Through the run's cache when there is one: the load sets read the same PCCs.
+            let campaign = match cache {
+                Some(cache) => {
+                    let Ok(pcc) = cache.read(fs, &c.path, || root.display(&c.path)) else {
+                        continue;
+                    };
+                    parse_pcc_cached(&c.path, FileId(0), &pcc, root, &mut Vec::new())
                 }
-                match seen.get(&e.path) {
-                    Some(&i) => {
-                        if let Some(f) = files.get_mut(i) {
-                            if !f.2.contains(&ci) {
-                                f.2.push(ci);
-                            }
+                None => {
+                    let Ok(bytes) = fs.read(&c.path) else {
+                        continue;
+                    };
+                    let source = SourceFile::new(
+                        c.path.display().to_string(),
+                        decode_text(&bytes).0,
+                        TextEncoding::Utf8,
+                    );
+                    parse_pcc(&c.path, FileId(0), &source, root, &mut Vec::new())
+                }
+            };
+            for e in campaign.entries.iter().filter(|e| wanted(e.kind)) {
+                // A file listed again is known not to escape the root: asked once.
+                if let Some(&i) = seen.get(&e.path) {
+                    if let Some(f) = files.get_mut(i) {
+                        if !f.2.contains(&ci) {
+                            f.2.push(ci);
                         }
                     }
-                    None => {
-                        seen.insert(e.path.clone(), files.len());
-                        files.push((e.path.clone(), e.kind, vec![ci]));
-                    }
+                    continue;
                 }
+                let escapes = match cache {
+                    Some(cache) => cache.escape(fs, root, &e.path).is_some(),
+                    None => root.escape(fs, &e.path).is_some(),
+                };
+                if escapes {
+                    continue;
+                }
+                seen.insert(e.path.clone(), files.len());
+                files.push((e.path.clone(), e.kind, vec![ci]));
             }
         }
         files
@@ -169,20 +273,88 @@ impl Definitions {
             let Some(scan) = scan_of(path, *kind) else {
                 continue;
             };
-            for (name, what, line) in scan.iter() {
-                let line = *line;
-                for &campaign in campaigns {
-                    out.push(Definition {
-                        kind: what.clone(),
-                        name: name.clone(),
-                        campaign,
-                        path: path.clone(),
-                        line,
-                    });
-                }
+            let Ok(file) = u32::try_from(out.files.len()) else {
+                break;
+            };
+            for (at, d) in (0u32..).zip(scan.iter()) {
+                out.add(&d.key, file, at);
             }
+            out.files.push(IndexedFile {
+                path: Arc::from(path.as_path()),
+                campaigns: campaigns.clone(),
+                scan,
+            });
         }
         out
+    }
+}
+
+/// The object keys of a data folder by game system (the folder under the data folder),
+/// kind (a FEAT file's objects are abilities) and lower-cased first letter: the pool a "did
+/// you mean" for a key no campaign defines is chosen from. It does not depend on the load
+/// set asking, so the answer is the same for every load set of the system.
+#[derive(Debug, Default)]
+pub struct KeyPools {
+    pools: crate::fxhash::FxHashMap<(std::ffi::OsString, FileKind, u8), Vec<Arc<str>>>,
+}
+
+impl KeyPools {
+    fn of(objects: &Definitions, root: &PcgenRoot) -> Self {
+        let mut pools: crate::fxhash::FxHashMap<_, Vec<Arc<str>>> = Default::default();
+        for f in &objects.files {
+            let Some(system) = system_of(root, &f.path) else {
+                continue;
+            };
+            for d in f.scan.iter() {
+                let (DefinedKind::Object(kind), Some(initial)) = (&d.kind, d.key.bytes().next())
+                else {
+                    continue;
+                };
+                pools
+                    .entry((system.to_os_string(), pool_kind(*kind), initial))
+                    .or_default()
+                    .push(Arc::clone(&d.name));
+            }
+        }
+        for keys in pools.values_mut() {
+            keys.sort_unstable();
+            keys.dedup();
+        }
+        KeyPools { pools }
+    }
+
+    /// The key of an object of `kind` in the game system of the data folder's file `path`
+    /// closest to `key` (starting with the same letter), `Some(None)` when there is none
+    /// near, and `None` when `path` is not under the data folder (no system to search).
+    pub fn closest(
+        &self,
+        root: &PcgenRoot,
+        path: &Path,
+        kind: FileKind,
+        key: &str,
+    ) -> Option<Option<&str>> {
+        let system = system_of(root, path)?;
+        let Some(initial) = key.to_lowercase().bytes().next() else {
+            return Some(None);
+        };
+        let pool = self
+            .pools
+            .get(&(system.to_os_string(), pool_kind(kind), initial))
+            .map_or(&[][..], Vec::as_slice);
+        Some(crate::name::closest(key, pool.iter().map(|k| &**k)))
+    }
+}
+
+/// The game system folder of a file under the data folder.
+fn system_of<'p>(root: &PcgenRoot, path: &'p Path) -> Option<&'p std::ffi::OsStr> {
+    path.strip_prefix(&root.data).ok()?.iter().next()
+}
+
+/// The kind whose pool an object of `kind` is in: FEAT files make abilities.
+fn pool_kind(kind: FileKind) -> FileKind {
+    match kind {
+        FileKind::Feat => FileKind::Ability,
+        other => other,
     }
 }
 
@@ -200,10 +372,15 @@ fn object_kind(kind: FileKind) -> bool {
 }
 
 /// The definitions of one file's text: `(name, kind, line)`.
-fn scan_file(kind: FileKind, text: &str) -> Vec<(String, DefinedKind, u32)> {
+fn scan_file(kind: FileKind, text: &str) -> Scan {
     let mode = crate::load::loadset::line_mode(kind);
+    scan_lines(kind, text, &lines(FileId(0), text, mode))
+}
+
+/// The definitions of a file's `text` split into `lines` as the loader reads its `kind`.
+fn scan_lines(kind: FileKind, text: &str, lines: &[Line]) -> Scan {
     let mut out = Vec::new();
-    for line in lines(FileId(0), text, mode) {
+    for line in lines {
         let token = |i: usize| {
             line.tokens
                 .get(i)
@@ -225,15 +402,16 @@ fn scan_file(kind: FileKind, text: &str) -> Vec<(String, DefinedKind, u32)> {
                                 set: key == "FACTSETDEF",
                                 location: loc.trim().to_owned(),
                             };
-                            out.push((name.trim().to_owned(), what, line.number));
+                            defined(&mut out, name.trim(), what, line.number);
                         }
                     }
                     "DYNAMICSCOPE" => {
-                        out.push((
-                            value.trim().to_owned(),
+                        defined(
+                            &mut out,
+                            value.trim(),
                             DefinedKind::DynamicScope,
                             line.number,
-                        ));
+                        );
                     }
                     _ => {}
                 }
@@ -253,19 +431,19 @@ fn scan_file(kind: FileKind, text: &str) -> Vec<(String, DefinedKind, u32)> {
                     scope: scope.to_owned(),
                     channel: key == "CHANNEL",
                 };
-                out.push((name.to_owned(), what, line.number));
+                defined(&mut out, name, what, line.number);
             }
             FileKind::Dynamic => {
                 if let Some((cat, name)) = first.split_once(':') {
                     let what = DefinedKind::DynamicObject(cat.trim().to_owned());
-                    out.push((name.trim().to_owned(), what, line.number));
+                    defined(&mut out, name.trim(), what, line.number);
                 }
             }
             _ if object_kind(kind) => {
                 if let Some(name) = object_key(kind, first, |k| {
                     (1..line.tokens.len()).find_map(|i| token(i).and_then(|t| t.strip_prefix(k)))
                 }) {
-                    out.push((name, DefinedKind::Object(kind), line.number));
+                    defined(&mut out, &name, DefinedKind::Object(kind), line.number);
                 }
             }
             _ => {}
@@ -300,7 +478,7 @@ fn scan_old_variables(text: &str) -> Vec<String> {
         if line.starts_with('#') {
             continue;
         }
-        for token in line.split('\t') {
+        for token in line.split('\t').filter(|t| !t.is_empty()) {
             for v in old_variables_in_token(token.trim()) {
                 out.push(v.name.to_owned());
             }
@@ -449,7 +627,11 @@ pub struct OldVariable<'t> {
 /// of that name). Names holding a `%` placeholder are left out: their value is chosen.
 pub fn old_variables_in_token<'t>(token: &'t str) -> Vec<OldVariable<'t>> {
     let mut out = Vec::new();
-    // Most tokens are none of the three: their first bytes rule them out.
+    // Most tokens are none of the three: their first byte rules them out (the scans of
+    // whole files ask of millions of tokens).
+    if !matches!(token.as_bytes().first(), Some(b'D' | b'B' | b'T')) {
+        return out;
+    }
     let Some((name, value)) = ["DEFINE", "BONUS", "TEMPBONUS"]
         .into_iter()
         .find_map(|name| {
@@ -463,12 +645,11 @@ pub fn old_variables_in_token<'t>(token: &'t str) -> Vec<OldVariable<'t>> {
     let mut push = |text: &'t str, start: usize| {
         let lead = text.len() - text.trim_start().len();
         let t = text.trim();
-        let upper = t.to_ascii_uppercase();
-        if t.is_empty()
-            || t.contains('%')
-            || upper.starts_with("LOCK.")
-            || upper.starts_with("UNLOCK.")
-        {
+        let starts = |prefix: &str| {
+            t.get(..prefix.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+        };
+        if t.is_empty() || t.contains('%') || starts("LOCK.") || starts("UNLOCK.") {
             return;
         }
         out.push(OldVariable {
@@ -518,6 +699,7 @@ pub struct LazyDefinitions {
     object_files: OnceLock<Vec<ScannedFile>>,
     object_next: AtomicUsize,
     objects: OnceLock<Definitions>,
+    key_pools: OnceLock<KeyPools>,
     /// The files [`LazyDefinitions::old_variables`] scans, and the next of them no thread
     /// has taken yet.
     old_variable_files: OnceLock<Vec<PathBuf>>,
@@ -562,11 +744,13 @@ impl LazyDefinitions {
         }
         let files = self
             .object_files
-            .get_or_init(|| Definitions::files_to_scan(fs, root, index, object_kind));
+            .get_or_init(|| Definitions::files_to_scan(fs, root, index, Some(cache), object_kind));
         let scan_of = |path: &Path, kind: FileKind| -> Option<Arc<Scan>> {
             let file = cache.read(fs, path, || root.display(path)).ok()?;
             Some(file.derived(OBJECT_KEYS, kind as u32, |f| {
-                scan_file(kind, &f.source().text)
+                // The lines the load sets read the file by, split once per run.
+                let mode = crate::load::loadset::line_mode(kind);
+                scan_lines(kind, &f.source().text, f.shared_lines(mode))
             }))
         };
         while let Some((path, kind, _)) =
@@ -576,6 +760,22 @@ impl LazyDefinitions {
         }
         self.objects
             .get_or_init(|| Definitions::of_files(files, scan_of))
+    }
+
+    /// The keys of [`LazyDefinitions::objects`] by game system, kind and first letter: what
+    /// a key no campaign defines is suggested from (built on the first call).
+    pub fn key_pools(
+        &self,
+        fs: &dyn FileSystem,
+        root: &PcgenRoot,
+        index: &CampaignIndex,
+        cache: &FileCache,
+    ) -> &KeyPools {
+        if let Some(built) = self.key_pools.get() {
+            return built;
+        }
+        let objects = self.objects(fs, root, index, cache);
+        self.key_pools.get_or_init(|| KeyPools::of(objects, root))
     }
 
     /// The files defining each old-system variable (`DEFINE`, `BONUS:VAR`) among every
@@ -659,9 +859,9 @@ mod tests {
     fn names(d: &Definitions) -> Vec<(String, u32, usize)> {
         let mut all: Vec<(String, u32, usize)> = d
             .by_name
-            .values()
-            .flatten()
-            .map(|x| (x.name.clone(), x.line, x.campaign))
+            .keys()
+            .flat_map(|k| d.named(k))
+            .map(|x| (x.name.to_string(), x.line, x.campaign))
             .collect();
         all.sort();
         all

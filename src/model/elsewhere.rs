@@ -166,7 +166,11 @@ pub fn name_defining_campaigns(
         return;
     }
     let loaded_pccs: HashSet<&Path> = load.campaigns.iter().map(|c| c.path.as_path()).collect();
-    let loaded_files: HashSet<&Path> = load.files.iter().map(|f| f.path.as_path()).collect();
+    // By their bytes: a `Path`'s hash walks its components, and every definition of every
+    // name asked about is looked up.
+    let loaded_files: crate::fxhash::FxHashSet<&[u8]> = (load.files.iter())
+        .map(|f| f.path.as_os_str().as_encoded_bytes())
+        .collect();
     let selected = load.campaigns.get(..load.selected).unwrap_or(&[]);
     let systems: HashSet<&std::ffi::OsStr> = selected
         .iter()
@@ -177,9 +181,32 @@ pub fn name_defining_campaigns(
         .flat_map(|c| c.game_modes.iter().map(String::as_str))
         .collect();
     let campaigns = index.campaigns();
+    // What decides between the campaigns, worked out once per campaign asked about.
+    let ranks: Vec<std::cell::OnceCell<Option<CampaignRank>>> =
+        std::iter::repeat_with(Default::default)
+            .take(campaigns.len())
+            .collect();
+    let rank = |at: usize| -> Option<&CampaignRank> {
+        let c = campaigns.get(at)?;
+        ranks
+            .get(at)?
+            .get_or_init(|| {
+                let offered = !loaded_pccs.contains(c.path.as_path())
+                    && system_folder(root, &c.path).is_some_and(|s| systems.contains(s));
+                offered.then(|| CampaignRank {
+                    same_mode: c
+                        .game_modes
+                        .iter()
+                        .any(|m| modes.iter().any(|n| n.eq_ignore_ascii_case(m))),
+                    core: c.has_book_type("Core Rules"),
+                    depth: c.path.components().count(),
+                })
+            })
+            .as_ref()
+    };
     let lazy = index.definitions();
     for (i, name, want) in findings {
-        let defs: &[Definition] = match want {
+        let defs: Vec<Definition> = match want {
             Wanted::FileObject(_) => lazy.objects(fs, root, index, cache).named(&name),
             Wanted::Object { .. } => {
                 let mut found = lazy.objects(fs, root, index, cache).named(&name);
@@ -193,29 +220,16 @@ pub fn name_defining_campaigns(
         let best = defs
             .iter()
             .filter(|d| satisfies(&d.kind, &want))
-            .filter(|d| !loaded_files.contains(d.path.as_path()))
-            .filter_map(|d| Some((d, campaigns.get(d.campaign)?)))
-            .filter(|(_, c)| !loaded_pccs.contains(c.path.as_path()))
-            .filter(|(_, c)| system_folder(root, &c.path).is_some_and(|s| systems.contains(s)))
-            .min_by_key(|(d, c)| {
-                let same_mode = c
-                    .game_modes
-                    .iter()
-                    .any(|m| modes.iter().any(|n| n.eq_ignore_ascii_case(m)));
+            .filter(|d| !loaded_files.contains(d.path.as_os_str().as_encoded_bytes()))
+            .filter_map(|d| Some((d, campaigns.get(d.campaign)?, rank(d.campaign)?)))
+            .min_by_key(|(d, c, rank)| {
                 // The campaign whose folder holds the file (the 3.5 RSRD's saves, which
                 // Player's Guide to Arcanis lists too); then a core book before a homebrew
                 // template that shares the same file.
                 let home = c.path.parent().is_some_and(|dir| d.path.starts_with(dir));
-                let core = c.has_book_type("Core Rules");
-                (
-                    !same_mode,
-                    !home,
-                    !core,
-                    c.path.components().count(),
-                    d.campaign,
-                )
+                (!rank.same_mode, !home, !rank.core, rank.depth, d.campaign)
             });
-        let Some((def, campaign)) = best else {
+        let Some((def, campaign, _)) = best else {
             continue;
         };
         let Some(d) = diagnostics.get_mut(i) else {
@@ -252,6 +266,15 @@ pub fn name_defining_campaigns(
             }
         }
     }
+}
+
+/// What ranks a campaign offered as the one defining a name: one of the load's game
+/// modes, a core book, and how deep its PCC lies (the shallower first). Only campaigns of
+/// the load's game systems that the load does not include are offered.
+struct CampaignRank {
+    same_mode: bool,
+    core: bool,
+    depth: usize,
 }
 
 /// Whether the help `old` a finding about `name` gave before is worth keeping beside the

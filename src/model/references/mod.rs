@@ -44,9 +44,21 @@ pub fn check(load: &LoadSet) -> Vec<Diagnostic> {
     check_with(load, None)
 }
 
-/// Whether some campaign under the data folder defines an object of a kind by a key
-/// (`model::elsewhere`'s index): what "in any load" means for [`check_with`].
-pub type DefinedAnywhere<'a> = &'a dyn Fn(FileKind, &str) -> bool;
+/// The objects of every campaign under the data folder (`model::elsewhere`'s index): what
+/// "in any load" means for [`check_with`].
+pub trait DataFolder {
+    /// Whether some campaign defines an object of `kind` keyed `key`.
+    fn defines(&self, kind: FileKind, key: &str) -> bool;
+
+    /// The key of an object of `kind` that the campaigns of the game system of the file
+    /// `path` define closest to `key`: `Some(None)` when none is near, `None` when `path`
+    /// is outside the data folder (the load set's own keys are then searched). It must not
+    /// depend on the load set asking: the answer is kept with the file for the run.
+    fn closest(&self, kind: FileKind, key: &str, path: &std::path::Path) -> Option<Option<String>>;
+}
+
+/// What [`check_with`] is given of the data folder.
+pub type DefinedAnywhere<'a> = &'a dyn DataFolder;
 
 /// [`check`], and, given `anywhere`, the keys prerequisites name that neither the load set
 /// nor any campaign defines (`R0106`): PCGen never looks them up at load, so it is silent
@@ -710,20 +722,26 @@ impl<'a> Resolver<'a> {
             .flat_map(|r| r.objects.also_makes.iter().map(|(k, n)| (*k, n)))
             .collect();
         let mut out = Vec::new();
+        let mut pools: FxHashMap<FileKind, u64> = FxHashMap::default();
         for r in &self.read {
             // The data folder's index first, once per file and run: what it defines is
-            // defined for every load set listing the file.
-            let unknown = r.file.cached.derived(UNKNOWN_ANYWHERE, 0, |_| {
-                (r.objects.references.iter().enumerate())
-                    .filter(|(_, reference)| reference.tested)
-                    .filter(|(_, reference)| {
-                        !tokens::key_forms(reference.target, reference.name.name.as_str())
-                            .iter()
-                            .any(|k| anywhere(reference.target, k))
-                    })
-                    .map(|(i, _)| i)
-                    .collect::<Vec<usize>>()
-            });
+            // defined for every load set listing the file. Not waited for: the index is
+            // built by every thread that asks while it is being built, and a load set
+            // waiting here behind another's build would leave its thread idle.
+            let unknown = r
+                .file
+                .cached
+                .derived_without_waiting(UNKNOWN_ANYWHERE, 0, |_| {
+                    (r.objects.references.iter().enumerate())
+                        .filter(|(_, reference)| reference.tested)
+                        .filter(|(_, reference)| {
+                            !tokens::key_forms(reference.target, reference.name.name.as_str())
+                                .iter()
+                                .any(|k| anywhere.defines(reference.target, k))
+                        })
+                        .map(|(i, _)| i)
+                        .collect::<Vec<usize>>()
+                });
             for reference in unknown.iter().filter_map(|i| r.objects.references.get(*i)) {
                 let target = reference.target;
                 // Then the load set (files outside the data folder) and its FORWARDREFs.
@@ -745,7 +763,7 @@ impl<'a> Resolver<'a> {
                 {
                     continue;
                 }
-                out.push(self.unknown_prerequisite_key(r.file, reference));
+                out.push(self.unknown_prerequisite_key(r.file, reference, anywhere, &mut pools));
             }
         }
         self.out.extend(out);
@@ -764,27 +782,70 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// What identifies the keys a prerequisite's key of `target` is suggested among (see
+    /// [`Resolver::unknown_prerequisite_key`]): the groups of objects, by file and place,
+    /// of the namespaces `target` lives in. Load sets with the same groups share their
+    /// suggestions.
+    fn suggestion_pool(&self, target: FileKind) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut groups: Vec<(u64, usize)> = (self.spaces_of(target).iter())
+            .flat_map(|s| self.by_space.get(s).into_iter().flatten())
+            .filter_map(|(file, group)| Some((self.read.get(*file)?.objects.id, *group)))
+            .collect();
+        groups.sort_unstable();
+        groups.dedup();
+        let mut h = crate::fxhash::FxHasher::default();
+        groups.hash(&mut h);
+        // Never 0, which stands for the game system's pool.
+        h.finish() | 1
+    }
+
+    /// The warning for a prerequisite's key no campaign defines, with the closest key of
+    /// its game system under the data folder (else, for a file outside it, of the load
+    /// set: `pools` holds the load set's [`Resolver::suggestion_pool`] by kind).
     fn unknown_prerequisite_key(
         &self,
         f: &LoadedFile,
         reference: &tokens::Reference,
+        anywhere: DefinedAnywhere<'_>,
+        pools: &mut FxHashMap<FileKind, u64>,
     ) -> Diagnostic {
         let name = &reference.name.name;
         let noun = kind_noun(reference.target);
         let token = reference.token;
-        // The "did you mean" among the keys of the first load set that reports the key,
-        // kept with the file for the run: the same for every load set listing the file (the
-        // CLI merges their reports), and searched for once.
+        // The "did you mean" is kept with the file for the run, by what it was chosen
+        // among: the file's game system (0), the same for every load set listing the file,
+        // or for a file outside the data folder the load set's keys. It is the same
+        // whichever load set asks first: the report does not depend on how the load sets
+        // were spread over threads.
         let memo = f
             .cached
             .derived(SUGGESTIONS, 0, |_| SuggestionMemo::default());
-        let wanted = (reference.target, name.clone());
-        let known = memo
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&wanted)
-            .cloned();
-        let suggestion = known.unwrap_or_else(|| {
+        let known = |pool: u64| {
+            let wanted = (pool, reference.target, name.clone());
+            memo.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&wanted)
+                .cloned()
+        };
+        let keep = |pool: u64, found: &Option<String>| {
+            let wanted = (pool, reference.target, name.clone());
+            memo.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(wanted, found.clone());
+        };
+        let in_system = known(0).or_else(|| {
+            let found = anywhere.closest(reference.target, name.as_str(), &f.path)?;
+            keep(0, &found);
+            Some(found)
+        });
+        let suggestion = in_system.unwrap_or_else(|| {
+            let pool = *pools
+                .entry(reference.target)
+                .or_insert_with(|| self.suggestion_pool(reference.target));
+            if let Some(found) = known(pool) {
+                return found;
+            }
             // Among the keys that start as the name does (as the old formulas' suggestions
             // do): a load set's prerequisite keys are looked for among every key of their
             // kind, and most of the whole corpus's run went into comparing with all of them.
@@ -798,9 +859,7 @@ impl<'a> Resolver<'a> {
                 .map(Name::as_str)
                 .filter(|k| initial(k) == want);
             let found = closest(name.as_str(), made).map(str::to_owned);
-            memo.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(wanted, found.clone());
+            keep(pool, &found);
             found
         });
         let others = crate::diagnostic::more_uses(reference.uses);
@@ -873,8 +932,10 @@ const UNKNOWN_ANYWHERE: &str = "model::references::unknown_anywhere";
 /// The name under which a file's [`SuggestionMemo`] is kept in the file cache.
 const SUGGESTIONS: &str = "model::references::prerequisite_suggestions";
 
-/// The "did you mean" of each unknown prerequisite key of a file, by kind and key.
-type SuggestionMemo = std::sync::Mutex<FxHashMap<(FileKind, Name), Option<String>>>;
+/// The "did you mean" of each unknown prerequisite key of a file, by the pool of keys it
+/// was chosen among (0: the file's game system; else the load set's keys, see
+/// [`Resolver::suggestion_pool`]), kind and key.
+type SuggestionMemo = std::sync::Mutex<FxHashMap<(u64, FileKind, Name), Option<String>>>;
 
 /// The name under which a DATACONTROL file's FACTDEF names are kept in the file cache.
 const FACT_DEFS: &str = "model::references::fact_defs";

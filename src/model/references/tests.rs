@@ -470,12 +470,25 @@ fn prerequisite_keys(
     anywhere: &[(crate::load::FileKind, &str)],
 ) -> Vec<(String, usize, usize, String, Option<String>)> {
     let (load, _) = load(MISCINFO, files);
-    let defined = |kind: crate::load::FileKind, key: &str| {
-        anywhere
-            .iter()
-            .any(|(k, n)| *k == kind && n.eq_ignore_ascii_case(key))
-    };
-    let mut found = super::check_with(&load, Some(&defined));
+    /// The data folder of the test: `anywhere`'s objects, and no game system (the load
+    /// set's keys are searched for suggestions).
+    struct Listed<'a>(&'a [(crate::load::FileKind, &'a str)]);
+    impl super::DataFolder for Listed<'_> {
+        fn defines(&self, kind: crate::load::FileKind, key: &str) -> bool {
+            self.0
+                .iter()
+                .any(|(k, n)| *k == kind && n.eq_ignore_ascii_case(key))
+        }
+        fn closest(
+            &self,
+            _: crate::load::FileKind,
+            _: &str,
+            _: &std::path::Path,
+        ) -> Option<Option<String>> {
+            None
+        }
+    }
+    let mut found = super::check_with(&load, Some(&Listed(anywhere)));
     crate::diagnostic::sort(&mut found, &load.sources);
     found
         .iter()

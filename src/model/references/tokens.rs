@@ -269,6 +269,9 @@ struct Found {
         (FileKind, bool),
         indexmap::IndexMap<Name, usize, crate::fxhash::FxBuildHasher>,
     >,
+    /// The owners and tokens each reference of `out` has (by its place): a name a file
+    /// gives on thousands of lines is told from its owners' list without searching it.
+    owned: crate::fxhash::FxHashSet<(usize, Name, &'static str)>,
 }
 
 impl Found {
@@ -311,7 +314,7 @@ impl Found {
             r.on_base_line |= base;
             if let Some(o) = owner {
                 let by = row.token.as_str();
-                if !r.owners.iter().any(|(k, t)| k == o && *t == by) {
+                if self.owned.insert((i, o.clone(), by)) {
                     r.owners.push((o.clone(), by));
                 }
             }
