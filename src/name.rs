@@ -172,6 +172,12 @@ pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
     closest_with_distance(wanted, candidates).map(|(_, c)| c)
 }
 
+/// The greatest edit distance at which a name of `chars` characters is suggested for
+/// another: a third of its length, rounded up, at least 1.
+pub fn suggestion_bound(chars: usize) -> usize {
+    chars.div_ceil(3).max(1)
+}
+
 /// [`closest`] with its edit distance. The choice is the least `(distance, candidate)` of
 /// the candidates within the bound, so the closest of a union of pools is the least of
 /// each pool's closest: a caller may search a pool that does not change once and keep the
@@ -187,7 +193,7 @@ pub fn closest_with_distance<'a>(
     let wanted: Vec<char> = wanted.chars().map(|c| c.to_ascii_lowercase()).collect();
     // Names of up to 64 characters (all real ones) are compared a whole column at a time.
     let pattern = Pattern::new(&wanted);
-    let mut bound = chars.div_ceil(3).max(1);
+    let mut bound = suggestion_bound(chars);
     let mut best: Option<(usize, &'a str)> = None;
     let mut other = Vec::new();
     let mut rows = (Vec::new(), Vec::new());

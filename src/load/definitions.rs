@@ -295,8 +295,11 @@ impl Definitions {
 /// set asking, so the answer is the same for every load set of the system.
 #[derive(Debug, Default)]
 pub struct KeyPools {
-    pools: crate::fxhash::FxHashMap<(std::ffi::OsString, FileKind, u8), Vec<Arc<str>>>,
+    pools: crate::fxhash::FxHashMap<(std::ffi::OsString, FileKind, u8), KeyPool>,
 }
+
+/// One pool's keys by length in characters (then key), and their lengths.
+type KeyPool = (Vec<Arc<str>>, Vec<usize>);
 
 impl KeyPools {
     fn of(objects: &Definitions, root: &PcgenRoot) -> Self {
@@ -316,10 +319,15 @@ impl KeyPools {
                     .push(Arc::clone(&d.name));
             }
         }
-        for keys in pools.values_mut() {
-            keys.sort_unstable();
-            keys.dedup();
-        }
+        let pools = pools
+            .into_iter()
+            .map(|(at, mut keys)| {
+                keys.sort_unstable_by(|a, b| (a.chars().count(), a).cmp(&(b.chars().count(), b)));
+                keys.dedup();
+                let lengths = keys.iter().map(|k| k.chars().count()).collect();
+                (at, (keys, lengths))
+            })
+            .collect();
         KeyPools { pools }
     }
 
@@ -337,11 +345,19 @@ impl KeyPools {
         let Some(initial) = key.to_lowercase().bytes().next() else {
             return Some(None);
         };
-        let pool = self
-            .pools
-            .get(&(system.to_os_string(), pool_kind(kind), initial))
-            .map_or(&[][..], Vec::as_slice);
-        Some(crate::name::closest(key, pool.iter().map(|k| &**k)))
+        let Some((keys, lengths)) =
+            self.pools
+                .get(&(system.to_os_string(), pool_kind(kind), initial))
+        else {
+            return Some(None);
+        };
+        // Only the keys whose length is within the suggestion's bound can be suggested.
+        let chars = key.chars().count();
+        let bound = crate::name::suggestion_bound(chars);
+        let from = lengths.partition_point(|&n| n + bound < chars);
+        let to = lengths.partition_point(|&n| n <= chars + bound);
+        let near = keys.get(from..to).unwrap_or(&[]);
+        Some(crate::name::closest(key, near.iter().map(|k| &**k)))
     }
 }
 

@@ -9,7 +9,7 @@ pub fn suggest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
     if chars > 100 {
         return None;
     }
-    let limit = chars.div_ceil(3).max(1);
+    let limit = crate::name::suggestion_bound(chars);
     let wanted_l: Vec<char> = wanted.to_ascii_uppercase().chars().collect();
     candidates
         .into_iter()

@@ -74,7 +74,7 @@ impl Candidates {
     pub(super) fn closest(&self, wanted: &str) -> Option<&str> {
         let (want, chars) = counts(wanted);
         // `closest`'s limit: a third of the length rounded up, at least 1.
-        let limit = chars.div_ceil(3).max(1);
+        let limit = crate::name::suggestion_bound(chars);
         closest(
             wanted,
             self.names
