@@ -5,9 +5,9 @@
 //! with errors) and a fixed pool of workers for requests ([`pool`]): [`server`] reads
 //! messages from stdio; document changes go to the [`session::Session`], which keeps the
 //! editor's unsaved text in an [`overlay::OverlayFs`] over the disk, finds the load sets a
-//! file belongs to ([`workspace`]), re-checks only those with the same
-//! [`crate::check::check_load_set`] as `rulebook check`, and publishes what changed
-//! ([`diagnostics`]). Read-only requests ([`requests`]) work on a [`session::Snapshot`] whose
+//! file belongs to ([`workspace`]: every selectable PCC reaching it), re-checks only those
+//! with the same [`crate::check::check_load_set`] as `rulebook check`, and publishes what
+//! changed ([`diagnostics`]), merged over the file's load sets. Read-only requests ([`requests`]) work on a [`session::Snapshot`] whose
 //! checked load sets and texts are shared `Arc`s: the cursor's surroundings ([`context`]),
 //! what a name stands for ([`target`]), [`hover`], [`navigate`] (definition, references),
 //! [`complete`], [`symbols`]. Positions are UTF-16 ([`position`]).

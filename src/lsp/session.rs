@@ -7,9 +7,9 @@ use crate::config::policy::Policy;
 use crate::load::fs::normalize;
 use crate::load::{CampaignIndex, FileCache, FileSystem};
 use crate::lsp::checked::Checked;
-use crate::lsp::diagnostics;
 use crate::lsp::overlay::OverlayFs;
 use crate::lsp::workspace::{Workspace, is_pcc};
+use crate::lsp::{diagnostics, uri};
 use lsp_types as lsp;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -230,15 +230,40 @@ impl Session {
     }
 
     /// Re-checks the load sets that include any of `paths`, each once, and returns what
-    /// changed.
+    /// changed. Those are the load sets `paths` belong to ([`Workspace::load_sets_of`]) and
+    /// every load set checked before that read one of them (a campaign its PRECAMPAIGN
+    /// added), whose findings about them would otherwise go stale. The sets are checked in
+    /// parallel over the shared file cache, as `rulebook check` checks a folder.
     fn recheck_all(&mut self, paths: &[PathBuf]) -> Vec<Publish> {
+        use rayon::prelude::*;
         let Some(ws) = self.workspace.as_mut().map(Arc::make_mut) else {
             return self.publish_changes(paths.iter().cloned().collect());
         };
-        for path in paths.iter().filter(|p| is_pcc(p)) {
-            ws.reindex_pcc(&self.fs, path);
+        let mut touched: BTreeSet<PathBuf> = std::mem::take(&mut self.stale);
+        touched.extend(paths.iter().cloned());
+        if paths.iter().any(|p| is_pcc(p)) {
+            for path in paths.iter().filter(|p| is_pcc(p)) {
+                ws.reindex_pcc(&self.fs, path);
+            }
+            // A PCC deleted (or no longer read) names no load set: its findings go.
+            let gone: Vec<PathBuf> = self
+                .checked
+                .keys()
+                .filter(|pcc| !ws.has_pcc(pcc))
+                .cloned()
+                .collect();
+            for pcc in gone {
+                if let Some(old) = self.checked.remove(&pcc) {
+                    touched.extend(old.paths().map(Path::to_path_buf));
+                }
+            }
         }
-        let sets: BTreeSet<PathBuf> = paths.iter().flat_map(|p| ws.load_sets_of(p)).collect();
+        let mut sets: BTreeSet<PathBuf> = paths.iter().flat_map(|p| ws.load_sets_of(p)).collect();
+        for (pcc, checked) in &self.checked {
+            if paths.iter().any(|p| checked.file(p).is_some()) {
+                sets.insert(pcc.clone());
+            }
+        }
         let root = ws.root.clone();
         let index = match &self.index {
             Some(i) => i.clone(),
@@ -248,51 +273,69 @@ impl Session {
                 i
             }
         };
-        let mut touched: BTreeSet<PathBuf> = std::mem::take(&mut self.stale);
-        touched.extend(paths.iter().cloned());
-        for pcc in sets {
-            if let Some(old) = self.checked.get(&pcc) {
+        for pcc in &sets {
+            if let Some(old) = self.checked.get(pcc) {
                 touched.extend(old.paths().map(Path::to_path_buf));
             }
-            let mut set = check_load_set_cached(
-                &self.fs,
-                &root,
-                std::slice::from_ref(&pcc),
-                &index,
-                &self.cache,
-            );
-            if let Some(policy) = &self.policy {
-                policy.apply_in(&mut set.diagnostics, &set.load.sources, &root.root);
-            }
-            let checked = Checked::new(pcc.clone(), set);
+        }
+        let (fs, cache, policy) = (&self.fs, &self.cache, &self.policy);
+        let fresh: Vec<Checked> = sets
+            .into_par_iter()
+            .map(|pcc| {
+                let mut set =
+                    check_load_set_cached(fs, &root, std::slice::from_ref(&pcc), &index, cache);
+                if let Some(policy) = policy {
+                    policy.apply_in(&mut set.diagnostics, &set.load.sources, &root.root);
+                }
+                Checked::new(pcc, set)
+            })
+            .collect();
+        for checked in fresh {
             touched.extend(checked.paths().map(Path::to_path_buf));
-            self.checked.insert(pcc, Arc::new(checked));
+            self.checked.insert(checked.pcc.clone(), Arc::new(checked));
         }
         self.publish_changes(touched)
     }
 
     /// Recomputes the diagnostics of `files` over every cached load set; returns those that
-    /// differ from what was last published (and always the file that changed).
+    /// differ from what was last published (and always the file that changed). A file held
+    /// by several load sets gets each finding once; one that not every such set finds is
+    /// labelled with the sets that do ([`Merged::into_list`]). An open data file that no
+    /// PCC lists gets [`diagnostics::unlisted`].
     fn publish_changes(&mut self, files: BTreeSet<PathBuf>) -> Vec<Publish> {
         let mut now: HashMap<PathBuf, Merged> = HashMap::new();
-        for checked in self.checked.values() {
+        let sets: Vec<&Arc<Checked>> = self.checked.values().collect();
+        for (set, checked) in sets.iter().enumerate() {
             // The set's own few paths against `files`, not every file against the set.
-            if !checked.paths().any(|p| files.contains(p)) {
+            let mut holds = checked.paths().filter(|p| files.contains(*p)).peekable();
+            if holds.peek().is_none() {
                 continue;
             }
-            for (path, list) in diagnostics::by_file(checked, &self.docs_base) {
-                if !files.contains(&path) {
-                    continue;
+            for p in holds {
+                let held_by = &mut now.entry(p.to_path_buf()).or_default().held_by;
+                // A file read under two spellings is held once.
+                if held_by.last() != Some(&set) {
+                    held_by.push(set);
                 }
-                let entry = now.entry(path).or_default();
+            }
+            for (path, list) in diagnostics::by_file(checked, &self.docs_base) {
+                let Some(entry) = now.get_mut(&path) else {
+                    continue;
+                };
                 for d in list {
-                    entry.add(d);
+                    entry.add(d, set);
                 }
             }
         }
+        let root = self.workspace.as_ref().map(|w| w.root.root.clone());
+        let pccs: Vec<&Path> = sets.iter().map(|c| c.pcc.as_path()).collect();
         let mut out = Vec::new();
+        let mut changes = Vec::new();
         for path in files {
-            let list = now.remove(&path).map(|m| m.list).unwrap_or_default();
+            let list = match now.remove(&path) {
+                Some(m) => m.into_list(&pccs, root.as_deref()),
+                None => self.unlisted(&path).into_iter().collect(),
+            };
             let before = self.published.get(&path);
             let is_open = self.versions.contains_key(&path);
             let changed = before.map_or(!list.is_empty() || is_open, |b| *b != list);
@@ -303,7 +346,10 @@ impl Session {
                     diagnostics: list.clone(),
                 });
             }
-            let published = Arc::make_mut(&mut self.published);
+            changes.push((path, list));
+        }
+        let published = Arc::make_mut(&mut self.published);
+        for (path, list) in changes {
             if list.is_empty() {
                 published.remove(&path);
             } else {
@@ -312,30 +358,111 @@ impl Session {
         }
         out
     }
+
+    /// [`diagnostics::unlisted`] for `path` when it is an open data file of the workspace's
+    /// data folder that no PCC lists (game-mode files are the game mode's, not a PCC's).
+    fn unlisted(&self, path: &Path) -> Option<lsp::Diagnostic> {
+        let ws = self.workspace.as_ref()?;
+        let is_lst = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("lst"));
+        if !is_lst
+            || !self.versions.contains_key(path)
+            || !path.starts_with(&ws.root.data)
+            || ws.is_listed(path)
+        {
+            return None;
+        }
+        let shown = |p: &Path| {
+            p.strip_prefix(&ws.root.root)
+                .unwrap_or(p)
+                .display()
+                .to_string()
+        };
+        let nearest = ws.nearest_pcc(path).map(shown);
+        let d = diagnostics::unlisted(crate::source::FileId(0), &shown(path), nearest.as_deref());
+        Some(diagnostics::at_file_start(&d, &self.docs_base))
+    }
 }
 
-/// One file's diagnostics from several load sets, each kept once. Equal diagnostics are
-/// found through a hash of their place and message, not by comparing each new one with every
-/// one kept (276,000 findings in one file took 657 s that way).
+/// One file's diagnostics from the load sets that hold it (`held_by`, indexes into the
+/// session's checked sets), each kept once with the sets that found it. Equal diagnostics
+/// are found through a hash of their place and message, not by comparing each new one with
+/// every one kept (276,000 findings in one file took 657 s that way).
 #[derive(Default)]
 struct Merged {
-    list: Vec<lsp::Diagnostic>,
+    held_by: Vec<usize>,
+    list: Vec<(lsp::Diagnostic, Vec<usize>)>,
     by_hash: HashMap<u64, Vec<usize>>,
 }
 
+/// How many load sets a label names before "and n more".
+const LABELLED_SETS: usize = 3;
+
 impl Merged {
-    fn add(&mut self, d: lsp::Diagnostic) {
+    /// Adds `d`, found by load set `set`.
+    fn add(&mut self, d: lsp::Diagnostic, set: usize) {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         let r = d.range;
         (r.start.line, r.start.character, r.end.line, r.end.character).hash(&mut h);
         d.message.hash(&mut h);
         let same = self.by_hash.entry(h.finish()).or_default();
-        if same.iter().any(|&i| self.list.get(i) == Some(&d)) {
+        if let Some(&i) = same
+            .iter()
+            .find(|&&i| self.list.get(i).is_some_and(|k| k.0 == d))
+        {
+            if let Some((_, found)) = self.list.get_mut(i) {
+                if found.last() != Some(&set) {
+                    found.push(set);
+                }
+            }
             return;
         }
         same.push(self.list.len());
-        self.list.push(d);
+        self.list.push((d, vec![set]));
+    }
+
+    /// The diagnostics; one that only some of the load sets holding the file find says
+    /// which (`pccs` names the sets, shown relative to `root`), in its message and as
+    /// `data.loadSets` (their URIs) for clients that filter on it.
+    fn into_list(self, pccs: &[&Path], root: Option<&Path>) -> Vec<lsp::Diagnostic> {
+        let holders = self.held_by.len();
+        let shown = |set: &usize| {
+            let pcc = pccs.get(*set).copied().unwrap_or(Path::new(""));
+            let rel = root.and_then(|r| pcc.strip_prefix(r).ok()).unwrap_or(pcc);
+            format!("`{}`", rel.display())
+        };
+        self.list
+            .into_iter()
+            .map(|(mut d, found)| {
+                if found.len() >= holders {
+                    return d;
+                }
+                let mut names: Vec<String> = found.iter().take(LABELLED_SETS).map(shown).collect();
+                if found.len() > LABELLED_SETS {
+                    names.push(format!("{} more", found.len() - LABELLED_SETS));
+                }
+                let sets = if found.len() == 1 { "set" } else { "sets" };
+                d.message.push_str(&format!(
+                    "\nnote: only in the load {sets} of {} ({} of the {holders} load sets reading this file)",
+                    names.join(", "),
+                    found.len()
+                ));
+                let uris: Vec<serde_json::Value> = found
+                    .iter()
+                    .filter_map(|s| uri::from_path(pccs.get(*s)?))
+                    .map(|u| serde_json::Value::String(u.as_str().to_owned()))
+                    .collect();
+                let mut data = match d.data.take() {
+                    Some(serde_json::Value::Object(m)) => m,
+                    _ => serde_json::Map::new(),
+                };
+                data.insert("loadSets".to_owned(), serde_json::Value::Array(uris));
+                d.data = Some(serde_json::Value::Object(data));
+                d
+            })
+            .collect()
     }
 }
 

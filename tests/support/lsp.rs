@@ -177,6 +177,17 @@ pub fn shared_pcgen() -> PathBuf {
     .expect("../shared/pcgen (the real datasets) is missing")
 }
 
+/// The whole corpus of PCGen's data: `shared/pcgen-corpus` beside the crate or one of its
+/// ancestors. A test that needs it fails without it.
+pub fn shared_corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .skip(1)
+        .map(|a| a.join("shared/pcgen-corpus"))
+        .find(|c| c.join("data").is_dir() && c.join("system/gameModes").is_dir())
+        .expect("../shared/pcgen-corpus (the whole corpus) is missing")
+}
+
 /// The labels of a completion response.
 pub fn labels(completion: &Value) -> Vec<String> {
     completion
