@@ -216,7 +216,10 @@ fn data_files_changed_on_disk_are_watched_and_rechecked() {
         .iter()
         .map(|w| w["globPattern"].as_str().unwrap())
         .collect();
-    assert_eq!(globs, ["**/*.[pP][cC][cC]", "**/*.[lL][sS][tT]"]);
+    assert_eq!(
+        globs,
+        ["**/*.[pP][cC][cC]", "**/*.[lL][sS][tT]", "**/rulebook.toml"]
+    );
     c.send(json!({"jsonrpc": "2.0", "id": register["id"], "result": null}));
 
     // `Score` renamed in the variables file, on disk (not in the editor): the open stats

@@ -27,6 +27,7 @@ pub mod position;
 pub mod requests;
 pub mod server;
 pub mod session;
+pub mod settings;
 pub mod symbols;
 pub mod target;
 pub mod tokens;

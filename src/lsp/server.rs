@@ -7,6 +7,7 @@
 
 use crate::lsp::pool::Pool;
 use crate::lsp::session::{Publish, Session, Snapshot};
+use crate::lsp::settings::Settings;
 use crate::lsp::transport::{self, Incoming};
 use crate::lsp::{requests, uri};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -194,14 +195,21 @@ fn run_loop(
     params: &lsp::InitializeParams,
 ) -> Ending {
     watch_data_files(out, params);
-    let mut session = Session::new(workspace_root(params).as_deref());
-    if let Some(url) = params
+    let options = params
         .initialization_options
         .as_ref()
-        .and_then(|o| o.get("errorsDocUrl"))
-        .and_then(|v| v.as_str())
-    {
-        session.set_docs_base(url.to_owned());
+        .map(Settings::from_value);
+    let (settings, problem) = match options {
+        Some(Ok(s)) => (s, None),
+        Some(Err(e)) => (Settings::default(), Some(e)),
+        None => (Settings::default(), None),
+    };
+    let mut session = Session::with_settings(workspace_root(params).as_deref(), settings);
+    if let Some(problem) = problem {
+        show_message(out, &problem);
+    }
+    for m in session.take_messages() {
+        show_message(out, &m);
     }
     let mut shut_down = false;
     let ending = |shut_down: bool| {
@@ -259,6 +267,9 @@ fn run_loop(
                 for p in notify(&mut session, n) {
                     publish(out, p);
                 }
+                for m in session.take_messages() {
+                    show_message(out, &m);
+                }
             }
             Message::Response(_) => {}
         }
@@ -282,8 +293,9 @@ fn answer_safely(snap: &Snapshot, req: Request) -> Response {
 }
 
 /// Globs of the files whose changes on disk matter: PCC and LST files in any letter case
-/// (game-mode files are LSTs too).
-const WATCHED_GLOBS: [&str; 2] = ["**/*.[pP][cC][cC]", "**/*.[lL][sS][tT]"];
+/// (game-mode files are LSTs too)
+/// and `rulebook.toml` (the workspace's settings).
+const WATCHED_GLOBS: [&str; 3] = ["**/*.[pP][cC][cC]", "**/*.[lL][sS][tT]", "**/rulebook.toml"];
 
 /// The id of the `client/registerCapability` request [`watch_data_files`] sends.
 const WATCH_REQUEST_ID: &str = "rulebook/watch-data-files";
@@ -359,6 +371,19 @@ fn latest_change(
     n
 }
 
+/// Tells the user something the server could not act on (a setting naming no code, a
+/// `rulebook.toml` that does not parse), as a warning the editor shows.
+fn show_message(out: &Outbox, message: &str) {
+    let params = lsp::ShowMessageParams {
+        typ: lsp::MessageType::WARNING,
+        message: message.to_owned(),
+    };
+    out.send(&Message::Notification(Notification::new(
+        "window/showMessage".to_owned(),
+        params,
+    )));
+}
+
 fn publish(out: &Outbox, p: Publish) {
     let Some(uri) = uri::from_path(&p.path) else {
         return;
@@ -421,6 +446,22 @@ pub fn notify(session: &mut Session, n: Notification) -> Vec<Publish> {
                 return Vec::new();
             };
             session.close(&path)
+        }
+        "workspace/didChangeConfiguration" => {
+            let Some(p) = params::<lsp::DidChangeConfigurationParams>(n) else {
+                return Vec::new();
+            };
+            // A client of the pull model sends no settings (null): nothing changes.
+            if p.settings.is_null() {
+                return Vec::new();
+            }
+            match Settings::from_value(&p.settings) {
+                Ok(settings) => session.configure(settings),
+                Err(e) => {
+                    session.tell(e);
+                    Vec::new()
+                }
+            }
         }
         "workspace/didChangeWatchedFiles" => {
             let Some(p) = params::<lsp::DidChangeWatchedFilesParams>(n) else {

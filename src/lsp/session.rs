@@ -8,6 +8,7 @@ use crate::load::fs::normalize;
 use crate::load::{CampaignIndex, FileCache, FileSystem};
 use crate::lsp::checked::Checked;
 use crate::lsp::overlay::OverlayFs;
+use crate::lsp::settings::Settings;
 use crate::lsp::workspace::{Workspace, is_pcc};
 use crate::lsp::{diagnostics, uri};
 use lsp_types as lsp;
@@ -41,8 +42,15 @@ pub struct Session {
     cache: Arc<FileCache>,
     /// The workspace's PCCs by name and book type, rebuilt only when a PCC changes.
     index: Option<Arc<CampaignIndex>>,
-    /// `allow`/`deny` of the workspace's `rulebook.toml`, applied as `rulebook check` does.
+    /// `allow`/`deny` of the editor's settings and the workspace's `rulebook.toml`, applied
+    /// as `rulebook check` applies its flags and the file.
     policy: Option<Policy>,
+    /// The editor's folder (none: the folder of the first file opened decides).
+    folder: Option<PathBuf>,
+    /// The editor's settings.
+    settings: Settings,
+    /// Messages for the user not yet shown ([`Session::take_messages`]).
+    messages: Vec<String>,
 }
 
 /// An immutable view for read-only requests: cheap to take (maps of `Arc`s) and `Send`, so
@@ -59,35 +67,114 @@ pub struct Snapshot {
     pub published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
 }
 
-/// The workspace of the folder an editor opened: around the PCGen root that the nearest
-/// `rulebook.toml` at or above it names, with its extra roots and its `allow`/`deny` (as
-/// `rulebook check` reads them), else around the folder. A config file that cannot be read
-/// is left out here, and so is a policy naming no code: `rulebook check` reports them.
-fn workspace_for(fs: &dyn FileSystem, dir: &Path) -> (Workspace, Option<Policy>) {
+/// The workspace of the folder `dir` an editor opened, as `rulebook check` would see it
+/// with the editor's `settings` as its flags: around the PCGen root they or the nearest
+/// `rulebook.toml` at or above `dir` name (else around `dir`), with the extra roots of
+/// both, and `allow`/`deny` (the settings' first, the file's on top). `dir`, the extra roots
+/// and the config's `data` folders outside the root are read for PCCs too. What is wrong in
+/// the settings or the file is returned as messages for the user; the rest still applies.
+fn workspace_for(
+    fs: &dyn FileSystem,
+    dir: &Path,
+    settings: &Settings,
+) -> (Workspace, Option<Policy>, Vec<String>) {
+    let mut problems = Vec::new();
     let config = crate::config::discover(fs, dir).and_then(|path| {
         let bytes = fs.read(&path).ok()?;
         let text = String::from_utf8_lossy(&bytes);
-        crate::config::parse(&text, &path, crate::source::FileId(0)).ok()
+        match crate::config::parse(&text, &path, crate::source::FileId(0)) {
+            Ok(c) => Some(c),
+            Err(d) => {
+                problems.push(config_problem(&path, &text, &d));
+                None
+            }
+        }
     });
-    let Some(config) = config else {
-        return (Workspace::around(fs, dir), None);
+    let settings = settings.clone().absolute(dir);
+    let given = settings
+        .pcgen_root
+        .clone()
+        .or_else(|| config.as_ref().and_then(|c| c.pcgen_root.clone()));
+    let root_dir = match given {
+        Some(r) if fs.is_dir(&r.join("system").join("gameModes")) => r,
+        Some(r) => {
+            problems.push(format!(
+                "rulebook: the PCGen root {} has no system/gameModes folder; a PCGen root is \
+                 the folder holding data/ and system/gameModes/",
+                r.display()
+            ));
+            dir.to_path_buf()
+        }
+        None => dir.to_path_buf(),
     };
-    let mut ws = Workspace::around(fs, config.pcgen_root.as_deref().unwrap_or(dir));
-    ws.root = ws.root.clone().with_extra_roots(config.extra_roots.clone());
-    (ws, config.policy(Policy::default()).ok())
+    let mut extra: Vec<PathBuf> = config
+        .as_ref()
+        .map(|c| c.extra_roots.clone())
+        .unwrap_or_default();
+    extra.extend(settings.extra_roots.iter().cloned());
+    let mut ws = Workspace::around(fs, &root_dir);
+    ws.root = ws.root.clone().with_extra_roots(extra.clone());
+    let mut folders = vec![dir.to_path_buf()];
+    folders.extend(extra);
+    if let Some(c) = &config {
+        folders.extend(c.data.iter().filter(|d| fs.is_dir(d)).cloned());
+    }
+    let outside: Vec<PathBuf> = folders
+        .into_iter()
+        .filter(|f| !normalize(f).starts_with(&ws.root.root))
+        .collect();
+    let ws = ws.with_folders(fs, &outside);
+    let base = match settings.policy() {
+        Ok(p) => p,
+        Err(e) => {
+            problems.push(format!("rulebook settings: {e}"));
+            Policy::default()
+        }
+    };
+    let policy = match &config {
+        Some(c) => match c.policy(base.clone()) {
+            Ok(p) => p,
+            Err(d) => {
+                problems.push(format!("{}: {}", crate::config::FILE_NAME, d.message));
+                base
+            }
+        },
+        None => base,
+    };
+    (ws, Some(policy), problems)
+}
+
+/// True for a `rulebook.toml`: saving or changing one configures the session again.
+fn is_config(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n == crate::config::FILE_NAME)
+}
+
+/// A problem of `rulebook.toml` as one line: the file, the line, what is wrong.
+fn config_problem(path: &Path, text: &str, d: &crate::diagnostic::Diagnostic) -> String {
+    let line = text
+        .get(..d.span.start as usize)
+        .map_or(1, |before| before.matches('\n').count() + 1);
+    let mut m = format!("{}:{line}: {}", path.display(), d.message);
+    if let Some(help) = &d.help {
+        m.push_str(&format!(" ({help})"));
+    }
+    m
 }
 
 impl Session {
     /// A session for the workspace folder `root` (none: found from the first opened file).
     pub fn new(root: Option<&Path>) -> Self {
-        let fs = OverlayFs::new();
-        let (workspace, policy) = match root.map(|r| workspace_for(&fs, r)) {
-            Some((w, p)) => (Some(Arc::new(w)), p),
-            None => (None, None),
-        };
-        Session {
-            fs,
-            workspace,
+        Session::with_settings(root, Settings::default())
+    }
+
+    /// A session for the workspace folder `root` with the editor's `settings`
+    /// (`initializationOptions`).
+    pub fn with_settings(root: Option<&Path>, settings: Settings) -> Self {
+        let mut session = Session {
+            fs: OverlayFs::new(),
+            folder: root.map(normalize),
+            workspace: None,
             versions: HashMap::new(),
             checked: BTreeMap::new(),
             published: Arc::default(),
@@ -95,13 +182,61 @@ impl Session {
             docs_base: diagnostics::default_docs_base(),
             cache: Arc::new(FileCache::new()),
             index: None,
-            policy,
-        }
+            policy: None,
+            settings: Settings::default(),
+            messages: Vec::new(),
+        };
+        session.configure(settings);
+        session
     }
 
-    /// Links diagnostic codes to this copy of `docs/errors.md` (a URL).
-    pub fn set_docs_base(&mut self, base: String) {
-        self.docs_base = base;
+    /// New settings from the editor (`workspace/didChangeConfiguration`), or the same ones
+    /// after `rulebook.toml` changed: the workspace is found again, the open documents'
+    /// load sets checked again from a fresh cache, and what changed in any file published.
+    pub fn configure(&mut self, settings: Settings) -> Vec<Publish> {
+        self.docs_base = settings
+            .errors_doc_url
+            .clone()
+            .unwrap_or_else(diagnostics::default_docs_base);
+        self.settings = settings;
+        let folder = self.folder.clone().or_else(|| {
+            // No editor folder: the workspace the first file found stands for it.
+            self.workspace.as_ref().map(|w| w.root.root.clone())
+        });
+        let Some(folder) = folder else {
+            return Vec::new();
+        };
+        let (ws, policy, problems) = workspace_for(&self.fs, &folder, &self.settings);
+        self.messages.extend(problems);
+        self.workspace = Some(Arc::new(ws));
+        self.policy = policy;
+        self.reset_cache();
+        let old = std::mem::take(&mut self.checked);
+        for checked in old.values() {
+            self.stale.extend(checked.paths().map(Path::to_path_buf));
+        }
+        self.stale.extend(self.published.keys().cloned());
+        let open: Vec<PathBuf> = self.versions.keys().cloned().collect();
+        if open.is_empty() {
+            return Vec::new();
+        }
+        self.recheck_all(&open)
+    }
+
+    /// The editor's settings now.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Keeps `message` for the user (see [`Session::take_messages`]).
+    pub fn tell(&mut self, message: String) {
+        self.messages.push(message);
+    }
+
+    /// Messages for the user that came up since last asked (a setting or a `rulebook.toml`
+    /// that could not be read), for `window/showMessage`.
+    pub fn take_messages(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.messages)
     }
 
     /// The workspace.
@@ -151,6 +286,9 @@ impl Session {
         if let Some(t) = text {
             self.fs.set(&path, Arc::from(t));
         }
+        if is_config(&path) {
+            return self.configure(self.settings.clone());
+        }
         self.forget(&path);
         self.recheck(&path)
     }
@@ -169,6 +307,9 @@ impl Session {
     pub fn files_changed(&mut self, paths: &[PathBuf]) -> Vec<Publish> {
         // Every file forgotten first, then each load set holding any of them checked once
         // (a `git pull` of 100 files was 100 rounds of checks).
+        if paths.iter().any(|p| is_config(p)) {
+            return self.configure(self.settings.clone());
+        }
         let mut changed: Vec<PathBuf> = Vec::new();
         for path in paths {
             let path = normalize(path);

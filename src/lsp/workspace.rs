@@ -30,6 +30,9 @@ struct Listing {
 pub struct Workspace {
     /// The root (found as `rulebook check` finds it).
     pub root: PcgenRoot,
+    /// The folders whose PCCs are read: the root's data folder, and the editor's folder and
+    /// extra roots that lie outside it (homebrew beside an install).
+    folders: Vec<PathBuf>,
     pccs: BTreeMap<PathBuf, Listing>,
     /// For each PCC, the PCCs it reaches through includes (itself included).
     reach: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
@@ -61,8 +64,13 @@ impl Workspace {
             };
             PcgenRoot::at(fs, &folder)
         });
-        let walk = walk || (fs.is_dir(&root.data) && root.data.parent().is_some());
+        let walk = walk || walkable(fs, &root.data);
         let mut ws = Workspace {
+            folders: if walk {
+                vec![root.data.clone()]
+            } else {
+                Vec::new()
+            },
             root,
             pccs: BTreeMap::new(),
             reach: BTreeMap::new(),
@@ -74,18 +82,47 @@ impl Workspace {
         ws
     }
 
-    /// True when `path` lies below this workspace's root.
-    pub fn contains(&self, path: &Path) -> bool {
-        normalize(path).starts_with(&self.root.root)
+    /// This workspace with the PCCs of `folders` read too (those that exist and lie
+    /// outside the folders read already; the disk's root `/` is not walked): a data folder
+    /// outside the PCGen install is checked against it, as `rulebook check DIR
+    /// --pcgen-root ROOT` checks it.
+    pub fn with_folders(mut self, fs: &dyn FileSystem, folders: &[PathBuf]) -> Self {
+        let mut changed = false;
+        for f in folders {
+            let f = normalize(f);
+            if walkable(fs, &f) && !self.folders.iter().any(|w| f.starts_with(w)) {
+                self.folders.retain(|w| !w.starts_with(&f));
+                self.folders.push(f);
+                changed = true;
+            }
+        }
+        if changed {
+            self.reindex(fs);
+        }
+        self
     }
 
-    /// Re-reads every PCC below the data folder (after a PCC changed).
+    /// True when `path` lies below this workspace's root or one of its folders.
+    pub fn contains(&self, path: &Path) -> bool {
+        let path = normalize(path);
+        path.starts_with(&self.root.root) || self.folders.iter().any(|f| path.starts_with(f))
+    }
+
+    /// True when `path` lies below a folder whose PCCs are read (a data file's place).
+    pub fn in_data(&self, path: &Path) -> bool {
+        let path = normalize(path);
+        path.starts_with(&self.root.data) || self.folders.iter().any(|f| path.starts_with(f))
+    }
+
+    /// Re-reads every PCC below the data folders (after the workspace changed).
     pub fn reindex(&mut self, fs: &dyn FileSystem) {
         self.pccs.clear();
-        for p in fs.files_below(&self.root.data) {
-            if is_pcc(&p) {
-                let listing = self.read_listing(fs, &p);
-                self.pccs.insert(p, listing);
+        for folder in &self.folders {
+            for p in fs.files_below(folder) {
+                if is_pcc(&p) {
+                    let listing = self.read_listing(fs, &p);
+                    self.pccs.insert(p, listing);
+                }
             }
         }
         self.index();
@@ -226,6 +263,12 @@ impl Workspace {
             .min()
             .map(|(_, _, pcc)| pcc.as_path())
     }
+}
+
+/// True for a folder that exists and is not the disk's root (walking `/` walked the whole
+/// machine).
+fn walkable(fs: &dyn FileSystem, dir: &Path) -> bool {
+    fs.is_dir(dir) && dir.parent().is_some()
 }
 
 #[cfg(test)]

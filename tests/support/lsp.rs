@@ -27,6 +27,12 @@ impl Client {
 
     /// Starts the server for the workspace `root`, as a client with `capabilities`.
     pub fn start_with(root: &Path, capabilities: Value) -> Client {
+        Client::start_configured(root, capabilities, Value::Null)
+    }
+
+    /// Starts the server for the workspace `root`, as a client with `capabilities` that
+    /// sends `options` as its `initializationOptions` (none when null).
+    pub fn start_configured(root: &Path, capabilities: Value, options: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_rulebook"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -59,6 +65,7 @@ impl Client {
                 "rootUri": uri(root),
                 "workspaceFolders": [{"uri": uri(root), "name": "data"}],
                 "capabilities": capabilities,
+                "initializationOptions": options,
             }),
         );
         assert!(result["capabilities"]["hoverProvider"].as_bool().unwrap());
@@ -113,6 +120,26 @@ impl Client {
             let m = self.recv(deadline);
             if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == doc {
                 return m["params"]["diagnostics"].as_array().unwrap().clone();
+            }
+            self.notifications.push(m);
+        }
+    }
+
+    /// The next message the server shows the user (`window/showMessage`).
+    pub fn shown_message(&mut self) -> String {
+        if let Some(i) = self
+            .notifications
+            .iter()
+            .position(|n| n["method"] == "window/showMessage")
+        {
+            let n = self.notifications.remove(i);
+            return n["params"]["message"].as_str().unwrap_or("").to_owned();
+        }
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let m = self.recv(deadline);
+            if m["method"] == "window/showMessage" {
+                return m["params"]["message"].as_str().unwrap_or("").to_owned();
             }
             self.notifications.push(m);
         }
