@@ -7,7 +7,8 @@
 //! editor's unsaved text in an [`overlay::OverlayFs`] over the disk, finds the load sets a
 //! file belongs to ([`workspace`]: every selectable PCC reaching it), re-checks only those
 //! with the same [`crate::check::check_load_set`] as `rulebook check`, and publishes what
-//! changed ([`diagnostics`]), merged over the file's load sets. Read-only requests ([`requests`]) work on a [`session::Snapshot`] whose
+//! changed ([`diagnostics`]), merged over the file's load sets. In the server the check is
+//! a [`recheck::CheckJob`] run on a worker, cancelled by a newer edit. Read-only requests ([`requests`]) work on a [`session::Snapshot`] whose
 //! checked load sets and texts are shared `Arc`s: the cursor's surroundings ([`context`]),
 //! what a name stands for ([`target`]), [`hover`], [`navigate`] (definition, references),
 //! [`complete`], [`symbols`]. Positions are UTF-16 ([`position`]).
@@ -24,6 +25,7 @@ pub mod navigate;
 pub mod overlay;
 pub mod pool;
 pub mod position;
+pub mod recheck;
 pub mod requests;
 pub mod server;
 pub mod session;

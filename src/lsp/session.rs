@@ -2,12 +2,12 @@
 //! document. Each returns the diagnostics to publish. Read-only requests (hover, completion,
 //! …) take a [`Snapshot`], which shares the checked load sets and document texts by `Arc`.
 
-use crate::check::check_load_set_cached;
 use crate::config::policy::Policy;
 use crate::load::fs::normalize;
 use crate::load::{CampaignIndex, FileCache, FileSystem};
 use crate::lsp::checked::Checked;
 use crate::lsp::overlay::OverlayFs;
+use crate::lsp::recheck::{CheckDone, CheckJob};
 use crate::lsp::settings::Settings;
 use crate::lsp::workspace::{Workspace, is_pcc};
 use crate::lsp::{diagnostics, uri};
@@ -15,6 +15,7 @@ use lsp_types as lsp;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Diagnostics to send for one file (an empty list clears the file's earlier ones).
 #[derive(Clone, Debug, PartialEq)]
@@ -51,6 +52,24 @@ pub struct Session {
     settings: Settings,
     /// Messages for the user not yet shown ([`Session::take_messages`]).
     messages: Vec<String>,
+    /// Re-checks run off the caller's thread ([`Session::check_in_background`]).
+    background: bool,
+    /// The last re-check planned and not yet taken ([`Session::take_job`]).
+    job: Option<CheckJob>,
+    /// The re-check whose result is awaited.
+    in_flight: Option<InFlight>,
+    /// The number of re-checks planned.
+    generation: u64,
+}
+
+/// A re-check planned and not yet finished: what a newer one takes over when it cancels it.
+#[derive(Debug)]
+struct InFlight {
+    generation: u64,
+    sets: BTreeSet<PathBuf>,
+    /// The files to publish when it is done.
+    touched: BTreeSet<PathBuf>,
+    cancel: Arc<AtomicBool>,
 }
 
 /// An immutable view for read-only requests: cheap to take (maps of `Arc`s) and `Send`, so
@@ -185,6 +204,10 @@ impl Session {
             policy: None,
             settings: Settings::default(),
             messages: Vec::new(),
+            background: false,
+            job: None,
+            in_flight: None,
+            generation: 0,
         };
         session.configure(settings);
         session
@@ -208,6 +231,7 @@ impl Session {
         };
         let (ws, policy, problems) = workspace_for(&self.fs, &folder, &self.settings);
         self.messages.extend(problems);
+        self.abandon_in_flight();
         self.workspace = Some(Arc::new(ws));
         self.policy = policy;
         self.reset_cache();
@@ -221,6 +245,19 @@ impl Session {
             return Vec::new();
         }
         self.recheck_all(&open)
+    }
+
+    /// The diagnostics last published for `path`.
+    pub fn published(&self, path: &Path) -> Vec<lsp::Diagnostic> {
+        self.published
+            .get(&normalize(path))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// True when `path` is open in the editor.
+    pub fn is_open(&self, path: &Path) -> bool {
+        self.versions.contains_key(&normalize(path))
     }
 
     /// The editor's settings now.
@@ -259,6 +296,7 @@ impl Session {
                 // A file of another PCGen root: that root becomes the workspace. A file with
                 // no root around it stays outside (no diagnostics).
                 if crate::load::PcgenRoot::find(&self.fs, &path).is_some() {
+                    self.abandon_in_flight();
                     self.workspace = Some(Arc::new(Workspace::around(&self.fs, &path)));
                     self.reset_cache();
                     self.checked.clear();
@@ -347,11 +385,17 @@ impl Session {
                 return;
             }
         }
-        self.cache.forget(path);
+        let mut spellings: Vec<&Path> = vec![path];
         for checked in self.checked.values() {
-            for raw in checked.raw_paths(path) {
-                self.cache.forget(raw);
-            }
+            spellings.extend(checked.raw_paths(path));
+        }
+        if self.in_flight.is_some() {
+            // The check in flight may still read the old text into the cache it holds.
+            self.cache = Arc::new(self.cache.without(&spellings));
+            return;
+        }
+        for p in spellings {
+            self.cache.forget(p);
         }
     }
 
@@ -376,7 +420,6 @@ impl Session {
     /// added), whose findings about them would otherwise go stale. The sets are checked in
     /// parallel over the shared file cache, as `rulebook check` checks a folder.
     fn recheck_all(&mut self, paths: &[PathBuf]) -> Vec<Publish> {
-        use rayon::prelude::*;
         let Some(ws) = self.workspace.as_mut().map(Arc::make_mut) else {
             return self.publish_changes(paths.iter().cloned().collect());
         };
@@ -405,6 +448,15 @@ impl Session {
                 sets.insert(pcc.clone());
             }
         }
+        // A check still running covers older texts: this one takes over its work.
+        if let Some(old) = self.in_flight.take() {
+            old.cancel.store(true, Ordering::Relaxed);
+            sets.extend(old.sets);
+            touched.extend(old.touched);
+        }
+        if sets.is_empty() {
+            return self.publish_changes(touched);
+        }
         let root = ws.root.clone();
         let index = match &self.index {
             Some(i) => i.clone(),
@@ -419,23 +471,75 @@ impl Session {
                 touched.extend(old.paths().map(Path::to_path_buf));
             }
         }
-        let (fs, cache, policy) = (&self.fs, &self.cache, &self.policy);
-        let fresh: Vec<Checked> = sets
-            .into_par_iter()
-            .map(|pcc| {
-                let mut set =
-                    check_load_set_cached(fs, &root, std::slice::from_ref(&pcc), &index, cache);
-                if let Some(policy) = policy {
-                    policy.apply_in(&mut set.diagnostics, &set.load.sources, &root.root);
-                }
-                Checked::new(pcc, set)
-            })
-            .collect();
+        self.generation += 1;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let job = CheckJob {
+            generation: self.generation,
+            sets: sets.iter().cloned().collect(),
+            fs: self.fs.clone(),
+            root,
+            index,
+            cache: Arc::clone(&self.cache),
+            policy: self.policy.clone(),
+            cancel: Arc::clone(&cancel),
+        };
+        self.in_flight = Some(InFlight {
+            generation: self.generation,
+            sets,
+            touched,
+            cancel,
+        });
+        if self.background {
+            self.job = Some(job);
+            return Vec::new();
+        }
+        self.finish(job.run())
+    }
+
+    /// Re-checks run off the caller's thread from now on: an edit plans a [`CheckJob`]
+    /// ([`Session::take_job`]) instead of running it, and its result comes back through
+    /// [`Session::finish`]. Without it (tests, benchmarks) each edit checks at once.
+    pub fn check_in_background(&mut self) {
+        self.background = true;
+    }
+
+    /// The re-check the last edit planned, to run on a worker ([`CheckJob::run`]) and hand
+    /// to [`Session::finish`].
+    pub fn take_job(&mut self) -> Option<CheckJob> {
+        self.job.take()
+    }
+
+    /// True while a planned re-check has not come back: what was published may be older
+    /// than the editor's texts.
+    pub fn is_checking(&self) -> bool {
+        self.in_flight.is_some()
+    }
+
+    /// Takes in the result of a re-check and returns the diagnostics that changed; nothing
+    /// when a newer re-check superseded it (that one covers its load sets).
+    pub fn finish(&mut self, done: CheckDone) -> Vec<Publish> {
+        if self.in_flight.as_ref().map(|f| f.generation) != Some(done.generation) {
+            return Vec::new();
+        }
+        let (Some(flight), Some(fresh)) = (self.in_flight.take(), done.checked) else {
+            return Vec::new();
+        };
+        let mut touched = flight.touched;
         for checked in fresh {
             touched.extend(checked.paths().map(Path::to_path_buf));
             self.checked.insert(checked.pcc.clone(), Arc::new(checked));
         }
         self.publish_changes(touched)
+    }
+
+    /// Drops the re-check in flight without taking over its load sets (the workspace
+    /// changed under it); the files it would have published are published with the next.
+    fn abandon_in_flight(&mut self) {
+        if let Some(old) = self.in_flight.take() {
+            old.cancel.store(true, Ordering::Relaxed);
+            self.stale.extend(old.touched);
+        }
+        self.job = None;
     }
 
     /// Recomputes the diagnostics of `files` over every cached load set; returns those that
@@ -526,6 +630,11 @@ impl Session {
     }
 }
 
+/// Line `n` (0-based) of `text`, without its line break.
+fn nth_line(text: &str, n: usize) -> Option<&str> {
+    text.split('\n').nth(n).map(|l| l.trim_end_matches('\r'))
+}
+
 /// One file's diagnostics from the load sets that hold it (`held_by`, indexes into the
 /// session's checked sets), each kept once with the sets that found it. Equal diagnostics
 /// are found through a hash of their place and message, not by comparing each new one with
@@ -614,6 +723,29 @@ impl Snapshot {
             .values()
             .filter_map(|c| Some((c.as_ref(), c.file(path)?)))
             .collect()
+    }
+
+    /// True when what the checked load sets hold of `path` agrees with the editor's text at
+    /// `line` (0-based; `None`: the whole text), so that a request there can be answered
+    /// from them while a newer check runs. A file not open agrees; an open one no load set
+    /// holds yet does not.
+    pub fn agrees(&self, path: &Path, line: Option<usize>) -> bool {
+        let Some(now) = self.fs.text(path) else {
+            return true;
+        };
+        let Some((checked, file)) = self.sets_of(path).into_iter().next() else {
+            return false;
+        };
+        let Some(source) = checked.source(file) else {
+            return false;
+        };
+        match line {
+            None => source.text.as_str() == &**now,
+            Some(n) => {
+                let checked_line = nth_line(&source.text, n);
+                checked_line.is_some() && checked_line == nth_line(now, n)
+            }
+        }
     }
 
     /// The current text of `path` (the editor's, else the disk's, decoded).
