@@ -40,6 +40,16 @@ fn session(root: &Path, stats: &Path) {
         "{d}"
     );
 
+    // Hover on the misspelt name: the finding and its suggestion.
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": doc}, "position": pos(&typo, at + 2)}),
+    );
+    let value = hover["contents"]["value"].as_str().unwrap_or("");
+    assert!(value.contains("did you mean `Score`?"), "{hover}");
+    assert!(value.starts_with("`F0101` "), "{hover}");
+    assert_eq!(hover["range"], d["range"]);
+
     // The code action replaces the name with the suggestion.
     let actions = c.request(
         "textDocument/codeAction",
@@ -72,6 +82,16 @@ fn session(root: &Path, stats: &Path) {
     );
     assert!(value.contains("defined at data/"), "{value}");
     assert_eq!(hover["range"]["start"], pos(&text, score));
+
+    // Workspace symbols: the variable by part of its name, first, at its definition.
+    let found = c.request("workspace/symbol", json!({"query": "scor"}));
+    let first = &found.as_array().expect("a list of symbols")[0];
+    assert_eq!(first["name"], "Score", "{found:#}");
+    assert_eq!(first["kind"], 13, "a variable: {first:#}");
+    assert!(
+        lsp_client::line_of(&first["location"]).contains("NUMBER=Score"),
+        "{first:#}"
+    );
 
     // Definition: the LOCAL line of the VARIABLE file.
     let def = c.request(
@@ -242,6 +262,88 @@ fn data_files_changed_on_disk_are_watched_and_rechecked() {
         "the stats file reads `Score`, now undefined: {diags:#?}"
     );
 
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// In a PCC, each file entry and `PCC:` include links to the file it names.
+#[test]
+fn pcc_file_entries_are_document_links() {
+    let root = temp_root("links");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let dataset = root.join("data").join("handsworld");
+    copy_dir(&data.join("handsworld"), &dataset);
+    copy_dir(&data.join("system"), &root.join("system"));
+    let pcc = dataset.join("handsworld.pcc");
+    let text = std::fs::read_to_string(&pcc).unwrap();
+    let mut c = Client::start(&root);
+    let doc = uri(&pcc);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "pcgen-pcc", "version": 1, "text": text}}),
+    );
+    let links = c.request(
+        "textDocument/documentLink",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    let links = links.as_array().expect("a list of links");
+    let stats = links
+        .iter()
+        .find(|l| l["target"] == uri(&dataset.join("hw__stats.lst")))
+        .unwrap_or_else(|| panic!("a link to hw__stats.lst: {links:#?}"));
+    let at = text.find("STAT:hw__stats.lst").unwrap() + "STAT:".len();
+    assert_eq!(stats["range"]["start"], pos(&text, at));
+    assert_eq!(
+        stats["range"]["end"],
+        pos(&text, at + "hw__stats.lst".len())
+    );
+    let entries = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.contains(".lst"))
+        .count();
+    assert_eq!(links.len(), entries, "{links:#?}");
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A class with its level lines, a run of `.MOD` lines and a comment block fold.
+#[test]
+fn classes_mod_runs_and_comment_blocks_fold() {
+    let root = temp_root("folding");
+    let file = root.join("classes.lst");
+    let text = "# Classes\n# of the book\nCLASS:Fighter\tHD:10\n1\tBONUS:VAR|A|1\n2\tBONUS:VAR|A|2\n\
+                \nDodge.MOD\tTYPE:General\nPower Attack.MOD\tTYPE:General\n";
+    std::fs::write(&file, text).unwrap();
+    let mut c = Client::start(&root);
+    let doc = uri(&file);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
+    );
+    let ranges = c.request(
+        "textDocument/foldingRange",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    let got: Vec<(u64, u64, Value)> = ranges
+        .as_array()
+        .expect("folding ranges")
+        .iter()
+        .map(|r| {
+            (
+                r["startLine"].as_u64().unwrap(),
+                r["endLine"].as_u64().unwrap(),
+                r.get("kind").cloned().unwrap_or(Value::Null),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (0, 1, json!("comment")),
+            (2, 4, Value::Null),
+            (6, 7, Value::Null)
+        ]
+    );
     c.shutdown();
     std::fs::remove_dir_all(&root).unwrap();
 }

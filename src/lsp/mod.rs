@@ -6,12 +6,14 @@
 //! messages from stdio; document changes go to the [`session::Session`], which keeps the
 //! editor's unsaved text in an [`overlay::OverlayFs`] over the disk, finds the load sets a
 //! file belongs to ([`workspace`]: every selectable PCC reaching it), re-checks only those
-//! with the same [`crate::check::check_load_set`] as `rulebook check`, and publishes what
-//! changed ([`diagnostics`]), merged over the file's load sets. In the server the check is
-//! a [`recheck::CheckJob`] run on a worker, cancelled by a newer edit. Read-only requests ([`requests`]) work on a [`session::Snapshot`] whose
+//! with the same [`crate::check::check_load_set`] as `rulebook check` (in the server as a
+//! [`recheck::CheckJob`] on a worker, cancelled by a newer edit), and publishes what changed
+//! ([`diagnostics`]), merged over the file's load sets; the editor's [`settings`] weigh over
+//! `rulebook.toml`. Read-only requests ([`requests`]) work on a [`session::Snapshot`] whose
 //! checked load sets and texts are shared `Arc`s: the cursor's surroundings ([`context`]),
 //! what a name stands for ([`target`]), [`hover`], [`navigate`] (definition, references),
-//! [`complete`], [`symbols`]. Positions are UTF-16 ([`position`]).
+//! [`complete`], [`symbols`], [`links`] (a PCC's file entries), [`folding`]. Positions
+//! are UTF-16 ([`position`]).
 //!
 //! Like the CLI, this module may do IO (stdio, the disk under the overlay); nothing below
 //! uses it.
@@ -20,7 +22,9 @@ pub mod checked;
 pub mod complete;
 pub mod context;
 pub mod diagnostics;
+pub mod folding;
 pub mod hover;
+pub mod links;
 pub mod navigate;
 pub mod overlay;
 pub mod pool;

@@ -54,20 +54,24 @@ impl CheckJob {
             policy,
             cancel,
         } = self;
-        let checked: Option<Vec<Checked>> = sets
-            .into_par_iter()
-            .map(|pcc| {
-                if cancel.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let mut set =
-                    check_load_set_cached(&fs, &root, std::slice::from_ref(&pcc), &index, &cache);
-                if let Some(policy) = &policy {
-                    policy.apply_in(&mut set.diagnostics, &set.load.sources, &root.root);
-                }
-                Some(Checked::new(pcc, set))
-            })
-            .collect();
+        let check = |pcc: PathBuf| {
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            let mut set =
+                check_load_set_cached(&fs, &root, std::slice::from_ref(&pcc), &index, &cache);
+            if let Some(policy) = &policy {
+                policy.apply_in(&mut set.diagnostics, &set.load.sources, &root.root);
+            }
+            Some(Checked::new(pcc, set))
+        };
+        // One load set (the usual edit) is checked on this thread: handing it to the pool
+        // only costs.
+        let checked: Option<Vec<Checked>> = if sets.len() == 1 {
+            sets.into_iter().map(check).collect()
+        } else {
+            sets.into_par_iter().map(check).collect()
+        };
         let cancelled = cancel.load(Ordering::Relaxed);
         CheckDone {
             generation,

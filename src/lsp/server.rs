@@ -13,7 +13,7 @@ use crate::lsp::recheck::{CheckDone, CheckJob};
 use crate::lsp::session::{Publish, Session, Snapshot};
 use crate::lsp::settings::Settings;
 use crate::lsp::transport::{self, Incoming};
-use crate::lsp::{requests, uri};
+use crate::lsp::{folding, links, requests, uri};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use serde::Serialize;
@@ -83,6 +83,12 @@ pub fn capabilities() -> lsp::ServerCapabilities {
         }),
         code_action_provider: Some(lsp::CodeActionProviderCapability::Simple(true)),
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
+        workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+        folding_range_provider: Some(lsp::FoldingRangeProviderCapability::Simple(true)),
+        document_link_provider: Some(lsp::DocumentLinkOptions {
+            resolve_provider: Some(false),
+            work_done_progress_options: Default::default(),
+        }),
         diagnostic_provider: Some(lsp::DiagnosticServerCapabilities::Options(
             lsp::DiagnosticOptions {
                 identifier: Some("rulebook".to_owned()),
@@ -687,6 +693,14 @@ pub fn answer(snap: &Snapshot, req: Request) -> Response {
         "textDocument/completion" => run(req, |p| requests::completion(snap, p)),
         "textDocument/codeAction" => run(req, |p| requests::code_actions(snap, p)),
         "textDocument/documentSymbol" => run(req, |p| requests::document_symbols(snap, p)),
+        "textDocument/foldingRange" => run(req, |p: &lsp::FoldingRangeParams| {
+            let path = uri::to_path(&p.text_document.uri)?;
+            Some(folding::folding_ranges(&snap.text(&path)?))
+        }),
+        "workspace/symbol" => run(req, |p| requests::workspace_symbols(snap, p)),
+        "textDocument/documentLink" => run(req, |p: &lsp::DocumentLinkParams| {
+            links::document_links(snap, &p.text_document.uri)
+        }),
         _ => Response::new_err(
             req.id,
             ErrorCode::MethodNotFound as i32,
