@@ -347,3 +347,100 @@ fn classes_mod_runs_and_comment_blocks_fold() {
     c.shutdown();
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// The semantic tokens of a line as `(line, column, length, type, modifiers)`, decoded.
+fn semantic_tokens(c: &mut Client, doc: &str) -> Vec<(u64, u64, u64, u64, u64)> {
+    let result = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    let data: Vec<u64> = result["data"]
+        .as_array()
+        .expect("semantic tokens")
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let (mut line, mut col) = (0, 0);
+    data.chunks(5)
+        .map(|t| {
+            if t[0] > 0 {
+                col = 0;
+            }
+            line += t[0];
+            col += t[1];
+            (line, col, t[2], t[3], t[4])
+        })
+        .collect()
+}
+
+/// Semantic tokens: an object's name, token names (a deprecated one marked), and in a
+/// formula token the variables the load set knows and the numbers, in the legend's types.
+#[test]
+fn semantic_tokens_mark_names_tokens_variables_and_deprecated_tokens() {
+    let root = temp_root("semantic");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let dataset = root.join("data").join("handsworld");
+    copy_dir(&data.join("handsworld"), &dataset);
+    copy_dir(&data.join("system"), &root.join("system"));
+    let mut c = Client::start(&root);
+    let legend = c.capabilities["semanticTokensProvider"]["legend"].clone();
+    assert_eq!(legend["tokenModifiers"], json!(["deprecated"]));
+    let type_of = |name: &str| {
+        legend["tokenTypes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|t| t == name)
+            .unwrap_or_else(|| panic!("{name} in the legend {legend}")) as u64
+    };
+
+    let abilities = dataset.join("hw_abilities.lst");
+    let text = std::fs::read_to_string(&abilities).unwrap();
+    let doc = uri(&abilities);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
+    );
+    c.diagnostics(&doc);
+    let tokens = semantic_tokens(&mut c, &doc);
+    // Line 1: `Improved Critical⇥CATEGORY:Feat⇥MODIFYOTHER:PC.EQUIPMENT|ALL|CritMultAdder|ADD|1`.
+    let line: Vec<_> = tokens.iter().filter(|t| t.0 == 1).collect();
+    assert_eq!(*line[0], (1, 0, 17, type_of("class"), 0), "{line:?}");
+    assert_eq!(*line[1], (1, 18, 8, type_of("keyword"), 0), "{line:?}");
+    assert_eq!(*line[2], (1, 32, 11, type_of("keyword"), 0), "{line:?}");
+    let at = text.lines().nth(1).unwrap().find("CritMultAdder").unwrap() as u64;
+    assert!(
+        line.contains(&&(1, at, 13, type_of("variable"), 0)),
+        "{line:?}"
+    );
+    assert_eq!(line.last().unwrap().3, type_of("number"), "{line:?}");
+    assert_eq!(tokens[0].3, type_of("comment"), "{tokens:?}");
+
+    // PREFEAT on a RACE line: PCGen reads it, deprecated.
+    let races = dataset.join("hw_races.lst");
+    let text = std::fs::read_to_string(&races).unwrap().replacen(
+        "\tKEY:Human",
+        "\tKEY:Human\tPREFEAT:1,Dodge",
+        1,
+    );
+    let doc = uri(&races);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
+    );
+    c.diagnostics(&doc);
+    let tokens = semantic_tokens(&mut c, &doc);
+    let line_no = text.lines().position(|l| l.contains("PREFEAT")).unwrap() as u64;
+    let col = text
+        .lines()
+        .nth(line_no as usize)
+        .unwrap()
+        .find("PREFEAT")
+        .unwrap() as u64;
+    assert!(
+        tokens.contains(&(line_no, col, 7, type_of("keyword"), 1)),
+        "{tokens:?}"
+    );
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}

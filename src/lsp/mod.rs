@@ -12,8 +12,8 @@
 //! `rulebook.toml`. Read-only requests ([`requests`]) work on a [`session::Snapshot`] whose
 //! checked load sets and texts are shared `Arc`s: the cursor's surroundings ([`context`]),
 //! what a name stands for ([`target`]), [`hover`], [`navigate`] (definition, references),
-//! [`complete`], [`symbols`], [`links`] (a PCC's file entries), [`folding`]. Positions
-//! are UTF-16 ([`position`]).
+//! [`complete`], [`symbols`], [`links`] (a PCC's file entries), [`folding`], [`semantic`]
+//! tokens. Positions are UTF-16 ([`position`]).
 //!
 //! Like the CLI, this module may do IO (stdio, the disk under the overlay); nothing below
 //! uses it.
@@ -31,6 +31,7 @@ pub mod pool;
 pub mod position;
 pub mod recheck;
 pub mod requests;
+pub mod semantic;
 pub mod server;
 pub mod session;
 pub mod settings;

@@ -13,7 +13,7 @@ use crate::lsp::recheck::{CheckDone, CheckJob};
 use crate::lsp::session::{Publish, Session, Snapshot};
 use crate::lsp::settings::Settings;
 use crate::lsp::transport::{self, Incoming};
-use crate::lsp::{folding, links, requests, uri};
+use crate::lsp::{folding, links, requests, semantic, uri};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use serde::Serialize;
@@ -85,6 +85,16 @@ pub fn capabilities() -> lsp::ServerCapabilities {
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
         workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
         folding_range_provider: Some(lsp::FoldingRangeProviderCapability::Simple(true)),
+        semantic_tokens_provider: Some(
+            lsp::SemanticTokensServerCapabilities::SemanticTokensOptions(
+                lsp::SemanticTokensOptions {
+                    legend: semantic::legend(),
+                    full: Some(lsp::SemanticTokensFullOptions::Bool(true)),
+                    range: None,
+                    work_done_progress_options: Default::default(),
+                },
+            ),
+        ),
         document_link_provider: Some(lsp::DocumentLinkOptions {
             resolve_provider: Some(false),
             work_done_progress_options: Default::default(),
@@ -696,6 +706,20 @@ pub fn answer(snap: &Snapshot, req: Request) -> Response {
         "textDocument/foldingRange" => run(req, |p: &lsp::FoldingRangeParams| {
             let path = uri::to_path(&p.text_document.uri)?;
             Some(folding::folding_ranges(&snap.text(&path)?))
+        }),
+        "textDocument/semanticTokens/full" => run(req, |p: &lsp::SemanticTokensParams| {
+            let path = uri::to_path(&p.text_document.uri)?;
+            let text = snap.text(&path)?;
+            let known = snap
+                .sets_of(&path)
+                .first()
+                .map_or_else(semantic::Known::nothing, |(c, f)| {
+                    semantic::Known::of(c, *f)
+                });
+            Some(lsp::SemanticTokensResult::Tokens(lsp::SemanticTokens {
+                result_id: None,
+                data: semantic::tokens(&text, &known),
+            }))
         }),
         "workspace/symbol" => run(req, |p| requests::workspace_symbols(snap, p)),
         "textDocument/documentLink" => run(req, |p: &lsp::DocumentLinkParams| {

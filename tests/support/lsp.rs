@@ -18,6 +18,8 @@ pub struct Client {
     next_id: i64,
     /// Notifications received while waiting for responses.
     pub notifications: Vec<Value>,
+    /// The server's capabilities, as `initialize` answered.
+    pub capabilities: Value,
 }
 
 impl Client {
@@ -57,6 +59,7 @@ impl Client {
             incoming: rx,
             next_id: 1,
             notifications: Vec::new(),
+            capabilities: Value::Null,
         };
         let result = c.request(
             "initialize",
@@ -69,6 +72,7 @@ impl Client {
             }),
         );
         assert!(result["capabilities"]["hoverProvider"].as_bool().unwrap());
+        c.capabilities = result["capabilities"].clone();
         c.notify("initialized", json!({}));
         c
     }
