@@ -202,11 +202,7 @@ fn an_editor_session_on_starfinder_core() {
 /// read again: the open document's findings follow it.
 #[test]
 fn data_files_changed_on_disk_are_watched_and_rechecked() {
-    let root = temp_root("watched");
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let dataset = root.join("data").join("handsworld");
-    copy_dir(&data.join("handsworld"), &dataset);
-    copy_dir(&data.join("system"), &root.join("system"));
+    let (root, dataset) = lsp_client::handsworld("watched");
     let mut c = Client::start_with(
         &root,
         json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
@@ -269,11 +265,7 @@ fn data_files_changed_on_disk_are_watched_and_rechecked() {
 /// In a PCC, each file entry and `PCC:` include links to the file it names.
 #[test]
 fn pcc_file_entries_are_document_links() {
-    let root = temp_root("links");
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let dataset = root.join("data").join("handsworld");
-    copy_dir(&data.join("handsworld"), &dataset);
-    copy_dir(&data.join("system"), &root.join("system"));
+    let (root, dataset) = lsp_client::handsworld("links");
     let pcc = dataset.join("handsworld.pcc");
     let text = std::fs::read_to_string(&pcc).unwrap();
     let mut c = Client::start(&root);
@@ -377,11 +369,7 @@ fn semantic_tokens(c: &mut Client, doc: &str) -> Vec<(u64, u64, u64, u64, u64)> 
 /// formula token the variables the load set knows and the numbers, in the legend's types.
 #[test]
 fn semantic_tokens_mark_names_tokens_variables_and_deprecated_tokens() {
-    let root = temp_root("semantic");
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let dataset = root.join("data").join("handsworld");
-    copy_dir(&data.join("handsworld"), &dataset);
-    copy_dir(&data.join("system"), &root.join("system"));
+    let (root, dataset) = lsp_client::handsworld("semantic");
     let mut c = Client::start(&root);
     let legend = c.capabilities["semanticTokensProvider"]["legend"].clone();
     assert_eq!(legend["tokenModifiers"], json!(["deprecated"]));

@@ -124,11 +124,7 @@ fn a_file_gets_the_findings_of_check_of_each_pcc_that_lists_it() {
 /// PCC lists it (an edit in the editor), the note goes.
 #[test]
 fn a_file_no_pcc_lists_says_so_and_names_the_nearest_pcc() {
-    let root = temp_root("unlisted");
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let dataset = root.join("data").join("handsworld");
-    copy_dir(&data.join("handsworld"), &dataset);
-    copy_dir(&data.join("system"), &root.join("system"));
+    let (root, dataset) = lsp_client::handsworld("unlisted");
     let loose = dataset.join("hw_loose.lst");
     std::fs::write(&loose, "# not listed\n").unwrap();
     let pcc = std::fs::read_dir(&dataset)

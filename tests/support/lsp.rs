@@ -185,6 +185,17 @@ pub fn temp_root(name: &str) -> PathBuf {
     dir
 }
 
+/// A temporary copy of the project's example dataset as a PCGen root (`data/handsworld`,
+/// `system`): the root and the dataset's folder.
+pub fn handsworld(name: &str) -> (PathBuf, PathBuf) {
+    let root = temp_root(name);
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let dataset = root.join("data").join("handsworld");
+    copy_dir(&data.join("handsworld"), &dataset);
+    copy_dir(&data.join("system"), &root.join("system"));
+    (root, dataset)
+}
+
 /// The (0-based) line and UTF-16 column of byte `at` in `text`.
 pub fn pos(text: &str, at: usize) -> Value {
     let before = &text[..at];
