@@ -432,3 +432,79 @@ fn semantic_tokens_mark_names_tokens_variables_and_deprecated_tokens() {
     c.shutdown();
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// Rename: a variable across its definition and every formula reading it, each edit over
+/// the old name; a key two objects share is refused with the reason.
+#[test]
+fn a_variable_is_renamed_everywhere_and_an_ambiguous_key_is_refused() {
+    let (root, dataset) = lsp_client::handsworld("rename");
+    let stats = dataset.join("hw__stats.lst");
+    let text = std::fs::read_to_string(&stats).unwrap();
+    let doc = uri(&stats);
+    let mut c = Client::start(&root);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
+    );
+    c.diagnostics(&doc);
+    let at = text.find("d20Mod(Score)").unwrap() + "d20Mod(".len() + 1;
+    let prepared = c.request(
+        "textDocument/prepareRename",
+        json!({"textDocument": {"uri": doc}, "position": pos(&text, at)}),
+    );
+    assert_eq!(prepared["placeholder"], "Score", "{prepared}");
+    let edit = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": doc}, "position": pos(&text, at), "newName": "Points"}),
+    );
+    let changes = edit["changes"].as_object().expect("changes by file");
+    let variables = uri(&dataset.join("hw__variables.lst"));
+    assert!(changes.contains_key(&variables), "the definition: {edit:#}");
+    let mut edits = 0;
+    for (file, list) in changes {
+        let path = rulebook::lsp::uri::to_path(&file.parse().unwrap()).unwrap();
+        let on_disk = std::fs::read_to_string(&path).unwrap();
+        for e in list.as_array().unwrap() {
+            assert_eq!(e["newText"], "Points");
+            let line = on_disk
+                .lines()
+                .nth(e["range"]["start"]["line"].as_u64().unwrap() as usize)
+                .unwrap();
+            let (from, to) = (
+                e["range"]["start"]["character"].as_u64().unwrap() as usize,
+                e["range"]["end"]["character"].as_u64().unwrap() as usize,
+            );
+            assert!(line[from..to].eq_ignore_ascii_case("Score"), "{line}: {e}");
+            edits += 1;
+        }
+    }
+    assert!(
+        edits > text.matches("(Score)").count(),
+        "{edits} edits: {edit:#}"
+    );
+
+    // A skill keyed like an ability: which one a use means is not known.
+    let skills = dataset.join("hw_skills.lst");
+    let text = std::fs::read_to_string(&skills).unwrap() + "Fleet\tKEYSTAT:DEX\n";
+    let doc = uri(&skills);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
+    );
+    c.diagnostics(&doc);
+    let at = text.rfind("Fleet").unwrap() + 1;
+    let refused = c.answer(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": doc}, "position": pos(&text, at), "newName": "Swift"}),
+    );
+    assert_eq!(refused["error"]["code"], -32803, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("key of 2 objects"),
+        "{refused}"
+    );
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}

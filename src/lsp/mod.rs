@@ -13,7 +13,7 @@
 //! checked load sets and texts are shared `Arc`s: the cursor's surroundings ([`context`]),
 //! what a name stands for ([`target`]), [`hover`], [`navigate`] (definition, references),
 //! [`complete`], [`symbols`], [`links`] (a PCC's file entries), [`folding`], [`semantic`]
-//! tokens. Positions are UTF-16 ([`position`]).
+//! tokens, [`rename`]. Positions are UTF-16 ([`position`]).
 //!
 //! Like the CLI, this module may do IO (stdio, the disk under the overlay); nothing below
 //! uses it.
@@ -30,6 +30,7 @@ pub mod overlay;
 pub mod pool;
 pub mod position;
 pub mod recheck;
+pub mod rename;
 pub mod requests;
 pub mod semantic;
 pub mod server;

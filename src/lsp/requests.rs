@@ -5,7 +5,7 @@ use crate::lsp::diagnostics::location;
 use crate::lsp::navigate::{self, Place};
 use crate::lsp::position::LineIndex;
 use crate::lsp::session::Snapshot;
-use crate::lsp::{complete, hover, symbols, uri};
+use crate::lsp::{complete, hover, rename, symbols, uri};
 use lsp_types as lsp;
 use std::collections::HashMap;
 
@@ -260,4 +260,55 @@ pub fn workspace_symbols(
     });
     out.truncate(MAX_WORKSPACE_SYMBOLS);
     out
+}
+
+/// `textDocument/prepareRename`: the name's range and text, or why it cannot be renamed.
+pub fn prepare_rename(
+    snap: &Snapshot,
+    p: &lsp::TextDocumentPositionParams,
+) -> Result<lsp::PrepareRenameResponse, String> {
+    let (ctx, index) =
+        context(snap, &p.text_document.uri, p.position).ok_or("no name here to rename")?;
+    let (name, range) = rename::renameable(&ctx)?;
+    Ok(lsp::PrepareRenameResponse::RangeWithPlaceholder {
+        range: index.range(ctx.text, range.start, range.end),
+        placeholder: name,
+    })
+}
+
+/// `textDocument/rename`: every use of the name at the cursor replaced by the new name, or
+/// why not. A new name that could not stand where the old one does (empty, or holding a tab,
+/// a line break or one of `|:,=[]()`) is refused.
+#[allow(clippy::mutable_key_type)] // lsp-types keys a WorkspaceEdit's changes by Uri.
+pub fn rename(snap: &Snapshot, p: &lsp::RenameParams) -> Result<lsp::WorkspaceEdit, String> {
+    let new = p.new_name.trim();
+    if new.is_empty() || new.contains(['\t', '\n', '\r', '|', ':', ',', '=', '[', ']', '(', ')']) {
+        return Err(format!("`{}` cannot be a name in PCGen data", p.new_name));
+    }
+    let tp = &p.text_document_position;
+    let (ctx, _) =
+        context(snap, &tp.text_document.uri, tp.position).ok_or("no name here to rename")?;
+    let (_, places) = rename::places(&ctx)?;
+    let mut changes: HashMap<lsp::Uri, Vec<lsp::TextEdit>> = HashMap::new();
+    let mut indexes: HashMap<crate::source::FileId, LineIndex> = HashMap::new();
+    for span in places {
+        let (Some(path), Some(source)) =
+            (ctx.checked.path(span.file), ctx.checked.source(span.file))
+        else {
+            continue;
+        };
+        let doc = uri::from_path(path).ok_or("a file without a URI")?;
+        let index = indexes
+            .entry(span.file)
+            .or_insert_with(|| LineIndex::new(&source.text));
+        let range = index.range(&source.text, span.start as usize, span.end as usize);
+        changes
+            .entry(doc)
+            .or_default()
+            .push(lsp::TextEdit::new(range, new.to_owned()));
+    }
+    Ok(lsp::WorkspaceEdit {
+        changes: Some(changes),
+        ..Default::default()
+    })
 }

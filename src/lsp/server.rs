@@ -84,6 +84,10 @@ pub fn capabilities() -> lsp::ServerCapabilities {
         code_action_provider: Some(lsp::CodeActionProviderCapability::Simple(true)),
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
         workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+        rename_provider: Some(lsp::OneOf::Right(lsp::RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
         folding_range_provider: Some(lsp::FoldingRangeProviderCapability::Simple(true)),
         semantic_tokens_provider: Some(
             lsp::SemanticTokensServerCapabilities::SemanticTokensOptions(
@@ -386,6 +390,10 @@ fn agrees_at_request(snap: &Snapshot, req: &Request) -> bool {
     else {
         return true;
     };
+    // A rename edits the whole document: all of it must be what was checked.
+    if req.method == "textDocument/rename" {
+        return snap.agrees(&path, None);
+    }
     let line = req
         .params
         .get("position")
@@ -395,6 +403,10 @@ fn agrees_at_request(snap: &Snapshot, req: &Request) -> bool {
         .and_then(|l| usize::try_from(l).ok());
     snap.agrees(&path, line)
 }
+
+/// LSP's error code for a request that was understood and refused (a rename that is not
+/// safe).
+const REQUEST_FAILED: i32 = -32803;
 
 /// The method of pull diagnostics.
 const PULL: &str = "textDocument/diagnostic";
@@ -696,7 +708,22 @@ pub fn answer(snap: &Snapshot, req: Request) -> Response {
             Err(e) => Response::new_err(req.id, ErrorCode::InvalidParams as i32, e.to_string()),
         }
     }
+    /// A request refused with the reason (LSP's RequestFailed), for the editor to show.
+    fn refusable<P: DeserializeOwned, R: Serialize>(
+        req: Request,
+        f: impl FnOnce(&P) -> Result<R, String>,
+    ) -> Response {
+        match serde_json::from_value::<P>(req.params) {
+            Ok(p) => match f(&p) {
+                Ok(r) => Response::new_ok(req.id, r),
+                Err(why) => Response::new_err(req.id, REQUEST_FAILED, why),
+            },
+            Err(e) => Response::new_err(req.id, ErrorCode::InvalidParams as i32, e.to_string()),
+        }
+    }
     match req.method.as_str() {
+        "textDocument/prepareRename" => refusable(req, |p| requests::prepare_rename(snap, p)),
+        "textDocument/rename" => refusable(req, |p| requests::rename(snap, p)),
         "textDocument/hover" => run(req, |p| requests::hover(snap, p)),
         "textDocument/definition" => run(req, |p| requests::definition(snap, p)),
         "textDocument/references" => run(req, |p| requests::references(snap, p)),

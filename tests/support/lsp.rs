@@ -96,7 +96,8 @@ impl Client {
         }
     }
 
-    pub fn request(&mut self, method: &str, params: Value) -> Value {
+    /// The whole answer to a request (its `result` or its `error`).
+    pub fn answer(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
@@ -104,11 +105,16 @@ impl Client {
         loop {
             let m = self.recv(deadline);
             if m.get("id") == Some(&json!(id)) {
-                assert!(m.get("error").is_none(), "{method} failed: {m}");
-                return m["result"].clone();
+                return m;
             }
             self.notifications.push(m);
         }
+    }
+
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let m = self.answer(method, params);
+        assert!(m.get("error").is_none(), "{method} failed: {m}");
+        m["result"].clone()
     }
 
     /// The next diagnostics published for `doc`.
