@@ -307,11 +307,7 @@ fn classes_mod_runs_and_comment_blocks_fold() {
                 \nDodge.MOD\tTYPE:General\nPower Attack.MOD\tTYPE:General\n";
     std::fs::write(&file, text).unwrap();
     let mut c = Client::start(&root);
-    let doc = uri(&file);
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
-    );
+    let doc = c.open(&file, text);
     let ranges = c.request(
         "textDocument/foldingRange",
         json!({"textDocument": {"uri": doc}}),
@@ -384,11 +380,7 @@ fn semantic_tokens_mark_names_tokens_variables_and_deprecated_tokens() {
 
     let abilities = dataset.join("hw_abilities.lst");
     let text = std::fs::read_to_string(&abilities).unwrap();
-    let doc = uri(&abilities);
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
-    );
+    let doc = c.open(&abilities, &text);
     c.diagnostics(&doc);
     let tokens = semantic_tokens(&mut c, &doc);
     // Line 1: `Improved Critical⇥CATEGORY:Feat⇥MODIFYOTHER:PC.EQUIPMENT|ALL|CritMultAdder|ADD|1`.
@@ -411,11 +403,7 @@ fn semantic_tokens_mark_names_tokens_variables_and_deprecated_tokens() {
         "\tKEY:Human\tPREFEAT:1,Dodge",
         1,
     );
-    let doc = uri(&races);
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
-    );
+    let doc = c.open(&races, &text);
     c.diagnostics(&doc);
     let tokens = semantic_tokens(&mut c, &doc);
     let line_no = text.lines().position(|l| l.contains("PREFEAT")).unwrap() as u64;
@@ -440,12 +428,8 @@ fn a_variable_is_renamed_everywhere_and_an_ambiguous_key_is_refused() {
     let (root, dataset) = lsp_client::handsworld("rename");
     let stats = dataset.join("hw__stats.lst");
     let text = std::fs::read_to_string(&stats).unwrap();
-    let doc = uri(&stats);
     let mut c = Client::start(&root);
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
-    );
+    let doc = c.open(&stats, &text);
     c.diagnostics(&doc);
     let at = text.find("d20Mod(Score)").unwrap() + "d20Mod(".len() + 1;
     let prepared = c.request(
@@ -486,11 +470,7 @@ fn a_variable_is_renamed_everywhere_and_an_ambiguous_key_is_refused() {
     // A skill keyed like an ability: which one a use means is not known.
     let skills = dataset.join("hw_skills.lst");
     let text = std::fs::read_to_string(&skills).unwrap() + "Fleet\tKEYSTAT:DEX\n";
-    let doc = uri(&skills);
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
-    );
+    let doc = c.open(&skills, &text);
     c.diagnostics(&doc);
     let at = text.rfind("Fleet").unwrap() + 1;
     let refused = c.answer(
@@ -504,6 +484,57 @@ fn a_variable_is_renamed_everywhere_and_an_ambiguous_key_is_refused() {
             .unwrap()
             .contains("key of 2 objects"),
         "{refused}"
+    );
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A global no character can change (set only by GLOBALMODIFIER lines): its value as an
+/// inlay hint at the end of its line and in its hover; a global objects change gets neither.
+#[test]
+fn values_the_data_alone_decides_are_shown_as_inlay_hints_and_in_hovers() {
+    let (root, dataset) = lsp_client::handsworld("decided");
+    let globals = dataset.join("hw__globalmodifiers.lst");
+    let text = std::fs::read_to_string(&globals).unwrap();
+    let mut c = Client::start(&root);
+    let doc = c.open(&globals, &text);
+    c.diagnostics(&doc);
+    let lines = text.lines().count();
+    let hints = c.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": doc}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": lines, "character": 0}}}),
+    );
+    let hints = hints.as_array().expect("inlay hints");
+    let reach = text
+        .lines()
+        .position(|l| l.starts_with("MODIFY:Reach|"))
+        .unwrap();
+    let hint = hints
+        .iter()
+        .find(|h| h["position"]["line"] == reach)
+        .unwrap_or_else(|| panic!("a hint on the Reach line: {hints:#?}"));
+    assert_eq!(hint["label"], "Reach = 5,5", "{hint:#}");
+    assert_eq!(
+        hint["position"]["character"],
+        text.lines().nth(reach).unwrap().len()
+    );
+    // `Hands` is changed by a feat (`Many Arms`), `Face` by a size: no value is known.
+    for changed in ["MODIFY:Hands|", "MODIFY:Face|"] {
+        let line = text.lines().position(|l| l.starts_with(changed)).unwrap();
+        assert!(
+            hints.iter().all(|h| h["position"]["line"] != line),
+            "{hints:#?}"
+        );
+    }
+    let at = text.find("MODIFY:Reach").unwrap() + "MODIFY:".len() + 1;
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": doc}, "position": pos(&text, at)}),
+    );
+    let value = hover["contents"]["value"].as_str().unwrap_or("");
+    assert!(
+        value.contains("value `5,5`: decided by the data alone"),
+        "{hover}"
     );
     c.shutdown();
     std::fs::remove_dir_all(&root).unwrap();

@@ -52,12 +52,8 @@ fn publishes_of<'a>(c: &'a Client, doc: &str) -> Vec<&'a Value> {
 fn hover_answers_while_a_check_runs_and_a_newer_edit_supersedes_it() {
     let (root, file) = starfinder("background");
     let text = std::fs::read_to_string(&file).unwrap();
-    let doc = uri(&file);
     let mut c = Client::start(&root);
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
-    );
+    let doc = c.open(&file, &text);
     c.diagnostics(&doc);
 
     change(&mut c, &doc, 2, &with_unknown(&text, "Alpha"));

@@ -13,7 +13,7 @@
 //! checked load sets and texts are shared `Arc`s: the cursor's surroundings ([`context`]),
 //! what a name stands for ([`target`]), [`hover`], [`navigate`] (definition, references),
 //! [`complete`], [`symbols`], [`links`] (a PCC's file entries), [`folding`], [`semantic`]
-//! tokens, [`rename`]. Positions are UTF-16 ([`position`]).
+//! tokens, [`rename`], [`inlay`] hints. Positions are UTF-16 ([`position`]).
 //!
 //! Like the CLI, this module may do IO (stdio, the disk under the overlay); nothing below
 //! uses it.
@@ -24,6 +24,7 @@ pub mod context;
 pub mod diagnostics;
 pub mod folding;
 pub mod hover;
+pub mod inlay;
 pub mod links;
 pub mod navigate;
 pub mod overlay;

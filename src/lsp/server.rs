@@ -13,7 +13,7 @@ use crate::lsp::recheck::{CheckDone, CheckJob};
 use crate::lsp::session::{Publish, Session, Snapshot};
 use crate::lsp::settings::Settings;
 use crate::lsp::transport::{self, Incoming};
-use crate::lsp::{folding, links, requests, semantic, uri};
+use crate::lsp::{folding, inlay, links, requests, semantic, uri};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use serde::Serialize;
@@ -84,6 +84,7 @@ pub fn capabilities() -> lsp::ServerCapabilities {
         code_action_provider: Some(lsp::CodeActionProviderCapability::Simple(true)),
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
         workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+        inlay_hint_provider: Some(lsp::OneOf::Left(true)),
         rename_provider: Some(lsp::OneOf::Right(lsp::RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: Default::default(),
@@ -748,6 +749,7 @@ pub fn answer(snap: &Snapshot, req: Request) -> Response {
                 data: semantic::tokens(&text, &known),
             }))
         }),
+        "textDocument/inlayHint" => run(req, |p| inlay::inlay_hints(snap, p)),
         "workspace/symbol" => run(req, |p| requests::workspace_symbols(snap, p)),
         "textDocument/documentLink" => run(req, |p: &lsp::DocumentLinkParams| {
             links::document_links(snap, &p.text_document.uri)

@@ -96,6 +96,16 @@ impl Client {
         }
     }
 
+    /// Opens `path` in the editor with `text` (version 1); its URI.
+    pub fn open(&mut self, path: &Path, text: &str) -> String {
+        let doc = uri(path);
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
+        );
+        doc
+    }
+
     /// The whole answer to a request (its `result` or its `error`).
     pub fn answer(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
