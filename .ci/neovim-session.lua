@@ -1,6 +1,7 @@
 -- A scripted editor session against `rulebook lsp` in headless Neovim (.ci/neovim runs it):
 -- the file opened holds a misspelt variable; its diagnostic is on the name, the quick fix
--- replaces it and the diagnostic goes, hover and definition answer. Prints one line per
+-- replaces it and the diagnostic goes, hover and definition answer, a rename edits the
+-- uses, semantic tokens come with their legend. Prints one line per
 -- step; .ci/neovim compares them with what is expected.
 local function wait_for(what, done)
   if not vim.wait(30000, done, 50) then
@@ -46,4 +47,17 @@ print("hover " .. ((hover and hover.contents.value or "none"):gsub("\n.*", "")))
 local def = request("textDocument/definition", vim.lsp.util.make_position_params())
 local target = def and (def.uri or (def[1] and def[1].uri)) or "none"
 print("definition " .. vim.fn.fnamemodify(vim.uri_to_fname(target), ":t"))
+
+-- Rename the variable: this buffer's uses change (the others are in files not open).
+local params = vim.lsp.util.make_position_params()
+params.newName = "Points"
+local edit = request("textDocument/rename", params)
+vim.lsp.util.apply_workspace_edit(edit, client().offset_encoding)
+local line = vim.api.nvim_buf_get_lines(0, d.lnum, d.lnum + 1, false)[1]
+print("renamed " .. (line:match("d20Mod%((%w+)%)") or "?"))
+
+-- Semantic tokens: the first line's object name is a `class`.
+local tokens = request("textDocument/semanticTokens/full", { textDocument = vim.lsp.util.make_text_document_params() })
+local legend = client().server_capabilities.semanticTokensProvider.legend
+print("semantic tokens " .. legend.tokenTypes[tokens.data[4] + 1])
 vim.cmd("qall!")
