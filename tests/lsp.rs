@@ -40,6 +40,16 @@ fn session(root: &Path, stats: &Path) {
         "{d}"
     );
 
+    // Hover on the misspelt name: the finding and its suggestion.
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": doc}, "position": pos(&typo, at + 2)}),
+    );
+    let value = hover["contents"]["value"].as_str().unwrap_or("");
+    assert!(value.contains("did you mean `Score`?"), "{hover}");
+    assert!(value.starts_with("`F0101` "), "{hover}");
+    assert_eq!(hover["range"], d["range"]);
+
     // The code action replaces the name with the suggestion.
     let actions = c.request(
         "textDocument/codeAction",
@@ -72,6 +82,16 @@ fn session(root: &Path, stats: &Path) {
     );
     assert!(value.contains("defined at data/"), "{value}");
     assert_eq!(hover["range"]["start"], pos(&text, score));
+
+    // Workspace symbols: the variable by part of its name, first, at its definition.
+    let found = c.request("workspace/symbol", json!({"query": "scor"}));
+    let first = &found.as_array().expect("a list of symbols")[0];
+    assert_eq!(first["name"], "Score", "{found:#}");
+    assert_eq!(first["kind"], 13, "a variable: {first:#}");
+    assert!(
+        lsp_client::line_of(&first["location"]).contains("NUMBER=Score"),
+        "{first:#}"
+    );
 
     // Definition: the LOCAL line of the VARIABLE file.
     let def = c.request(
@@ -182,11 +202,7 @@ fn an_editor_session_on_starfinder_core() {
 /// read again: the open document's findings follow it.
 #[test]
 fn data_files_changed_on_disk_are_watched_and_rechecked() {
-    let root = temp_root("watched");
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let dataset = root.join("data").join("handsworld");
-    copy_dir(&data.join("handsworld"), &dataset);
-    copy_dir(&data.join("system"), &root.join("system"));
+    let (root, dataset) = lsp_client::handsworld("watched");
     let mut c = Client::start_with(
         &root,
         json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
@@ -216,7 +232,10 @@ fn data_files_changed_on_disk_are_watched_and_rechecked() {
         .iter()
         .map(|w| w["globPattern"].as_str().unwrap())
         .collect();
-    assert_eq!(globs, ["**/*.[pP][cC][cC]", "**/*.[lL][sS][tT]"]);
+    assert_eq!(
+        globs,
+        ["**/*.[pP][cC][cC]", "**/*.[lL][sS][tT]", "**/rulebook.toml"]
+    );
     c.send(json!({"jsonrpc": "2.0", "id": register["id"], "result": null}));
 
     // `Score` renamed in the variables file, on disk (not in the editor): the open stats
@@ -239,6 +258,284 @@ fn data_files_changed_on_disk_are_watched_and_rechecked() {
         "the stats file reads `Score`, now undefined: {diags:#?}"
     );
 
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// In a PCC, each file entry and `PCC:` include links to the file it names.
+#[test]
+fn pcc_file_entries_are_document_links() {
+    let (root, dataset) = lsp_client::handsworld("links");
+    let pcc = dataset.join("handsworld.pcc");
+    let text = std::fs::read_to_string(&pcc).unwrap();
+    let mut c = Client::start(&root);
+    let doc = uri(&pcc);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "pcgen-pcc", "version": 1, "text": text}}),
+    );
+    let links = c.request(
+        "textDocument/documentLink",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    let links = links.as_array().expect("a list of links");
+    let stats = links
+        .iter()
+        .find(|l| l["target"] == uri(&dataset.join("hw__stats.lst")))
+        .unwrap_or_else(|| panic!("a link to hw__stats.lst: {links:#?}"));
+    let at = text.find("STAT:hw__stats.lst").unwrap() + "STAT:".len();
+    assert_eq!(stats["range"]["start"], pos(&text, at));
+    assert_eq!(
+        stats["range"]["end"],
+        pos(&text, at + "hw__stats.lst".len())
+    );
+    let entries = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.contains(".lst"))
+        .count();
+    assert_eq!(links.len(), entries, "{links:#?}");
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A class with its level lines, a run of `.MOD` lines and a comment block fold.
+#[test]
+fn classes_mod_runs_and_comment_blocks_fold() {
+    let root = temp_root("folding");
+    let file = root.join("classes.lst");
+    let text = "# Classes\n# of the book\nCLASS:Fighter\tHD:10\n1\tBONUS:VAR|A|1\n2\tBONUS:VAR|A|2\n\
+                \nDodge.MOD\tTYPE:General\nPower Attack.MOD\tTYPE:General\n";
+    std::fs::write(&file, text).unwrap();
+    let mut c = Client::start(&root);
+    let doc = c.open(&file, text);
+    let ranges = c.request(
+        "textDocument/foldingRange",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    let got: Vec<(u64, u64, Value)> = ranges
+        .as_array()
+        .expect("folding ranges")
+        .iter()
+        .map(|r| {
+            (
+                r["startLine"].as_u64().unwrap(),
+                r["endLine"].as_u64().unwrap(),
+                r.get("kind").cloned().unwrap_or(Value::Null),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (0, 1, json!("comment")),
+            (2, 4, Value::Null),
+            (6, 7, Value::Null)
+        ]
+    );
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// The semantic tokens of a line as `(line, column, length, type, modifiers)`, decoded.
+fn semantic_tokens(c: &mut Client, doc: &str) -> Vec<(u64, u64, u64, u64, u64)> {
+    let result = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    let data: Vec<u64> = result["data"]
+        .as_array()
+        .expect("semantic tokens")
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let (mut line, mut col) = (0, 0);
+    data.chunks(5)
+        .map(|t| {
+            if t[0] > 0 {
+                col = 0;
+            }
+            line += t[0];
+            col += t[1];
+            (line, col, t[2], t[3], t[4])
+        })
+        .collect()
+}
+
+/// Semantic tokens: an object's name, token names (a deprecated one marked), and in a
+/// formula token the variables the load set knows and the numbers, in the legend's types.
+#[test]
+fn semantic_tokens_mark_names_tokens_variables_and_deprecated_tokens() {
+    let (root, dataset) = lsp_client::handsworld("semantic");
+    let mut c = Client::start(&root);
+    let legend = c.capabilities["semanticTokensProvider"]["legend"].clone();
+    assert_eq!(legend["tokenModifiers"], json!(["deprecated"]));
+    let type_of = |name: &str| {
+        legend["tokenTypes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|t| t == name)
+            .unwrap_or_else(|| panic!("{name} in the legend {legend}")) as u64
+    };
+
+    let abilities = dataset.join("hw_abilities.lst");
+    let text = std::fs::read_to_string(&abilities).unwrap();
+    let doc = c.open(&abilities, &text);
+    c.diagnostics(&doc);
+    let tokens = semantic_tokens(&mut c, &doc);
+    // Line 1: `Improved Critical⇥CATEGORY:Feat⇥MODIFYOTHER:PC.EQUIPMENT|ALL|CritMultAdder|ADD|1`.
+    let line: Vec<_> = tokens.iter().filter(|t| t.0 == 1).collect();
+    assert_eq!(*line[0], (1, 0, 17, type_of("class"), 0), "{line:?}");
+    assert_eq!(*line[1], (1, 18, 8, type_of("keyword"), 0), "{line:?}");
+    assert_eq!(*line[2], (1, 32, 11, type_of("keyword"), 0), "{line:?}");
+    let at = text.lines().nth(1).unwrap().find("CritMultAdder").unwrap() as u64;
+    assert!(
+        line.contains(&&(1, at, 13, type_of("variable"), 0)),
+        "{line:?}"
+    );
+    assert_eq!(line.last().unwrap().3, type_of("number"), "{line:?}");
+    assert_eq!(tokens[0].3, type_of("comment"), "{tokens:?}");
+
+    // PREFEAT on a RACE line: PCGen reads it, deprecated.
+    let races = dataset.join("hw_races.lst");
+    let text = std::fs::read_to_string(&races).unwrap().replacen(
+        "\tKEY:Human",
+        "\tKEY:Human\tPREFEAT:1,Dodge",
+        1,
+    );
+    let doc = c.open(&races, &text);
+    c.diagnostics(&doc);
+    let tokens = semantic_tokens(&mut c, &doc);
+    let line_no = text.lines().position(|l| l.contains("PREFEAT")).unwrap() as u64;
+    let col = text
+        .lines()
+        .nth(line_no as usize)
+        .unwrap()
+        .find("PREFEAT")
+        .unwrap() as u64;
+    assert!(
+        tokens.contains(&(line_no, col, 7, type_of("keyword"), 1)),
+        "{tokens:?}"
+    );
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// Rename: a variable across its definition and every formula reading it, each edit over
+/// the old name; a key two objects share is refused with the reason.
+#[test]
+fn a_variable_is_renamed_everywhere_and_an_ambiguous_key_is_refused() {
+    let (root, dataset) = lsp_client::handsworld("rename");
+    let stats = dataset.join("hw__stats.lst");
+    let text = std::fs::read_to_string(&stats).unwrap();
+    let mut c = Client::start(&root);
+    let doc = c.open(&stats, &text);
+    c.diagnostics(&doc);
+    let at = text.find("d20Mod(Score)").unwrap() + "d20Mod(".len() + 1;
+    let prepared = c.request(
+        "textDocument/prepareRename",
+        json!({"textDocument": {"uri": doc}, "position": pos(&text, at)}),
+    );
+    assert_eq!(prepared["placeholder"], "Score", "{prepared}");
+    let edit = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": doc}, "position": pos(&text, at), "newName": "Points"}),
+    );
+    let changes = edit["changes"].as_object().expect("changes by file");
+    let variables = uri(&dataset.join("hw__variables.lst"));
+    assert!(changes.contains_key(&variables), "the definition: {edit:#}");
+    let mut edits = 0;
+    for (file, list) in changes {
+        let path = rulebook::lsp::uri::to_path(&file.parse().unwrap()).unwrap();
+        let on_disk = std::fs::read_to_string(&path).unwrap();
+        for e in list.as_array().unwrap() {
+            assert_eq!(e["newText"], "Points");
+            let line = on_disk
+                .lines()
+                .nth(e["range"]["start"]["line"].as_u64().unwrap() as usize)
+                .unwrap();
+            let (from, to) = (
+                e["range"]["start"]["character"].as_u64().unwrap() as usize,
+                e["range"]["end"]["character"].as_u64().unwrap() as usize,
+            );
+            assert!(line[from..to].eq_ignore_ascii_case("Score"), "{line}: {e}");
+            edits += 1;
+        }
+    }
+    assert!(
+        edits > text.matches("(Score)").count(),
+        "{edits} edits: {edit:#}"
+    );
+
+    // A skill keyed like an ability: which one a use means is not known.
+    let skills = dataset.join("hw_skills.lst");
+    let text = std::fs::read_to_string(&skills).unwrap() + "Fleet\tKEYSTAT:DEX\n";
+    let doc = c.open(&skills, &text);
+    c.diagnostics(&doc);
+    let at = text.rfind("Fleet").unwrap() + 1;
+    let refused = c.answer(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": doc}, "position": pos(&text, at), "newName": "Swift"}),
+    );
+    assert_eq!(refused["error"]["code"], -32803, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("key of 2 objects"),
+        "{refused}"
+    );
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A global no character can change (set only by GLOBALMODIFIER lines): its value as an
+/// inlay hint at the end of its line and in its hover; a global objects change gets neither.
+#[test]
+fn values_the_data_alone_decides_are_shown_as_inlay_hints_and_in_hovers() {
+    let (root, dataset) = lsp_client::handsworld("decided");
+    let globals = dataset.join("hw__globalmodifiers.lst");
+    let text = std::fs::read_to_string(&globals).unwrap();
+    let mut c = Client::start(&root);
+    let doc = c.open(&globals, &text);
+    c.diagnostics(&doc);
+    let lines = text.lines().count();
+    let hints = c.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": doc}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": lines, "character": 0}}}),
+    );
+    let hints = hints.as_array().expect("inlay hints");
+    let reach = text
+        .lines()
+        .position(|l| l.starts_with("MODIFY:Reach|"))
+        .unwrap();
+    let hint = hints
+        .iter()
+        .find(|h| h["position"]["line"] == reach)
+        .unwrap_or_else(|| panic!("a hint on the Reach line: {hints:#?}"));
+    assert_eq!(hint["label"], "Reach = 5,5", "{hint:#}");
+    assert_eq!(
+        hint["position"]["character"],
+        text.lines().nth(reach).unwrap().len()
+    );
+    // `Hands` is changed by a feat (`Many Arms`), `Face` by a size: no value is known.
+    for changed in ["MODIFY:Hands|", "MODIFY:Face|"] {
+        let line = text.lines().position(|l| l.starts_with(changed)).unwrap();
+        assert!(
+            hints.iter().all(|h| h["position"]["line"] != line),
+            "{hints:#?}"
+        );
+    }
+    let at = text.find("MODIFY:Reach").unwrap() + "MODIFY:".len() + 1;
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": doc}, "position": pos(&text, at)}),
+    );
+    let value = hover["contents"]["value"].as_str().unwrap_or("");
+    assert!(
+        value.contains("value `5,5`: decided by the data alone"),
+        "{hover}"
+    );
     c.shutdown();
     std::fs::remove_dir_all(&root).unwrap();
 }

@@ -87,14 +87,19 @@ fn half_typed_lines_are_diagnosed_and_still_complete() {
 }
 
 #[test]
-fn a_file_outside_every_pcc_gets_an_empty_list_and_no_answers() {
+fn a_file_outside_every_pcc_gets_one_note_saying_so_and_no_answers() {
     let root = dataset("outside");
     let loose = root.join("data/handsworld/notes.lst");
     std::fs::write(&loose, "Thing\tMODIFY:Nope|SET|1\n").unwrap();
     let mut s = Session::new(Some(&root));
     let published = s.open(&loose, "Thing\tMODIFY:Nope|SET|1\n", 1);
     assert_eq!(published.len(), 1);
-    assert!(published[0].diagnostics.is_empty());
+    let codes = codes(&published, &loose);
+    assert_eq!(codes, ["L0117"], "{published:#?}");
+    assert_eq!(
+        published[0].diagnostics[0].severity,
+        Some(lsp_types::DiagnosticSeverity::INFORMATION)
+    );
     ask_everything(&s, &loose, 0, 10);
     std::fs::remove_dir_all(&root).unwrap();
 }

@@ -38,20 +38,25 @@ use std::sync::Arc;
 
 /// Solves what `dataset` decides without a character, appends what that finds to
 /// `diagnostics` (leaving out what the load reported already: the same code at the same
-/// place), and hands the dataset back.
-pub(super) fn check(dataset: Dataset, diagnostics: &mut Vec<Diagnostic>) -> Dataset {
+/// place), and hands the dataset back with the values of the [`independent`] variables a
+/// GLOBALMODIFIER line sets (by [`VarId`], as PCGen writes them): what the data alone
+/// decides, for the editor to show.
+pub(super) fn check(
+    dataset: Dataset,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Dataset, Vec<(VarId, String)>) {
     if dataset.modifiers.is_empty() {
-        return dataset;
+        return (dataset, Vec::new());
     }
     let dataset = Arc::new(dataset);
-    let found = {
+    let (found, decided) = {
         let base = Character::new(Arc::clone(&dataset));
         let base_problems = base.problems();
         let independent = independent(&dataset);
         let mut found = globals(&dataset, &independent, &base_problems);
         found.extend(objects(&dataset, &independent, &base));
         found.extend(super::object_cycles::find(&dataset, &base, &base_problems));
-        found
+        (found, decided_values(&dataset, &independent, &base))
     };
     let mut seen: std::collections::HashSet<(&str, Span)> =
         diagnostics.iter().map(|d| (d.code.id, d.span)).collect();
@@ -62,7 +67,28 @@ pub(super) fn check(dataset: Dataset, diagnostics: &mut Vec<Diagnostic>) -> Data
         }
     }
     diagnostics.extend(new);
-    Arc::try_unwrap(dataset).unwrap_or_else(|shared| (*shared).clone())
+    let dataset = Arc::try_unwrap(dataset).unwrap_or_else(|shared| (*shared).clone());
+    (dataset, decided)
+}
+
+/// The values of the [`independent`] variables some GLOBALMODIFIER line sets, in the
+/// character with nothing granted (every character's), sorted by [`VarId`].
+fn decided_values(ds: &Dataset, independent: &[bool], base: &Character) -> Vec<(VarId, String)> {
+    let mut set: Vec<VarId> = ds
+        .modifiers
+        .iter()
+        .filter(|m| matches!(m.applies, Applies::Global))
+        .map(|m| m.variable)
+        .filter(|v| independent.get(v.0 as usize).copied().unwrap_or(false))
+        .collect();
+    set.sort_unstable_by_key(|v| v.0);
+    set.dedup();
+    set.into_iter()
+        .filter_map(|id| {
+            let v = ds.variables.get(id.0 as usize)?;
+            Some((id, base.get_global(v.name.as_str())?.to_string()))
+        })
+        .collect()
 }
 
 /// The problems of the character with nothing granted that every character has: each cycle

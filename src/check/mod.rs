@@ -30,6 +30,10 @@ pub struct CheckedSet {
     pub dataset: Dataset,
     /// Loader and model diagnostics, sorted by file and position.
     pub diagnostics: Vec<Diagnostic>,
+    /// The values of the global variables no character can change that a GLOBALMODIFIER
+    /// line sets (what the data alone decides), by variable, as PCGen writes them: the
+    /// language server shows them in hovers and inlay hints.
+    pub decided: Vec<(crate::model::VarId, String)>,
 }
 
 /// Loads the PCCs `pccs` (selected together) under `root` and checks them.
@@ -215,12 +219,13 @@ fn checked_with(
         &dataset,
         &defined_elsewhere,
     ));
-    let dataset = data_alone::check(dataset, &mut diagnostics);
+    let (dataset, decided) = data_alone::check(dataset, &mut diagnostics);
     diagnostic::sort(&mut diagnostics, &load.sources);
     CheckedSet {
         load,
         dataset,
         diagnostics,
+        decided,
     }
 }
 
@@ -362,6 +367,16 @@ fn tokens_per_file(load: &LoadSet) -> Vec<(FileId, usize)> {
 }
 
 impl CheckedSet {
+    /// The value the data alone decides for variable `var`, if it does (see
+    /// [`CheckedSet::decided`]).
+    pub fn decided_value(&self, var: crate::model::VarId) -> Option<&str> {
+        let at = self
+            .decided
+            .binary_search_by_key(&var.0, |(v, _)| v.0)
+            .ok()?;
+        self.decided.get(at).map(|(_, value)| value.as_str())
+    }
+
     /// Every old (JEP) formula of the load set (`BONUS` values, `DEFINE` values, `PREVARxx`
     /// operands, …), parsed into its tree with every name it reads, placed in the set's
     /// files: the old system as data, for an evaluator of it or a tool (the model holds the

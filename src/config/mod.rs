@@ -1,7 +1,6 @@
 //! `rulebook.toml`: a project's settings for `rulebook check`, found upward from the current
 //! folder (or named with `--config`), so that a data repository's CI and its people run the
-//! same check without repeating flags. A plain value the CLI (and, later, the language
-//! server) reads; nothing here prints or exits, and files are read through
+//! same check without repeating flags. A plain value the CLI and the language server read; nothing here prints or exits, and files are read through
 //! [`FileSystem`].
 //!
 //! ```toml

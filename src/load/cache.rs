@@ -406,6 +406,28 @@ impl FileCache {
         self.folder_memo().clear();
     }
 
+    /// A cache holding what this one holds but the files at `paths` (they changed), for
+    /// an editor whose check of the old texts still runs over this one: that check may
+    /// still read the old texts into this cache, never into the new one. Files are shared,
+    /// not copied; what later layers keep for the run is shared too.
+    pub fn without(&self, paths: &[&Path]) -> FileCache {
+        let mut files = self.map().clone();
+        let mut escapes = self.escape_memo().clone();
+        for p in paths {
+            files.remove(path_key(p));
+            for (_, known) in escapes.iter_mut() {
+                known.remove(path_key(p));
+            }
+        }
+        FileCache {
+            files: Mutex::new(files),
+            game_modes: self.game_modes.clone(),
+            escapes: Mutex::new(escapes),
+            folders: Mutex::default(),
+            run: Arc::clone(&self.run),
+        }
+    }
+
     fn escape_memo(&self) -> std::sync::MutexGuard<'_, Vec<(PathBuf, ByPath<Option<Escape>>)>> {
         // As for `map`: one insert or remove cannot be left half-done.
         self.escapes

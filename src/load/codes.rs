@@ -89,6 +89,13 @@ pub const FILE_TOO_LARGE: Code = Code {
     name: "file-too-large",
 };
 
+/// A data file that no PCC lists, opened in the editor: no load set reads it, so nothing
+/// checks it (the language server says so instead of publishing an empty list).
+pub const UNLISTED_FILE: Code = Code {
+    id: "L0117",
+    name: "unlisted-file",
+};
+
 /// A token has the wrong shape (missing `|`, `=` or value).
 pub const MALFORMED: Code = Code {
     id: "T0101",

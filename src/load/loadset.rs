@@ -90,9 +90,7 @@ pub fn selectable_pccs(fs: &dyn FileSystem, dir: &Path) -> Walk {
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pcc")))
         .filter(|p| match fs.read(p) {
-            Ok(b) => String::from_utf8_lossy(&b)
-                .lines()
-                .any(|l| l.trim_start().starts_with("GAMEMODE:")),
+            Ok(b) => names_game_mode(&String::from_utf8_lossy(&b)),
             // Loaded, to be reported (L0116) rather than dropped.
             Err(e) => e.kind() == std::io::ErrorKind::FileTooLarge,
         })
@@ -101,6 +99,13 @@ pub fn selectable_pccs(fs: &dyn FileSystem, dir: &Path) -> Walk {
         files,
         problems: walk.problems,
     }
+}
+
+/// True when a PCC's text has a `GAMEMODE:` line: a user can select it, and checking a
+/// folder checks it as a load set of its own (the language server picks load sets by it too).
+pub fn names_game_mode(text: &str) -> bool {
+    text.lines()
+        .any(|l| l.trim_start().starts_with("GAMEMODE:"))
 }
 
 /// The campaign index a load uses: shared by the caller, or built on first need.

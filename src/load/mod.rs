@@ -29,6 +29,8 @@ pub use campaign::{Campaign, FileKind, KeyFilter};
 pub use fs::{DiskFs, FileSystem, MemoryFs, Walk, WalkProblem};
 pub use gamemode::{CodeControls, GameMode};
 pub use index::{CampaignIndex, IndexedCampaign};
-pub use loadset::{LoadSet, LoadedFile, load, load_cached, load_with, selectable_pccs};
+pub use loadset::{
+    LoadSet, LoadedFile, load, load_cached, load_with, names_game_mode, selectable_pccs,
+};
 pub use root::{OutsideRoot, PcgenRoot};
 pub use text::Line;

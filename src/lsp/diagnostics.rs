@@ -6,7 +6,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::lsp::checked::Checked;
 use crate::lsp::position::LineIndex;
 use crate::lsp::uri;
-use crate::source::Span;
+use crate::source::{FileId, Span};
 use lsp_types as lsp;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -132,11 +132,7 @@ pub fn to_lsp(
     });
     Some(lsp::Diagnostic {
         range,
-        severity: Some(match d.severity {
-            Severity::Error => lsp::DiagnosticSeverity::ERROR,
-            Severity::Warning => lsp::DiagnosticSeverity::WARNING,
-            Severity::Note => lsp::DiagnosticSeverity::INFORMATION,
-        }),
+        severity: Some(severity(d.severity)),
         code: Some(lsp::NumberOrString::String(d.code.id.to_owned())),
         code_description: code_href(docs_base, d).map(|href| lsp::CodeDescription { href }),
         source: Some("rulebook".to_owned()),
@@ -175,6 +171,49 @@ pub fn by_file(checked: &Checked, docs_base: &str) -> Vec<(PathBuf, Vec<lsp::Dia
     out
 }
 
+/// The finding for an opened data file that no PCC lists (`L0117`): `shown` is the file as
+/// the user reads it (relative to the root), `nearest` the PCC nearest to it, if any, where
+/// listing it would make it part of a load set. At the file's start (`file`'s byte 0).
+pub fn unlisted(file: FileId, shown: &str, nearest: Option<&str>) -> Diagnostic {
+    let d = Diagnostic::note(
+        crate::load::codes::UNLISTED_FILE,
+        Span::new(file, 0..0),
+        format!("no PCC lists `{shown}`: PCGen never reads it and nothing checks it"),
+    );
+    match nearest {
+        Some(pcc) => d.with_help(format!(
+            "list it in a PCC under the token of its kind, e.g. in the nearest, `{pcc}`"
+        )),
+        None => d.with_help("list it in a PCC under the token of its kind"),
+    }
+}
+
+/// A diagnostic at the start of a file that no load set holds (such as [`unlisted`]) as
+/// the editor shows it.
+pub fn at_file_start(d: &Diagnostic, docs_base: &str) -> lsp::Diagnostic {
+    let mut message = d.message.clone();
+    if let Some(help) = &d.help {
+        message.push_str(&format!("\nhelp: {help}"));
+    }
+    lsp::Diagnostic {
+        range: lsp::Range::default(),
+        severity: Some(severity(d.severity)),
+        code: Some(lsp::NumberOrString::String(d.code.id.to_owned())),
+        code_description: code_href(docs_base, d).map(|href| lsp::CodeDescription { href }),
+        source: Some("rulebook".to_owned()),
+        message,
+        ..Default::default()
+    }
+}
+
+fn severity(s: Severity) -> lsp::DiagnosticSeverity {
+    match s {
+        Severity::Error => lsp::DiagnosticSeverity::ERROR,
+        Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+        Severity::Note => lsp::DiagnosticSeverity::INFORMATION,
+    }
+}
+
 /// The default `docs/errors.md` location: the copy in this source tree.
 pub fn default_docs_base() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -193,6 +232,25 @@ mod tests {
         assert_eq!(suggestion("did you mean \"STR\"?"), Some("STR"));
         assert_eq!(suggestion("declare it with GLOBAL:"), None);
         assert_eq!(suggestion("did you mean ``?"), None);
+    }
+
+    #[test]
+    fn an_unlisted_file_is_reported_once_with_the_nearest_pcc() {
+        let mut sources = crate::source::SourceMap::new();
+        let file = sources.add(crate::source::SourceFile::new(
+            "data/book/loose.lst",
+            "Loose Feat\tTYPE:General\n",
+            crate::source::TextEncoding::Utf8,
+        ));
+        let d = unlisted(file, "data/book/loose.lst", Some("data/book/book.pcc"));
+        insta::assert_snapshot!(
+            "L0117-unlisted-file",
+            crate::diagnostic::render(std::slice::from_ref(&d), &sources, false)
+        );
+        let shown = at_file_start(&d, "");
+        assert_eq!(shown.severity, Some(lsp::DiagnosticSeverity::INFORMATION));
+        assert_eq!(shown.range, lsp::Range::default());
+        assert!(shown.message.contains("`data/book/book.pcc`"));
     }
 
     #[test]

@@ -50,6 +50,17 @@ pub fn hover(ctx: &Context<'_>) -> Option<(String, std::ops::Range<usize>)> {
             if let Some(e) = &v.explanation {
                 s.push_str(&format!("\n\n{e}"));
             }
+            let decided = ds
+                .variables
+                .iter()
+                .position(|x| std::ptr::eq(x, v))
+                .and_then(|i| u32::try_from(i).ok())
+                .and_then(|i| checked.set.decided_value(crate::model::VarId(i)));
+            if let Some(value) = decided {
+                s.push_str(&format!(
+                    "\n\nvalue `{value}`: decided by the data alone, every character starts with it"
+                ));
+            }
             s
         }
         Target::Function(f) => {

@@ -5,7 +5,7 @@ use crate::lsp::diagnostics::location;
 use crate::lsp::navigate::{self, Place};
 use crate::lsp::position::LineIndex;
 use crate::lsp::session::Snapshot;
-use crate::lsp::{complete, hover, symbols, uri};
+use crate::lsp::{complete, hover, rename, symbols, uri};
 use lsp_types as lsp;
 use std::collections::HashMap;
 
@@ -23,17 +23,54 @@ fn context<'a>(
     Some((Context::new(checked, file, offset)?, index))
 }
 
-/// `textDocument/hover`.
+/// `textDocument/hover`: what the name under the cursor stands for; on a name the check
+/// found unknown and has a suggestion for, the finding and the suggestion.
 pub fn hover(snap: &Snapshot, p: &lsp::HoverParams) -> Option<lsp::Hover> {
     let tp = &p.text_document_position_params;
-    let (ctx, index) = context(snap, &tp.text_document.uri, tp.position)?;
-    let (value, range) = hover::hover(&ctx)?;
-    Some(lsp::Hover {
+    let known = context(snap, &tp.text_document.uri, tp.position).and_then(|(ctx, index)| {
+        let (value, range) = hover::hover(&ctx)?;
+        Some(markdown(
+            value,
+            index.range(ctx.text, range.start, range.end),
+        ))
+    });
+    known.or_else(|| misspelt(snap, &tp.text_document.uri, tp.position))
+}
+
+fn markdown(value: String, range: lsp::Range) -> lsp::Hover {
+    lsp::Hover {
         contents: lsp::HoverContents::Markup(lsp::MarkupContent {
             kind: lsp::MarkupKind::Markdown,
             value,
         }),
-        range: Some(index.range(ctx.text, range.start, range.end)),
+        range: Some(range),
+    }
+}
+
+/// The hover of a name a published finding suggests a replacement for (its `data.replace`,
+/// over `data.range`): the finding's first line and the suggestion.
+fn misspelt(snap: &Snapshot, doc: &lsp::Uri, at: lsp::Position) -> Option<lsp::Hover> {
+    let path = uri::to_path(doc)?;
+    let published = snap.published.get(&path)?;
+    published.iter().find_map(|d| {
+        let data = d.data.as_ref()?;
+        let replace = data.get("replace")?.as_str()?;
+        let range = data
+            .get("range")
+            .and_then(|r| serde_json::from_value::<lsp::Range>(r.clone()).ok())
+            .unwrap_or(d.range);
+        if at < range.start || range.end < at {
+            return None;
+        }
+        let code = match &d.code {
+            Some(lsp::NumberOrString::String(c)) => format!("`{c}` "),
+            _ => String::new(),
+        };
+        let first = d.message.lines().next().unwrap_or("");
+        Some(markdown(
+            format!("{code}{first}\n\ndid you mean `{replace}`?"),
+            range,
+        ))
     })
 }
 
@@ -172,4 +209,106 @@ pub fn document_symbols(
         })
         .collect();
     Some(lsp::DocumentSymbolResponse::Nested(list))
+}
+
+/// The most symbols `workspace/symbol` answers with (an empty query names every object of
+/// the checked load sets).
+const MAX_WORKSPACE_SYMBOLS: usize = 1_000;
+
+/// `workspace/symbol`: objects, variables, functions and tables whose names hold the query,
+/// across the checked load sets (each place once, however many sets hold its file), by name.
+pub fn workspace_symbols(
+    snap: &Snapshot,
+    p: &lsp::WorkspaceSymbolParams,
+) -> Vec<lsp::WorkspaceSymbol> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for checked in snap.checked.values() {
+        let mut indexes: HashMap<crate::source::FileId, LineIndex> = HashMap::new();
+        for s in symbols::matching(checked, &p.query) {
+            let Some(path) = checked.path(s.span.file) else {
+                continue;
+            };
+            if !seen.insert((path.to_path_buf(), s.span.start, s.name.clone())) {
+                continue;
+            }
+            let Some(text) = checked.source(s.span.file).map(|f| f.text.as_str()) else {
+                continue;
+            };
+            let index = indexes
+                .entry(s.span.file)
+                .or_insert_with(|| LineIndex::new(text));
+            let Some(doc) = uri::from_path(path) else {
+                continue;
+            };
+            let range = index.range(text, s.span.start as usize, s.span.end as usize);
+            out.push(lsp::WorkspaceSymbol {
+                name: s.name,
+                kind: s.kind,
+                tags: None,
+                container_name: Some(s.detail),
+                location: lsp::OneOf::Left(lsp::Location::new(doc, range)),
+                data: None,
+            });
+        }
+    }
+    // The name itself first, then names starting with the query, then the rest.
+    let query = p.query.to_lowercase();
+    out.sort_by_cached_key(|s| {
+        let name = s.name.to_lowercase();
+        (name != query, !name.starts_with(&query), name)
+    });
+    out.truncate(MAX_WORKSPACE_SYMBOLS);
+    out
+}
+
+/// `textDocument/prepareRename`: the name's range and text, or why it cannot be renamed.
+pub fn prepare_rename(
+    snap: &Snapshot,
+    p: &lsp::TextDocumentPositionParams,
+) -> Result<lsp::PrepareRenameResponse, String> {
+    let (ctx, index) =
+        context(snap, &p.text_document.uri, p.position).ok_or("no name here to rename")?;
+    let (name, range) = rename::renameable(&ctx)?;
+    Ok(lsp::PrepareRenameResponse::RangeWithPlaceholder {
+        range: index.range(ctx.text, range.start, range.end),
+        placeholder: name,
+    })
+}
+
+/// `textDocument/rename`: every use of the name at the cursor replaced by the new name, or
+/// why not. A new name that could not stand where the old one does (empty, or holding a tab,
+/// a line break or one of `|:,=[]()`) is refused.
+#[allow(clippy::mutable_key_type)] // lsp-types keys a WorkspaceEdit's changes by Uri.
+pub fn rename(snap: &Snapshot, p: &lsp::RenameParams) -> Result<lsp::WorkspaceEdit, String> {
+    let new = p.new_name.trim();
+    if new.is_empty() || new.contains(['\t', '\n', '\r', '|', ':', ',', '=', '[', ']', '(', ')']) {
+        return Err(format!("`{}` cannot be a name in PCGen data", p.new_name));
+    }
+    let tp = &p.text_document_position;
+    let (ctx, _) =
+        context(snap, &tp.text_document.uri, tp.position).ok_or("no name here to rename")?;
+    let (_, places) = rename::places(&ctx)?;
+    let mut changes: HashMap<lsp::Uri, Vec<lsp::TextEdit>> = HashMap::new();
+    let mut indexes: HashMap<crate::source::FileId, LineIndex> = HashMap::new();
+    for span in places {
+        let (Some(path), Some(source)) =
+            (ctx.checked.path(span.file), ctx.checked.source(span.file))
+        else {
+            continue;
+        };
+        let doc = uri::from_path(path).ok_or("a file without a URI")?;
+        let index = indexes
+            .entry(span.file)
+            .or_insert_with(|| LineIndex::new(&source.text));
+        let range = index.range(&source.text, span.start as usize, span.end as usize);
+        changes
+            .entry(doc)
+            .or_default()
+            .push(lsp::TextEdit::new(range, new.to_owned()));
+    }
+    Ok(lsp::WorkspaceEdit {
+        changes: Some(changes),
+        ..Default::default()
+    })
 }

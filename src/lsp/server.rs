@@ -1,14 +1,19 @@
 //! The event loop: reads JSON-RPC messages ([`transport`]) and applies document changes to
-//! the [`Session`] in arrival order, on the loop (they need the session exclusively); each
-//! request is answered by a worker of a fixed [`Pool`] over a [`Snapshot`] taken when it
-//! arrived (as ruff's server does). Between the threads the channels are bounded: a client
-//! that sends faster than the server works, or stops reading, is slowed down, never buffered
-//! without end.
+//! the [`Session`] in arrival order, on the loop (they need the session exclusively); the
+//! re-check an edit plans ([`CheckJob`]) runs on rayon's workers over a snapshot and comes
+//! back to the loop as an event, a newer edit cancelling it; each request is answered by a
+//! worker of a fixed [`Pool`] over a [`Snapshot`] taken when it arrived (as ruff's server
+//! does), so hover and completion answer while a check runs. Pull diagnostics
+//! (`textDocument/diagnostic`) are answered on the loop once no check is in flight. Between
+//! the threads the channels are bounded: a client that sends faster than the server works, or
+//! stops reading, is slowed down, never buffered without end.
 
 use crate::lsp::pool::Pool;
+use crate::lsp::recheck::{CheckDone, CheckJob};
 use crate::lsp::session::{Publish, Session, Snapshot};
+use crate::lsp::settings::Settings;
 use crate::lsp::transport::{self, Incoming};
-use crate::lsp::{requests, uri};
+use crate::lsp::{folding, inlay, links, requests, semantic, uri};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use serde::Serialize;
@@ -35,6 +40,15 @@ const MAX_WORKERS: usize = 4;
 
 /// How long the end of a session waits for the writer to send what is queued.
 const FLUSH_PATIENCE: Duration = Duration::from_secs(5);
+
+/// What the loop waits for: a message from the client, or a re-check done on a worker.
+enum Event {
+    Client(Incoming),
+    Checked(CheckDone),
+    /// The client's input ended (the loop holds a sender of its own, for the workers, so
+    /// the channel never closes by itself).
+    InputEnded,
+}
 
 /// How a session ended: LSP wants exit code 0 after `shutdown`, 1 otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +83,36 @@ pub fn capabilities() -> lsp::ServerCapabilities {
         }),
         code_action_provider: Some(lsp::CodeActionProviderCapability::Simple(true)),
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
+        workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+        inlay_hint_provider: Some(lsp::OneOf::Left(true)),
+        rename_provider: Some(lsp::OneOf::Right(lsp::RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
+        folding_range_provider: Some(lsp::FoldingRangeProviderCapability::Simple(true)),
+        semantic_tokens_provider: Some(
+            lsp::SemanticTokensServerCapabilities::SemanticTokensOptions(
+                lsp::SemanticTokensOptions {
+                    legend: semantic::legend(),
+                    full: Some(lsp::SemanticTokensFullOptions::Bool(true)),
+                    range: None,
+                    work_done_progress_options: Default::default(),
+                },
+            ),
+        ),
+        document_link_provider: Some(lsp::DocumentLinkOptions {
+            resolve_provider: Some(false),
+            work_done_progress_options: Default::default(),
+        }),
+        diagnostic_provider: Some(lsp::DiagnosticServerCapabilities::Options(
+            lsp::DiagnosticOptions {
+                identifier: Some("rulebook".to_owned()),
+                // An edit in one file changes the findings of others (its load sets').
+                inter_file_dependencies: true,
+                workspace_diagnostics: false,
+                ..Default::default()
+            },
+        )),
         ..Default::default()
     }
 }
@@ -95,7 +139,8 @@ pub fn serve(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
 ) -> Result<Ending, String> {
-    let (inbox, incoming) = sync_channel::<Incoming>(READ_AHEAD);
+    let (inbox, incoming) = sync_channel::<Event>(READ_AHEAD);
+    let checked = inbox.clone();
     std::thread::Builder::new()
         .name("rulebook-lsp-reader".to_owned())
         .spawn(move || read_input(input, &inbox))
@@ -112,7 +157,7 @@ pub fn serve(
     let pool = Pool::new(threads.clamp(1, MAX_WORKERS), REQUEST_QUEUE);
     let out = Outbox(outbox);
     let ending = match handshake(&incoming, &out) {
-        Some(params) => run_loop(&incoming, &out, &pool, &params),
+        Some(params) => run_loop(&incoming, &checked, &out, &pool, &params),
         None => Ending::WithoutShutdown,
     };
     pool.finish();
@@ -126,13 +171,14 @@ pub fn serve(
 }
 
 /// The reader thread: frames from `input` to the loop until the input ends.
-fn read_input(mut input: impl BufRead, inbox: &SyncSender<Incoming>) {
+fn read_input(mut input: impl BufRead, inbox: &SyncSender<Event>) {
     // A read error (a closed or broken pipe) ends the input as its end does.
     while let Ok(Some(frame)) = transport::read(&mut input) {
-        if inbox.send(frame).is_err() {
+        if inbox.send(Event::Client(frame)).is_err() {
             return;
         }
     }
+    let _ = inbox.send(Event::InputEnded);
 }
 
 /// The writer thread: frames to `output` until every sender is gone.
@@ -160,9 +206,14 @@ impl Outbox {
 
 /// Waits for `initialize` and answers it; `None` when the client leaves first. Requests
 /// before it are answered with LSP's "server not initialized".
-fn handshake(incoming: &Receiver<Incoming>, out: &Outbox) -> Option<lsp::InitializeParams> {
+fn handshake(incoming: &Receiver<Event>, out: &Outbox) -> Option<lsp::InitializeParams> {
     loop {
-        match incoming.recv().ok()? {
+        let frame = match incoming.recv().ok()? {
+            Event::Client(frame) => frame,
+            Event::InputEnded => return None,
+            Event::Checked(_) => continue,
+        };
+        match frame {
             Incoming::Invalid(e) => out.send_value(e),
             Incoming::Message(Message::Request(req)) if req.method == "initialize" => {
                 let params = serde_json::from_value(req.params).unwrap_or_default();
@@ -188,21 +239,33 @@ fn handshake(incoming: &Receiver<Incoming>, out: &Outbox) -> Option<lsp::Initial
 
 /// The loop after the handshake, until `exit` or the end of the input.
 fn run_loop(
-    incoming: &Receiver<Incoming>,
+    incoming: &Receiver<Event>,
+    checked: &SyncSender<Event>,
     out: &Outbox,
     pool: &Pool,
     params: &lsp::InitializeParams,
 ) -> Ending {
     watch_data_files(out, params);
-    let mut session = Session::new(workspace_root(params).as_deref());
-    if let Some(url) = params
+    let options = params
         .initialization_options
         .as_ref()
-        .and_then(|o| o.get("errorsDocUrl"))
-        .and_then(|v| v.as_str())
-    {
-        session.set_docs_base(url.to_owned());
+        .map(Settings::from_value);
+    let (settings, problem) = match options {
+        Some(Ok(s)) => (s, None),
+        Some(Err(e)) => (Settings::default(), Some(e)),
+        None => (Settings::default(), None),
+    };
+    let mut session = Session::with_settings(workspace_root(params).as_deref(), settings);
+    session.check_in_background();
+    if let Some(problem) = problem {
+        show_message(out, &problem);
     }
+    for m in session.take_messages() {
+        show_message(out, &m);
+    }
+    let mut pushing = Pushing::for_client(params);
+    let mut pulls: Vec<(RequestId, lsp::DocumentDiagnosticParams)> = Vec::new();
+    let mut waiting: Vec<Request> = Vec::new();
     let mut shut_down = false;
     let ending = |shut_down: bool| {
         if shut_down {
@@ -211,21 +274,36 @@ fn run_loop(
             Ending::WithoutShutdown
         }
     };
-    let mut queued: VecDeque<Incoming> = VecDeque::new();
+    let mut queued: VecDeque<Event> = VecDeque::new();
     loop {
-        let msg = match queued.pop_front() {
+        let event = match queued.pop_front() {
             Some(m) => m,
             None => match incoming.recv() {
                 Ok(m) => m,
                 Err(_) => return ending(shut_down),
             },
         };
-        let msg = match msg {
-            Incoming::Invalid(e) => {
+        let msg = match event {
+            Event::Checked(done) => {
+                let published = session.finish(done);
+                pushing.publish(out, &session, published);
+                if !session.is_checking() {
+                    for (id, p) in pulls.drain(..) {
+                        let report = pull_diagnostics(&session, &p);
+                        out.send(&Message::Response(Response::new_ok(id, report)));
+                    }
+                    for req in waiting.drain(..) {
+                        answer_on_pool(pool, out, session.snapshot(), req);
+                    }
+                }
+                continue;
+            }
+            Event::InputEnded => return ending(shut_down),
+            Event::Client(Incoming::Invalid(e)) => {
                 out.send_value(e);
                 continue;
             }
-            Incoming::Message(m) => m,
+            Event::Client(Incoming::Message(m)) => m,
         };
         match msg {
             Message::Request(req) if shut_down || req.method == "initialize" => {
@@ -244,23 +322,179 @@ fn run_loop(
                 shut_down = true;
                 out.send(&Message::Response(Response::new_ok(req.id, ())));
             }
+            Message::Request(req) if req.method == PULL => {
+                match serde_json::from_value::<lsp::DocumentDiagnosticParams>(req.params) {
+                    // Answered once the check in flight is in: the editor agrees with CI.
+                    Ok(p) if session.is_checking() => pulls.push((req.id, p)),
+                    Ok(p) => {
+                        let report = pull_diagnostics(&session, &p);
+                        out.send(&Message::Response(Response::new_ok(req.id, report)));
+                    }
+                    Err(e) => out.send(&Message::Response(Response::new_err(
+                        req.id,
+                        ErrorCode::InvalidParams as i32,
+                        e.to_string(),
+                    ))),
+                }
+            }
             Message::Request(req) => {
                 // Answered off the loop, over a snapshot: a slow answer never holds up edits.
+                // While a check runs, the last one answers, unless the editor's text at the
+                // request's line is not what it checked: that request waits for the check.
                 let snap = session.snapshot();
-                let out = out.clone();
-                pool.run(Box::new(move || {
-                    out.send(&Message::Response(answer_safely(&snap, req)))
-                }));
+                if session.is_checking()
+                    && waiting.len() < REQUEST_QUEUE
+                    && !agrees_at_request(&snap, &req)
+                {
+                    waiting.push(req);
+                } else {
+                    answer_on_pool(pool, out, snap, req);
+                }
             }
             Message::Notification(n) if n.method == "exit" => return ending(shut_down),
             Message::Notification(_) if shut_down => {}
             Message::Notification(n) => {
                 let n = latest_change(incoming, n, &mut queued);
-                for p in notify(&mut session, n) {
-                    publish(out, p);
+                let published = notify(&mut session, n);
+                pushing.publish(out, &session, published);
+                for m in session.take_messages() {
+                    show_message(out, &m);
+                }
+                if let Some(job) = session.take_job() {
+                    run_check(job, checked);
                 }
             }
             Message::Response(_) => {}
+        }
+    }
+}
+
+/// Answers `req` on a worker of `pool` over `snap`.
+fn answer_on_pool(pool: &Pool, out: &Outbox, snap: Snapshot, req: Request) {
+    let out = out.clone();
+    pool.run(Box::new(move || {
+        out.send(&Message::Response(answer_safely(&snap, req)))
+    }));
+}
+
+/// True when the checked load sets agree with the editor's text where `req` asks (its
+/// `position`'s or `range`'s line; the whole document without either; a request naming no
+/// document agrees).
+fn agrees_at_request(snap: &Snapshot, req: &Request) -> bool {
+    let Some(path) = req
+        .params
+        .get("textDocument")
+        .and_then(|d| d.get("uri"))
+        .and_then(Value::as_str)
+        .and_then(|u| u.parse::<lsp::Uri>().ok())
+        .and_then(|u| uri::to_path(&u))
+    else {
+        return true;
+    };
+    // A rename edits the whole document: all of it must be what was checked.
+    if req.method == "textDocument/rename" {
+        return snap.agrees(&path, None);
+    }
+    let line = req
+        .params
+        .get("position")
+        .or_else(|| req.params.get("range").and_then(|r| r.get("start")))
+        .and_then(|p| p.get("line"))
+        .and_then(Value::as_u64)
+        .and_then(|l| usize::try_from(l).ok());
+    snap.agrees(&path, line)
+}
+
+/// LSP's error code for a request that was understood and refused (a rename that is not
+/// safe).
+const REQUEST_FAILED: i32 = -32803;
+
+/// The method of pull diagnostics.
+const PULL: &str = "textDocument/diagnostic";
+
+/// Runs a re-check on rayon's pool (a fixed set of threads: a burst of edits queues jobs,
+/// each cancelled one ending at once, never a thread per edit) and sends its result to the
+/// loop.
+fn run_check(job: CheckJob, to_loop: &SyncSender<Event>) {
+    let to_loop = to_loop.clone();
+    rayon::spawn(move || {
+        let generation = job.generation;
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run())).unwrap_or(
+            CheckDone {
+                generation,
+                checked: None,
+            },
+        );
+        // The loop is gone when the session ended: nothing to tell.
+        let _ = to_loop.send(Event::Checked(done));
+    });
+}
+
+/// The diagnostics of one document for `textDocument/diagnostic`: what was last published
+/// for it (the loop answers once no check is in flight).
+fn pull_diagnostics(
+    session: &Session,
+    p: &lsp::DocumentDiagnosticParams,
+) -> lsp::DocumentDiagnosticReportResult {
+    let items = uri::to_path(&p.text_document.uri)
+        .map(|path| session.published(&path))
+        .unwrap_or_default();
+    lsp::DocumentDiagnosticReportResult::Report(lsp::DocumentDiagnosticReport::Full(
+        lsp::RelatedFullDocumentDiagnosticReport {
+            related_documents: None,
+            full_document_diagnostic_report: lsp::FullDocumentDiagnosticReport {
+                result_id: None,
+                items,
+            },
+        },
+    ))
+}
+
+/// How diagnostics reach the client: pushed (`publishDiagnostics`), or, for a client that
+/// pulls (it announced `textDocument.diagnostic`), pulled for open documents — pushing them
+/// too would show each twice — with a `workspace/diagnostic/refresh` when theirs changed,
+/// while closed files' are still pushed.
+struct Pushing {
+    pulls: bool,
+    refresh: bool,
+    refreshes: u64,
+}
+
+impl Pushing {
+    fn for_client(params: &lsp::InitializeParams) -> Self {
+        let caps = &params.capabilities;
+        Pushing {
+            pulls: caps
+                .text_document
+                .as_ref()
+                .is_some_and(|t| t.diagnostic.is_some()),
+            refresh: caps
+                .workspace
+                .as_ref()
+                .and_then(|w| w.diagnostic.as_ref())
+                .and_then(|d| d.refresh_support)
+                .unwrap_or(false),
+            refreshes: 0,
+        }
+    }
+
+    fn publish(&mut self, out: &Outbox, session: &Session, published: Vec<Publish>) {
+        let mut pulled_changed = false;
+        for p in published {
+            if self.pulls && session.is_open(&p.path) {
+                pulled_changed = true;
+                continue;
+            }
+            publish(out, p);
+        }
+        if pulled_changed && self.refresh {
+            self.refreshes += 1;
+            let id = RequestId::from(format!("rulebook/refresh-{}", self.refreshes));
+            out.send(&Message::Request(Request::new(
+                id,
+                "workspace/diagnostic/refresh".to_owned(),
+                (),
+            )));
         }
     }
 }
@@ -282,8 +516,9 @@ fn answer_safely(snap: &Snapshot, req: Request) -> Response {
 }
 
 /// Globs of the files whose changes on disk matter: PCC and LST files in any letter case
-/// (game-mode files are LSTs too).
-const WATCHED_GLOBS: [&str; 2] = ["**/*.[pP][cC][cC]", "**/*.[lL][sS][tT]"];
+/// (game-mode files are LSTs too)
+/// and `rulebook.toml` (the workspace's settings).
+const WATCHED_GLOBS: [&str; 3] = ["**/*.[pP][cC][cC]", "**/*.[lL][sS][tT]", "**/rulebook.toml"];
 
 /// The id of the `client/registerCapability` request [`watch_data_files`] sends.
 const WATCH_REQUEST_ID: &str = "rulebook/watch-data-files";
@@ -331,9 +566,9 @@ fn watch_data_files(out: &Outbox, params: &lsp::InitializeParams) {
 /// sync: each holds the whole text, so checking the ones in between is wasted work). Reads
 /// ahead at most [`READ_AHEAD`] messages into `queued`.
 fn latest_change(
-    incoming: &Receiver<Incoming>,
+    incoming: &Receiver<Event>,
     mut n: Notification,
-    queued: &mut VecDeque<Incoming>,
+    queued: &mut VecDeque<Event>,
 ) -> Notification {
     const CHANGE: &str = "textDocument/didChange";
     if n.method != CHANGE {
@@ -347,16 +582,29 @@ fn latest_change(
             .and_then(|d| d.get("uri"))
             .cloned()
     };
-    while let Some(Incoming::Message(Message::Notification(next))) = queued.front() {
+    while let Some(Event::Client(Incoming::Message(Message::Notification(next)))) = queued.front() {
         if next.method != CHANGE || doc(next) != doc(&n) {
             break;
         }
         match queued.pop_front() {
-            Some(Incoming::Message(Message::Notification(next))) => n = next,
+            Some(Event::Client(Incoming::Message(Message::Notification(next)))) => n = next,
             _ => break,
         }
     }
     n
+}
+
+/// Tells the user something the server could not act on (a setting naming no code, a
+/// `rulebook.toml` that does not parse), as a warning the editor shows.
+fn show_message(out: &Outbox, message: &str) {
+    let params = lsp::ShowMessageParams {
+        typ: lsp::MessageType::WARNING,
+        message: message.to_owned(),
+    };
+    out.send(&Message::Notification(Notification::new(
+        "window/showMessage".to_owned(),
+        params,
+    )));
 }
 
 fn publish(out: &Outbox, p: Publish) {
@@ -422,6 +670,22 @@ pub fn notify(session: &mut Session, n: Notification) -> Vec<Publish> {
             };
             session.close(&path)
         }
+        "workspace/didChangeConfiguration" => {
+            let Some(p) = params::<lsp::DidChangeConfigurationParams>(n) else {
+                return Vec::new();
+            };
+            // A client of the pull model sends no settings (null): nothing changes.
+            if p.settings.is_null() {
+                return Vec::new();
+            }
+            match Settings::from_value(&p.settings) {
+                Ok(settings) => session.configure(settings),
+                Err(e) => {
+                    session.tell(e);
+                    Vec::new()
+                }
+            }
+        }
         "workspace/didChangeWatchedFiles" => {
             let Some(p) = params::<lsp::DidChangeWatchedFilesParams>(n) else {
                 return Vec::new();
@@ -445,13 +709,51 @@ pub fn answer(snap: &Snapshot, req: Request) -> Response {
             Err(e) => Response::new_err(req.id, ErrorCode::InvalidParams as i32, e.to_string()),
         }
     }
+    /// A request refused with the reason (LSP's RequestFailed), for the editor to show.
+    fn refusable<P: DeserializeOwned, R: Serialize>(
+        req: Request,
+        f: impl FnOnce(&P) -> Result<R, String>,
+    ) -> Response {
+        match serde_json::from_value::<P>(req.params) {
+            Ok(p) => match f(&p) {
+                Ok(r) => Response::new_ok(req.id, r),
+                Err(why) => Response::new_err(req.id, REQUEST_FAILED, why),
+            },
+            Err(e) => Response::new_err(req.id, ErrorCode::InvalidParams as i32, e.to_string()),
+        }
+    }
     match req.method.as_str() {
+        "textDocument/prepareRename" => refusable(req, |p| requests::prepare_rename(snap, p)),
+        "textDocument/rename" => refusable(req, |p| requests::rename(snap, p)),
         "textDocument/hover" => run(req, |p| requests::hover(snap, p)),
         "textDocument/definition" => run(req, |p| requests::definition(snap, p)),
         "textDocument/references" => run(req, |p| requests::references(snap, p)),
         "textDocument/completion" => run(req, |p| requests::completion(snap, p)),
         "textDocument/codeAction" => run(req, |p| requests::code_actions(snap, p)),
         "textDocument/documentSymbol" => run(req, |p| requests::document_symbols(snap, p)),
+        "textDocument/foldingRange" => run(req, |p: &lsp::FoldingRangeParams| {
+            let path = uri::to_path(&p.text_document.uri)?;
+            Some(folding::folding_ranges(&snap.text(&path)?))
+        }),
+        "textDocument/semanticTokens/full" => run(req, |p: &lsp::SemanticTokensParams| {
+            let path = uri::to_path(&p.text_document.uri)?;
+            let text = snap.text(&path)?;
+            let known = snap
+                .sets_of(&path)
+                .first()
+                .map_or_else(semantic::Known::nothing, |(c, f)| {
+                    semantic::Known::of(c, *f)
+                });
+            Some(lsp::SemanticTokensResult::Tokens(lsp::SemanticTokens {
+                result_id: None,
+                data: semantic::tokens(&text, &known),
+            }))
+        }),
+        "textDocument/inlayHint" => run(req, |p| inlay::inlay_hints(snap, p)),
+        "workspace/symbol" => run(req, |p| requests::workspace_symbols(snap, p)),
+        "textDocument/documentLink" => run(req, |p: &lsp::DocumentLinkParams| {
+            links::document_links(snap, &p.text_document.uri)
+        }),
         _ => Response::new_err(
             req.id,
             ErrorCode::MethodNotFound as i32,

@@ -2,18 +2,20 @@
 //! document. Each returns the diagnostics to publish. Read-only requests (hover, completion,
 //! …) take a [`Snapshot`], which shares the checked load sets and document texts by `Arc`.
 
-use crate::check::check_load_set_cached;
 use crate::config::policy::Policy;
 use crate::load::fs::normalize;
 use crate::load::{CampaignIndex, FileCache, FileSystem};
 use crate::lsp::checked::Checked;
-use crate::lsp::diagnostics;
 use crate::lsp::overlay::OverlayFs;
+use crate::lsp::recheck::{CheckDone, CheckJob};
+use crate::lsp::settings::Settings;
 use crate::lsp::workspace::{Workspace, is_pcc};
+use crate::lsp::{diagnostics, uri};
 use lsp_types as lsp;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Diagnostics to send for one file (an empty list clears the file's earlier ones).
 #[derive(Clone, Debug, PartialEq)]
@@ -41,8 +43,33 @@ pub struct Session {
     cache: Arc<FileCache>,
     /// The workspace's PCCs by name and book type, rebuilt only when a PCC changes.
     index: Option<Arc<CampaignIndex>>,
-    /// `allow`/`deny` of the workspace's `rulebook.toml`, applied as `rulebook check` does.
+    /// `allow`/`deny` of the editor's settings and the workspace's `rulebook.toml`, applied
+    /// as `rulebook check` applies its flags and the file.
     policy: Option<Policy>,
+    /// The editor's folder (none: the folder of the first file opened decides).
+    folder: Option<PathBuf>,
+    /// The editor's settings.
+    settings: Settings,
+    /// Messages for the user not yet shown ([`Session::take_messages`]).
+    messages: Vec<String>,
+    /// Re-checks run off the caller's thread ([`Session::check_in_background`]).
+    background: bool,
+    /// The last re-check planned and not yet taken ([`Session::take_job`]).
+    job: Option<CheckJob>,
+    /// The re-check whose result is awaited.
+    in_flight: Option<InFlight>,
+    /// The number of re-checks planned.
+    generation: u64,
+}
+
+/// A re-check planned and not yet finished: what a newer one takes over when it cancels it.
+#[derive(Debug)]
+struct InFlight {
+    generation: u64,
+    sets: BTreeSet<PathBuf>,
+    /// The files to publish when it is done.
+    touched: BTreeSet<PathBuf>,
+    cancel: Arc<AtomicBool>,
 }
 
 /// An immutable view for read-only requests: cheap to take (maps of `Arc`s) and `Send`, so
@@ -59,35 +86,114 @@ pub struct Snapshot {
     pub published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
 }
 
-/// The workspace of the folder an editor opened: around the PCGen root that the nearest
-/// `rulebook.toml` at or above it names, with its extra roots and its `allow`/`deny` (as
-/// `rulebook check` reads them), else around the folder. A config file that cannot be read
-/// is left out here, and so is a policy naming no code: `rulebook check` reports them.
-fn workspace_for(fs: &dyn FileSystem, dir: &Path) -> (Workspace, Option<Policy>) {
+/// The workspace of the folder `dir` an editor opened, as `rulebook check` would see it
+/// with the editor's `settings` as its flags: around the PCGen root they or the nearest
+/// `rulebook.toml` at or above `dir` name (else around `dir`), with the extra roots of
+/// both, and `allow`/`deny` (the settings' first, the file's on top). `dir`, the extra roots
+/// and the config's `data` folders outside the root are read for PCCs too. What is wrong in
+/// the settings or the file is returned as messages for the user; the rest still applies.
+fn workspace_for(
+    fs: &dyn FileSystem,
+    dir: &Path,
+    settings: &Settings,
+) -> (Workspace, Option<Policy>, Vec<String>) {
+    let mut problems = Vec::new();
     let config = crate::config::discover(fs, dir).and_then(|path| {
         let bytes = fs.read(&path).ok()?;
         let text = String::from_utf8_lossy(&bytes);
-        crate::config::parse(&text, &path, crate::source::FileId(0)).ok()
+        match crate::config::parse(&text, &path, crate::source::FileId(0)) {
+            Ok(c) => Some(c),
+            Err(d) => {
+                problems.push(config_problem(&path, &text, &d));
+                None
+            }
+        }
     });
-    let Some(config) = config else {
-        return (Workspace::around(fs, dir), None);
+    let settings = settings.clone().absolute(dir);
+    let given = settings
+        .pcgen_root
+        .clone()
+        .or_else(|| config.as_ref().and_then(|c| c.pcgen_root.clone()));
+    let root_dir = match given {
+        Some(r) if fs.is_dir(&r.join("system").join("gameModes")) => r,
+        Some(r) => {
+            problems.push(format!(
+                "rulebook: the PCGen root {} has no system/gameModes folder; a PCGen root is \
+                 the folder holding data/ and system/gameModes/",
+                r.display()
+            ));
+            dir.to_path_buf()
+        }
+        None => dir.to_path_buf(),
     };
-    let mut ws = Workspace::around(fs, config.pcgen_root.as_deref().unwrap_or(dir));
-    ws.root = ws.root.clone().with_extra_roots(config.extra_roots.clone());
-    (ws, config.policy(Policy::default()).ok())
+    let mut extra: Vec<PathBuf> = config
+        .as_ref()
+        .map(|c| c.extra_roots.clone())
+        .unwrap_or_default();
+    extra.extend(settings.extra_roots.iter().cloned());
+    let mut ws = Workspace::around(fs, &root_dir);
+    ws.root = ws.root.clone().with_extra_roots(extra.clone());
+    let mut folders = vec![dir.to_path_buf()];
+    folders.extend(extra);
+    if let Some(c) = &config {
+        folders.extend(c.data.iter().filter(|d| fs.is_dir(d)).cloned());
+    }
+    let outside: Vec<PathBuf> = folders
+        .into_iter()
+        .filter(|f| !normalize(f).starts_with(&ws.root.root))
+        .collect();
+    let ws = ws.with_folders(fs, &outside);
+    let base = match settings.policy() {
+        Ok(p) => p,
+        Err(e) => {
+            problems.push(format!("rulebook settings: {e}"));
+            Policy::default()
+        }
+    };
+    let policy = match &config {
+        Some(c) => match c.policy(base.clone()) {
+            Ok(p) => p,
+            Err(d) => {
+                problems.push(format!("{}: {}", crate::config::FILE_NAME, d.message));
+                base
+            }
+        },
+        None => base,
+    };
+    (ws, Some(policy), problems)
+}
+
+/// True for a `rulebook.toml`: saving or changing one configures the session again.
+fn is_config(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n == crate::config::FILE_NAME)
+}
+
+/// A problem of `rulebook.toml` as one line: the file, the line, what is wrong.
+fn config_problem(path: &Path, text: &str, d: &crate::diagnostic::Diagnostic) -> String {
+    let line = text
+        .get(..d.span.start as usize)
+        .map_or(1, |before| before.matches('\n').count() + 1);
+    let mut m = format!("{}:{line}: {}", path.display(), d.message);
+    if let Some(help) = &d.help {
+        m.push_str(&format!(" ({help})"));
+    }
+    m
 }
 
 impl Session {
     /// A session for the workspace folder `root` (none: found from the first opened file).
     pub fn new(root: Option<&Path>) -> Self {
-        let fs = OverlayFs::new();
-        let (workspace, policy) = match root.map(|r| workspace_for(&fs, r)) {
-            Some((w, p)) => (Some(Arc::new(w)), p),
-            None => (None, None),
-        };
-        Session {
-            fs,
-            workspace,
+        Session::with_settings(root, Settings::default())
+    }
+
+    /// A session for the workspace folder `root` with the editor's `settings`
+    /// (`initializationOptions`).
+    pub fn with_settings(root: Option<&Path>, settings: Settings) -> Self {
+        let mut session = Session {
+            fs: OverlayFs::new(),
+            folder: root.map(normalize),
+            workspace: None,
             versions: HashMap::new(),
             checked: BTreeMap::new(),
             published: Arc::default(),
@@ -95,13 +201,79 @@ impl Session {
             docs_base: diagnostics::default_docs_base(),
             cache: Arc::new(FileCache::new()),
             index: None,
-            policy,
-        }
+            policy: None,
+            settings: Settings::default(),
+            messages: Vec::new(),
+            background: false,
+            job: None,
+            in_flight: None,
+            generation: 0,
+        };
+        session.configure(settings);
+        session
     }
 
-    /// Links diagnostic codes to this copy of `docs/errors.md` (a URL).
-    pub fn set_docs_base(&mut self, base: String) {
-        self.docs_base = base;
+    /// New settings from the editor (`workspace/didChangeConfiguration`), or the same ones
+    /// after `rulebook.toml` changed: the workspace is found again, the open documents'
+    /// load sets checked again from a fresh cache, and what changed in any file published.
+    pub fn configure(&mut self, settings: Settings) -> Vec<Publish> {
+        self.docs_base = settings
+            .errors_doc_url
+            .clone()
+            .unwrap_or_else(diagnostics::default_docs_base);
+        self.settings = settings;
+        let folder = self.folder.clone().or_else(|| {
+            // No editor folder: the workspace the first file found stands for it.
+            self.workspace.as_ref().map(|w| w.root.root.clone())
+        });
+        let Some(folder) = folder else {
+            return Vec::new();
+        };
+        let (ws, policy, problems) = workspace_for(&self.fs, &folder, &self.settings);
+        self.messages.extend(problems);
+        self.abandon_in_flight();
+        self.workspace = Some(Arc::new(ws));
+        self.policy = policy;
+        self.reset_cache();
+        let old = std::mem::take(&mut self.checked);
+        for checked in old.values() {
+            self.stale.extend(checked.paths().map(Path::to_path_buf));
+        }
+        self.stale.extend(self.published.keys().cloned());
+        let open: Vec<PathBuf> = self.versions.keys().cloned().collect();
+        if open.is_empty() {
+            return Vec::new();
+        }
+        self.recheck_all(&open)
+    }
+
+    /// The diagnostics last published for `path`.
+    pub fn published(&self, path: &Path) -> Vec<lsp::Diagnostic> {
+        self.published
+            .get(&normalize(path))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// True when `path` is open in the editor.
+    pub fn is_open(&self, path: &Path) -> bool {
+        self.versions.contains_key(&normalize(path))
+    }
+
+    /// The editor's settings now.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Keeps `message` for the user (see [`Session::take_messages`]).
+    pub fn tell(&mut self, message: String) {
+        self.messages.push(message);
+    }
+
+    /// Messages for the user that came up since last asked (a setting or a `rulebook.toml`
+    /// that could not be read), for `window/showMessage`.
+    pub fn take_messages(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.messages)
     }
 
     /// The workspace.
@@ -124,6 +296,7 @@ impl Session {
                 // A file of another PCGen root: that root becomes the workspace. A file with
                 // no root around it stays outside (no diagnostics).
                 if crate::load::PcgenRoot::find(&self.fs, &path).is_some() {
+                    self.abandon_in_flight();
                     self.workspace = Some(Arc::new(Workspace::around(&self.fs, &path)));
                     self.reset_cache();
                     self.checked.clear();
@@ -151,6 +324,9 @@ impl Session {
         if let Some(t) = text {
             self.fs.set(&path, Arc::from(t));
         }
+        if is_config(&path) {
+            return self.configure(self.settings.clone());
+        }
         self.forget(&path);
         self.recheck(&path)
     }
@@ -169,6 +345,9 @@ impl Session {
     pub fn files_changed(&mut self, paths: &[PathBuf]) -> Vec<Publish> {
         // Every file forgotten first, then each load set holding any of them checked once
         // (a `git pull` of 100 files was 100 rounds of checks).
+        if paths.iter().any(|p| is_config(p)) {
+            return self.configure(self.settings.clone());
+        }
         let mut changed: Vec<PathBuf> = Vec::new();
         for path in paths {
             let path = normalize(path);
@@ -206,11 +385,17 @@ impl Session {
                 return;
             }
         }
-        self.cache.forget(path);
+        let mut spellings: Vec<&Path> = vec![path];
         for checked in self.checked.values() {
-            for raw in checked.raw_paths(path) {
-                self.cache.forget(raw);
-            }
+            spellings.extend(checked.raw_paths(path));
+        }
+        if self.in_flight.is_some() {
+            // The check in flight may still read the old text into the cache it holds.
+            self.cache = Arc::new(self.cache.without(&spellings));
+            return;
+        }
+        for p in spellings {
+            self.cache.forget(p);
         }
     }
 
@@ -230,15 +415,48 @@ impl Session {
     }
 
     /// Re-checks the load sets that include any of `paths`, each once, and returns what
-    /// changed.
+    /// changed. Those are the load sets `paths` belong to ([`Workspace::load_sets_of`]) and
+    /// every load set checked before that read one of them (a campaign its PRECAMPAIGN
+    /// added), whose findings about them would otherwise go stale. The sets are checked in
+    /// parallel over the shared file cache, as `rulebook check` checks a folder.
     fn recheck_all(&mut self, paths: &[PathBuf]) -> Vec<Publish> {
         let Some(ws) = self.workspace.as_mut().map(Arc::make_mut) else {
             return self.publish_changes(paths.iter().cloned().collect());
         };
-        for path in paths.iter().filter(|p| is_pcc(p)) {
-            ws.reindex_pcc(&self.fs, path);
+        let mut touched: BTreeSet<PathBuf> = std::mem::take(&mut self.stale);
+        touched.extend(paths.iter().cloned());
+        if paths.iter().any(|p| is_pcc(p)) {
+            for path in paths.iter().filter(|p| is_pcc(p)) {
+                ws.reindex_pcc(&self.fs, path);
+            }
+            // A PCC deleted (or no longer read) names no load set: its findings go.
+            let gone: Vec<PathBuf> = self
+                .checked
+                .keys()
+                .filter(|pcc| !ws.has_pcc(pcc))
+                .cloned()
+                .collect();
+            for pcc in gone {
+                if let Some(old) = self.checked.remove(&pcc) {
+                    touched.extend(old.paths().map(Path::to_path_buf));
+                }
+            }
         }
-        let sets: BTreeSet<PathBuf> = paths.iter().flat_map(|p| ws.load_sets_of(p)).collect();
+        let mut sets: BTreeSet<PathBuf> = paths.iter().flat_map(|p| ws.load_sets_of(p)).collect();
+        for (pcc, checked) in &self.checked {
+            if paths.iter().any(|p| checked.file(p).is_some()) {
+                sets.insert(pcc.clone());
+            }
+        }
+        // A check still running covers older texts: this one takes over its work.
+        if let Some(old) = self.in_flight.take() {
+            old.cancel.store(true, Ordering::Relaxed);
+            sets.extend(old.sets);
+            touched.extend(old.touched);
+        }
+        if sets.is_empty() {
+            return self.publish_changes(touched);
+        }
         let root = ws.root.clone();
         let index = match &self.index {
             Some(i) => i.clone(),
@@ -248,51 +466,121 @@ impl Session {
                 i
             }
         };
-        let mut touched: BTreeSet<PathBuf> = std::mem::take(&mut self.stale);
-        touched.extend(paths.iter().cloned());
-        for pcc in sets {
-            if let Some(old) = self.checked.get(&pcc) {
+        for pcc in &sets {
+            if let Some(old) = self.checked.get(pcc) {
                 touched.extend(old.paths().map(Path::to_path_buf));
             }
-            let mut set = check_load_set_cached(
-                &self.fs,
-                &root,
-                std::slice::from_ref(&pcc),
-                &index,
-                &self.cache,
-            );
-            if let Some(policy) = &self.policy {
-                policy.apply_in(&mut set.diagnostics, &set.load.sources, &root.root);
-            }
-            let checked = Checked::new(pcc.clone(), set);
+        }
+        self.generation += 1;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let job = CheckJob {
+            generation: self.generation,
+            sets: sets.iter().cloned().collect(),
+            fs: self.fs.clone(),
+            root,
+            index,
+            cache: Arc::clone(&self.cache),
+            policy: self.policy.clone(),
+            cancel: Arc::clone(&cancel),
+        };
+        self.in_flight = Some(InFlight {
+            generation: self.generation,
+            sets,
+            touched,
+            cancel,
+        });
+        if self.background {
+            self.job = Some(job);
+            return Vec::new();
+        }
+        self.finish(job.run())
+    }
+
+    /// Re-checks run off the caller's thread from now on: an edit plans a [`CheckJob`]
+    /// ([`Session::take_job`]) instead of running it, and its result comes back through
+    /// [`Session::finish`]. Without it (tests, benchmarks) each edit checks at once.
+    pub fn check_in_background(&mut self) {
+        self.background = true;
+    }
+
+    /// The re-check the last edit planned, to run on a worker ([`CheckJob::run`]) and hand
+    /// to [`Session::finish`].
+    pub fn take_job(&mut self) -> Option<CheckJob> {
+        self.job.take()
+    }
+
+    /// True while a planned re-check has not come back: what was published may be older
+    /// than the editor's texts.
+    pub fn is_checking(&self) -> bool {
+        self.in_flight.is_some()
+    }
+
+    /// Takes in the result of a re-check and returns the diagnostics that changed; nothing
+    /// when a newer re-check superseded it (that one covers its load sets).
+    pub fn finish(&mut self, done: CheckDone) -> Vec<Publish> {
+        if self.in_flight.as_ref().map(|f| f.generation) != Some(done.generation) {
+            return Vec::new();
+        }
+        let (Some(flight), Some(fresh)) = (self.in_flight.take(), done.checked) else {
+            return Vec::new();
+        };
+        let mut touched = flight.touched;
+        for checked in fresh {
             touched.extend(checked.paths().map(Path::to_path_buf));
-            self.checked.insert(pcc, Arc::new(checked));
+            self.checked.insert(checked.pcc.clone(), Arc::new(checked));
         }
         self.publish_changes(touched)
     }
 
+    /// Drops the re-check in flight without taking over its load sets (the workspace
+    /// changed under it); the files it would have published are published with the next.
+    fn abandon_in_flight(&mut self) {
+        if let Some(old) = self.in_flight.take() {
+            old.cancel.store(true, Ordering::Relaxed);
+            self.stale.extend(old.touched);
+        }
+        self.job = None;
+    }
+
     /// Recomputes the diagnostics of `files` over every cached load set; returns those that
-    /// differ from what was last published (and always the file that changed).
+    /// differ from what was last published (and always the file that changed). A file held
+    /// by several load sets gets each finding once; one that not every such set finds is
+    /// labelled with the sets that do ([`Merged::into_list`]). An open data file that no
+    /// PCC lists gets [`diagnostics::unlisted`].
     fn publish_changes(&mut self, files: BTreeSet<PathBuf>) -> Vec<Publish> {
         let mut now: HashMap<PathBuf, Merged> = HashMap::new();
-        for checked in self.checked.values() {
+        let sets: Vec<&Arc<Checked>> = self.checked.values().collect();
+        for (set, checked) in sets.iter().enumerate() {
             // The set's own few paths against `files`, not every file against the set.
-            if !checked.paths().any(|p| files.contains(p)) {
+            let mut holds = checked.paths().filter(|p| files.contains(*p)).peekable();
+            if holds.peek().is_none() {
                 continue;
             }
-            for (path, list) in diagnostics::by_file(checked, &self.docs_base) {
-                if !files.contains(&path) {
-                    continue;
+            for p in holds {
+                let held_by = &mut now.entry(p.to_path_buf()).or_default().held_by;
+                // A file read under two spellings is held once.
+                if held_by.last() != Some(&set) {
+                    held_by.push(set);
                 }
-                let entry = now.entry(path).or_default();
+            }
+            for (path, list) in diagnostics::by_file(checked, &self.docs_base) {
+                let Some(entry) = now.get_mut(&path) else {
+                    continue;
+                };
                 for d in list {
-                    entry.add(d);
+                    entry.add(d, set);
                 }
             }
         }
+        let root = self.workspace.as_ref().map(|w| w.root.root.clone());
+        let pccs: Vec<&Path> = sets.iter().map(|c| c.pcc.as_path()).collect();
         let mut out = Vec::new();
+        let mut changes = Vec::new();
         for path in files {
-            let list = now.remove(&path).map(|m| m.list).unwrap_or_default();
+            let list = match now.remove(&path) {
+                Some(m) => m.into_list(&pccs, root.as_deref()),
+                None => self.unlisted(&path).into_iter().collect(),
+            };
             let before = self.published.get(&path);
             let is_open = self.versions.contains_key(&path);
             let changed = before.map_or(!list.is_empty() || is_open, |b| *b != list);
@@ -303,7 +591,10 @@ impl Session {
                     diagnostics: list.clone(),
                 });
             }
-            let published = Arc::make_mut(&mut self.published);
+            changes.push((path, list));
+        }
+        let published = Arc::make_mut(&mut self.published);
+        for (path, list) in changes {
             if list.is_empty() {
                 published.remove(&path);
             } else {
@@ -312,30 +603,116 @@ impl Session {
         }
         out
     }
+
+    /// [`diagnostics::unlisted`] for `path` when it is an open data file of the workspace's
+    /// data folder that no PCC lists (game-mode files are the game mode's, not a PCC's).
+    fn unlisted(&self, path: &Path) -> Option<lsp::Diagnostic> {
+        let ws = self.workspace.as_ref()?;
+        let is_lst = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("lst"));
+        if !is_lst
+            || !self.versions.contains_key(path)
+            || !path.starts_with(&ws.root.data)
+            || ws.is_listed(path)
+        {
+            return None;
+        }
+        let shown = |p: &Path| {
+            p.strip_prefix(&ws.root.root)
+                .unwrap_or(p)
+                .display()
+                .to_string()
+        };
+        let nearest = ws.nearest_pcc(path).map(shown);
+        let d = diagnostics::unlisted(crate::source::FileId(0), &shown(path), nearest.as_deref());
+        Some(diagnostics::at_file_start(&d, &self.docs_base))
+    }
 }
 
-/// One file's diagnostics from several load sets, each kept once. Equal diagnostics are
-/// found through a hash of their place and message, not by comparing each new one with every
-/// one kept (276,000 findings in one file took 657 s that way).
+/// Line `n` (0-based) of `text`, without its line break.
+fn nth_line(text: &str, n: usize) -> Option<&str> {
+    text.split('\n').nth(n).map(|l| l.trim_end_matches('\r'))
+}
+
+/// One file's diagnostics from the load sets that hold it (`held_by`, indexes into the
+/// session's checked sets), each kept once with the sets that found it. Equal diagnostics
+/// are found through a hash of their place and message, not by comparing each new one with
+/// every one kept (276,000 findings in one file took 657 s that way).
 #[derive(Default)]
 struct Merged {
-    list: Vec<lsp::Diagnostic>,
+    held_by: Vec<usize>,
+    list: Vec<(lsp::Diagnostic, Vec<usize>)>,
     by_hash: HashMap<u64, Vec<usize>>,
 }
 
+/// How many load sets a label names before "and n more".
+const LABELLED_SETS: usize = 3;
+
 impl Merged {
-    fn add(&mut self, d: lsp::Diagnostic) {
+    /// Adds `d`, found by load set `set`.
+    fn add(&mut self, d: lsp::Diagnostic, set: usize) {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         let r = d.range;
         (r.start.line, r.start.character, r.end.line, r.end.character).hash(&mut h);
         d.message.hash(&mut h);
         let same = self.by_hash.entry(h.finish()).or_default();
-        if same.iter().any(|&i| self.list.get(i) == Some(&d)) {
+        if let Some(&i) = same
+            .iter()
+            .find(|&&i| self.list.get(i).is_some_and(|k| k.0 == d))
+        {
+            if let Some((_, found)) = self.list.get_mut(i) {
+                if found.last() != Some(&set) {
+                    found.push(set);
+                }
+            }
             return;
         }
         same.push(self.list.len());
-        self.list.push(d);
+        self.list.push((d, vec![set]));
+    }
+
+    /// The diagnostics; one that only some of the load sets holding the file find says
+    /// which (`pccs` names the sets, shown relative to `root`), in its message and as
+    /// `data.loadSets` (their URIs) for clients that filter on it.
+    fn into_list(self, pccs: &[&Path], root: Option<&Path>) -> Vec<lsp::Diagnostic> {
+        let holders = self.held_by.len();
+        let shown = |set: &usize| {
+            let pcc = pccs.get(*set).copied().unwrap_or(Path::new(""));
+            let rel = root.and_then(|r| pcc.strip_prefix(r).ok()).unwrap_or(pcc);
+            format!("`{}`", rel.display())
+        };
+        self.list
+            .into_iter()
+            .map(|(mut d, found)| {
+                if found.len() >= holders {
+                    return d;
+                }
+                let mut names: Vec<String> = found.iter().take(LABELLED_SETS).map(shown).collect();
+                if found.len() > LABELLED_SETS {
+                    names.push(format!("{} more", found.len() - LABELLED_SETS));
+                }
+                let sets = if found.len() == 1 { "set" } else { "sets" };
+                d.message.push_str(&format!(
+                    "\nnote: only in the load {sets} of {} ({} of the {holders} load sets reading this file)",
+                    names.join(", "),
+                    found.len()
+                ));
+                let uris: Vec<serde_json::Value> = found
+                    .iter()
+                    .filter_map(|s| uri::from_path(pccs.get(*s)?))
+                    .map(|u| serde_json::Value::String(u.as_str().to_owned()))
+                    .collect();
+                let mut data = match d.data.take() {
+                    Some(serde_json::Value::Object(m)) => m,
+                    _ => serde_json::Map::new(),
+                };
+                data.insert("loadSets".to_owned(), serde_json::Value::Array(uris));
+                d.data = Some(serde_json::Value::Object(data));
+                d
+            })
+            .collect()
     }
 }
 
@@ -346,6 +723,29 @@ impl Snapshot {
             .values()
             .filter_map(|c| Some((c.as_ref(), c.file(path)?)))
             .collect()
+    }
+
+    /// True when what the checked load sets hold of `path` agrees with the editor's text at
+    /// `line` (0-based; `None`: the whole text), so that a request there can be answered
+    /// from them while a newer check runs. A file not open agrees; an open one no load set
+    /// holds yet does not.
+    pub fn agrees(&self, path: &Path, line: Option<usize>) -> bool {
+        let Some(now) = self.fs.text(path) else {
+            return true;
+        };
+        let Some((checked, file)) = self.sets_of(path).into_iter().next() else {
+            return false;
+        };
+        let Some(source) = checked.source(file) else {
+            return false;
+        };
+        match line {
+            None => source.text.as_str() == &**now,
+            Some(n) => {
+                let checked_line = nth_line(&source.text, n);
+                checked_line.is_some() && checked_line == nth_line(now, n)
+            }
+        }
     }
 
     /// The current text of `path` (the editor's, else the disk's, decoded).

@@ -1,13 +1,14 @@
 //! The workspace: a PCGen root, its PCC files, and which load sets each file belongs to.
 //!
-//! Every PCC below the data folder is a load set of its own. A file belongs to the load set
-//! of every PCC that lists it, directly or through `PCC:` includes; a PCC that another
-//! candidate includes is checked as part of the including load set, not alone (a
-//! sub-campaign alone usually lacks its game mode and its parent's variables).
+//! A file belongs to the load set of every selectable PCC (one with a `GAMEMODE:` line, as
+//! `rulebook check DIR` picks them) that lists it, directly or through `PCC:` includes: the
+//! editor checks it wherever CI does. A PCC without a game mode (an include-only fragment) is
+//! no load set of its own; a file only such PCCs list is checked in the topmost of them, as
+//! `rulebook check FRAGMENT.pcc` would.
 
 use crate::load::campaign::parse_pcc;
 use crate::load::fs::normalize;
-use crate::load::{FileSystem, PcgenRoot};
+use crate::load::{FileSystem, PcgenRoot, names_game_mode};
 use crate::source::{FileId, SourceFile, decode_text};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -19,6 +20,9 @@ struct Listing {
     files: Vec<PathBuf>,
     /// `PCC:` includes.
     includes: Vec<PathBuf>,
+    /// It has a `GAMEMODE:` line: a user can select it, and `rulebook check DIR` checks it
+    /// as a load set of its own.
+    selectable: bool,
 }
 
 /// A PCGen root and the PCC files below its data folder.
@@ -26,6 +30,9 @@ struct Listing {
 pub struct Workspace {
     /// The root (found as `rulebook check` finds it).
     pub root: PcgenRoot,
+    /// The folders whose PCCs are read: the root's data folder, and the editor's folder and
+    /// extra roots that lie outside it (homebrew beside an install).
+    folders: Vec<PathBuf>,
     pccs: BTreeMap<PathBuf, Listing>,
     /// For each PCC, the PCCs it reaches through includes (itself included).
     reach: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
@@ -57,8 +64,13 @@ impl Workspace {
             };
             PcgenRoot::at(fs, &folder)
         });
-        let walk = walk || (fs.is_dir(&root.data) && root.data.parent().is_some());
+        let walk = walk || walkable(fs, &root.data);
         let mut ws = Workspace {
+            folders: if walk {
+                vec![root.data.clone()]
+            } else {
+                Vec::new()
+            },
             root,
             pccs: BTreeMap::new(),
             reach: BTreeMap::new(),
@@ -70,18 +82,47 @@ impl Workspace {
         ws
     }
 
-    /// True when `path` lies below this workspace's root.
-    pub fn contains(&self, path: &Path) -> bool {
-        normalize(path).starts_with(&self.root.root)
+    /// This workspace with the PCCs of `folders` read too (those that exist and lie
+    /// outside the folders read already; the disk's root `/` is not walked): a data folder
+    /// outside the PCGen install is checked against it, as `rulebook check DIR
+    /// --pcgen-root ROOT` checks it.
+    pub fn with_folders(mut self, fs: &dyn FileSystem, folders: &[PathBuf]) -> Self {
+        let mut changed = false;
+        for f in folders {
+            let f = normalize(f);
+            if walkable(fs, &f) && !self.folders.iter().any(|w| f.starts_with(w)) {
+                self.folders.retain(|w| !w.starts_with(&f));
+                self.folders.push(f);
+                changed = true;
+            }
+        }
+        if changed {
+            self.reindex(fs);
+        }
+        self
     }
 
-    /// Re-reads every PCC below the data folder (after a PCC changed).
+    /// True when `path` lies below this workspace's root or one of its folders.
+    pub fn contains(&self, path: &Path) -> bool {
+        let path = normalize(path);
+        path.starts_with(&self.root.root) || self.folders.iter().any(|f| path.starts_with(f))
+    }
+
+    /// True when `path` lies below a folder whose PCCs are read (a data file's place).
+    pub fn in_data(&self, path: &Path) -> bool {
+        let path = normalize(path);
+        path.starts_with(&self.root.data) || self.folders.iter().any(|f| path.starts_with(f))
+    }
+
+    /// Re-reads every PCC below the data folders (after the workspace changed).
     pub fn reindex(&mut self, fs: &dyn FileSystem) {
         self.pccs.clear();
-        for p in fs.files_below(&self.root.data) {
-            if is_pcc(&p) {
-                let listing = self.read_listing(fs, &p);
-                self.pccs.insert(p, listing);
+        for folder in &self.folders {
+            for p in fs.files_below(folder) {
+                if is_pcc(&p) {
+                    let listing = self.read_listing(fs, &p);
+                    self.pccs.insert(p, listing);
+                }
             }
         }
         self.index();
@@ -128,12 +169,19 @@ impl Workspace {
             return Listing::default();
         };
         let (text, encoding) = decode_text(&bytes);
+        let selectable = names_game_mode(&text);
         let source = SourceFile::new(String::new(), text, encoding);
         let c = parse_pcc(pcc, FileId(0), &source, &self.root, &mut Vec::new());
         Listing {
             files: c.entries.into_iter().map(|e| normalize(&e.path)).collect(),
             includes: c.includes.into_iter().map(|(p, _)| normalize(&p)).collect(),
+            selectable,
         }
+    }
+
+    /// True when `pcc` is a PCC of the workspace (read, and not deleted since).
+    pub fn has_pcc(&self, pcc: &Path) -> bool {
+        self.pccs.contains_key(pcc)
     }
 
     /// Every PCC known, sorted.
@@ -156,19 +204,26 @@ impl Workspace {
         seen
     }
 
-    /// The load sets (named by their PCC) that `path` belongs to.
+    /// The load sets (named by their PCC) that `path` belongs to: every selectable PCC
+    /// that reaches it, as `rulebook check` of the data folder checks them; when none does,
+    /// the topmost of the PCCs that reach it (those no other one includes without being
+    /// included back: the PCCs of an include cycle each stay one). Linear in the PCCs that
+    /// reach `path` (10,000 PCCs sharing one file made a pairwise rule 10^8 look-ups).
     pub fn load_sets_of(&self, path: &Path) -> Vec<PathBuf> {
         let path = normalize(path);
         let Some(candidates) = self.listed_by.get(&path) else {
             return Vec::new();
         };
+        let selectable: Vec<PathBuf> = candidates
+            .iter()
+            .filter(|p| self.pccs.get(*p).is_some_and(|l| l.selectable))
+            .cloned()
+            .collect();
+        if !selectable.is_empty() {
+            return selectable;
+        }
         let reaches =
             |from: &PathBuf, to: &PathBuf| self.reach.get(from).is_some_and(|r| r.contains(to));
-        // A candidate another candidate includes (and not the other way round) is checked
-        // inside the including load set (the PCCs of an include cycle each stay one, as in
-        // `rulebook check`). Only the PCCs that include a candidate are looked at
-        // (`listed_by`), not every pair of candidates: 10,000 PCCs sharing one file made
-        // that 10^8 look-ups a keystroke.
         candidates
             .iter()
             .filter(|p| {
@@ -180,6 +235,40 @@ impl Workspace {
             .cloned()
             .collect()
     }
+
+    /// True when some PCC of the workspace lists `path` (directly or through includes).
+    pub fn is_listed(&self, path: &Path) -> bool {
+        self.listed_by.contains_key(&normalize(path))
+    }
+
+    /// The PCC nearest to `path` in the folder tree: the one whose folder shares the longest
+    /// ancestry with `path`, then the shallowest below that, then the first by name. What
+    /// the editor suggests listing a file in that no PCC lists.
+    pub fn nearest_pcc(&self, path: &Path) -> Option<&Path> {
+        let path = normalize(path);
+        let shared = |pcc: &Path| {
+            pcc.parent().map_or(0, |dir| {
+                dir.components()
+                    .zip(path.components())
+                    .take_while(|(a, b)| a == b)
+                    .count()
+            })
+        };
+        self.pccs
+            .keys()
+            .map(|pcc| {
+                let depth = pcc.components().count();
+                (std::cmp::Reverse(shared(pcc)), depth, pcc)
+            })
+            .min()
+            .map(|(_, _, pcc)| pcc.as_path())
+    }
+}
+
+/// True for a folder that exists and is not the disk's root (walking `/` walked the whole
+/// machine).
+fn walkable(fs: &dyn FileSystem, dir: &Path) -> bool {
+    fs.is_dir(dir) && dir.parent().is_some()
 }
 
 #[cfg(test)]
@@ -244,6 +333,41 @@ mod tests {
         assert_eq!(
             Workspace::around(&fs, Path::new("/a/a.pcc")).pccs().count(),
             1
+        );
+    }
+
+    #[test]
+    fn a_selectable_book_a_loader_includes_is_a_load_set_of_its_own_too() {
+        let fs = MemoryFs::new()
+            .with("/pc/system/gameModes/X/miscinfo.lst", "")
+            .with(
+                "/pc/data/loader.pcc",
+                "CAMPAIGN:All\nGAMEMODE:X\nPCC:@/book/book.pcc\n",
+            )
+            .with(
+                "/pc/data/book/book.pcc",
+                "CAMPAIGN:Book\nGAMEMODE:X\nABILITY:abilities.lst\n",
+            )
+            .with("/pc/data/book/abilities.lst", "")
+            .with("/pc/data/book/loose.lst", "")
+            .with("/pc/data/other/deep/o.pcc", "CAMPAIGN:O\nGAMEMODE:X\n");
+        let ws = Workspace::around(&fs, Path::new("/pc"));
+        assert_eq!(
+            ws.load_sets_of(Path::new("/pc/data/book/abilities.lst")),
+            vec![
+                PathBuf::from("/pc/data/book/book.pcc"),
+                PathBuf::from("/pc/data/loader.pcc")
+            ]
+        );
+        let loose = Path::new("/pc/data/book/loose.lst");
+        assert!(!ws.is_listed(loose));
+        assert_eq!(
+            ws.nearest_pcc(loose),
+            Some(Path::new("/pc/data/book/book.pcc"))
+        );
+        assert_eq!(
+            ws.nearest_pcc(Path::new("/pc/data/other/x.lst")),
+            Some(Path::new("/pc/data/other/deep/o.pcc"))
         );
     }
 

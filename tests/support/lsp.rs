@@ -18,6 +18,8 @@ pub struct Client {
     next_id: i64,
     /// Notifications received while waiting for responses.
     pub notifications: Vec<Value>,
+    /// The server's capabilities, as `initialize` answered.
+    pub capabilities: Value,
 }
 
 impl Client {
@@ -27,6 +29,12 @@ impl Client {
 
     /// Starts the server for the workspace `root`, as a client with `capabilities`.
     pub fn start_with(root: &Path, capabilities: Value) -> Client {
+        Client::start_configured(root, capabilities, Value::Null)
+    }
+
+    /// Starts the server for the workspace `root`, as a client with `capabilities` that
+    /// sends `options` as its `initializationOptions` (none when null).
+    pub fn start_configured(root: &Path, capabilities: Value, options: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_rulebook"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -51,6 +59,7 @@ impl Client {
             incoming: rx,
             next_id: 1,
             notifications: Vec::new(),
+            capabilities: Value::Null,
         };
         let result = c.request(
             "initialize",
@@ -59,9 +68,11 @@ impl Client {
                 "rootUri": uri(root),
                 "workspaceFolders": [{"uri": uri(root), "name": "data"}],
                 "capabilities": capabilities,
+                "initializationOptions": options,
             }),
         );
         assert!(result["capabilities"]["hoverProvider"].as_bool().unwrap());
+        c.capabilities = result["capabilities"].clone();
         c.notify("initialized", json!({}));
         c
     }
@@ -85,7 +96,18 @@ impl Client {
         }
     }
 
-    pub fn request(&mut self, method: &str, params: Value) -> Value {
+    /// Opens `path` in the editor with `text` (version 1); its URI.
+    pub fn open(&mut self, path: &Path, text: &str) -> String {
+        let doc = uri(path);
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
+        );
+        doc
+    }
+
+    /// The whole answer to a request (its `result` or its `error`).
+    pub fn answer(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
@@ -93,11 +115,16 @@ impl Client {
         loop {
             let m = self.recv(deadline);
             if m.get("id") == Some(&json!(id)) {
-                assert!(m.get("error").is_none(), "{method} failed: {m}");
-                return m["result"].clone();
+                return m;
             }
             self.notifications.push(m);
         }
+    }
+
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let m = self.answer(method, params);
+        assert!(m.get("error").is_none(), "{method} failed: {m}");
+        m["result"].clone()
     }
 
     /// The next diagnostics published for `doc`.
@@ -113,6 +140,26 @@ impl Client {
             let m = self.recv(deadline);
             if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == doc {
                 return m["params"]["diagnostics"].as_array().unwrap().clone();
+            }
+            self.notifications.push(m);
+        }
+    }
+
+    /// The next message the server shows the user (`window/showMessage`).
+    pub fn shown_message(&mut self) -> String {
+        if let Some(i) = self
+            .notifications
+            .iter()
+            .position(|n| n["method"] == "window/showMessage")
+        {
+            let n = self.notifications.remove(i);
+            return n["params"]["message"].as_str().unwrap_or("").to_owned();
+        }
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let m = self.recv(deadline);
+            if m["method"] == "window/showMessage" {
+                return m["params"]["message"].as_str().unwrap_or("").to_owned();
             }
             self.notifications.push(m);
         }
@@ -154,6 +201,17 @@ pub fn temp_root(name: &str) -> PathBuf {
     dir
 }
 
+/// A temporary copy of the project's example dataset as a PCGen root (`data/handsworld`,
+/// `system`): the root and the dataset's folder.
+pub fn handsworld(name: &str) -> (PathBuf, PathBuf) {
+    let root = temp_root(name);
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let dataset = root.join("data").join("handsworld");
+    copy_dir(&data.join("handsworld"), &dataset);
+    copy_dir(&data.join("system"), &root.join("system"));
+    (root, dataset)
+}
+
 /// The (0-based) line and UTF-16 column of byte `at` in `text`.
 pub fn pos(text: &str, at: usize) -> Value {
     let before = &text[..at];
@@ -175,6 +233,17 @@ pub fn shared_pcgen() -> PathBuf {
     .into_iter()
     .find(|p| p.join("data/starfinder/paizo/core").is_dir())
     .expect("../shared/pcgen (the real datasets) is missing")
+}
+
+/// The whole corpus of PCGen's data: `shared/pcgen-corpus` beside the crate or one of its
+/// ancestors. A test that needs it fails without it.
+pub fn shared_corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .skip(1)
+        .map(|a| a.join("shared/pcgen-corpus"))
+        .find(|c| c.join("data").is_dir() && c.join("system/gameModes").is_dir())
+        .expect("../shared/pcgen-corpus (the whole corpus) is missing")
 }
 
 /// The labels of a completion response.
