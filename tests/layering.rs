@@ -66,6 +66,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "character",
         ],
     ),
+    // The formatter: PrettyLST's layout over the loader's token lines, nothing above them.
+    ("fmt", &["source", "load"]),
     // rulebook.toml: read through load's FileSystem, a value for the CLI and the server.
     ("config", &["source", "name", "diagnostic", "load"]),
     (
@@ -104,6 +106,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "character",
             "check",
             "config",
+            "fmt",
         ],
     ),
 ];
