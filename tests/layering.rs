@@ -8,7 +8,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("source", &[]),
     ("name", &[]),
     ("fxhash", &["name"]),
-    ("diagnostic", &["source"]),
+    ("diagnostic", &["source", "name"]),
     ("formula", &["source", "name", "fxhash", "diagnostic"]),
     // The old formula language (JEP): a syntax layer beside `formula`, knowing nothing of
     // loading or the model, so name resolution can be layered on top of it.

@@ -12,7 +12,7 @@ use rulebook::diagnostic::{
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-/// A replacement that a "did you mean" help suggests.
+/// A replacement the diagnostic suggests ([`Diagnostic::edit`]).
 #[derive(Clone, Debug)]
 pub struct Fix {
     /// The suggested text.
@@ -64,15 +64,11 @@ impl Finding {
             .collect();
         let file = set.sources.get(d.span.file);
         let fix = file.and_then(|f| {
-            use rulebook::lsp::diagnostics::{replaced_part, suggested};
-            let replacement = suggested(d)?;
-            let covered = f.text.get(d.span.range())?;
-            let part = replaced_part(covered, &d.message, replacement);
-            let start = d.span.range().start + part.start;
+            let edit = d.edit(&f.text)?;
             Some(Fix {
-                replacement: replacement.to_owned(),
-                start: f.line_col(start),
-                end: f.line_col(start + part.len()),
+                replacement: edit.text,
+                start: f.line_col(edit.range.start),
+                end: f.line_col(edit.range.end),
             })
         });
         Finding {

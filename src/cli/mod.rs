@@ -17,6 +17,7 @@ mod eval;
 mod example;
 mod explain;
 mod findings;
+mod fix;
 mod fmt;
 mod graph;
 mod input;

@@ -665,6 +665,15 @@ impl<'t> Checker<'t, '_> {
             }
         } else if row.status == Status::DeprecatedAccepted {
             self.deprecated(kind, row, name, name_span, replacement(row, kind));
+            // The whole token rewritten, when the form has an exact replacement.
+            let fixed = super::rewrite::exact_replacement(name, value);
+            if let (Some(text), Some(d)) = (fixed, self.out.last_mut()) {
+                d.suggestion = Some(Box::new(crate::diagnostic::Suggestion {
+                    text,
+                    span: Some(tok),
+                    safety: crate::diagnostic::Safety::Safe,
+                }));
+            }
         }
         self.bonus_fields(name, value, value_span);
         if takes_nested_pres(name) && may_hold_pre(value) {

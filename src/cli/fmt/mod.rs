@@ -11,7 +11,7 @@
 mod targets;
 mod verify;
 
-use super::output::{eprint, print};
+use super::output::{eprint, print, shown_path as shown};
 use clap::Args;
 use rulebook::fmt::{Refusal, format_bytes};
 use rulebook::load::{DiskFs, FileSystem, PcgenRoot};
@@ -134,14 +134,7 @@ pub fn run(args: FmtArgs, out: &super::output::OutputArgs) -> ExitCode {
         let mut text = String::new();
         for (path, new) in &new_texts {
             let old = old_texts.get(path).map_or("", String::as_str);
-            let name = shown(path);
-            text.push_str(
-                &similar::TextDiff::from_lines(old, new.as_str())
-                    .unified_diff()
-                    .context_radius(1)
-                    .header(&name, &name)
-                    .to_string(),
-            );
+            text.push_str(&super::output::unified_diff(path, old, new));
         }
         if !print(&text) {
             return super::usage_error("cannot write to standard output");
@@ -256,13 +249,4 @@ fn kept_reason(k: rulebook::fmt::Kept) -> &'static str {
             "column order would swap two tokens of one name, which PCGen reads in order"
         }
     }
-}
-
-/// A path as shown: relative to the current folder when below it.
-fn shown(path: &Path) -> String {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    path.strip_prefix(&cwd)
-        .unwrap_or(path)
-        .display()
-        .to_string()
 }
