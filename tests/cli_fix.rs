@@ -1,8 +1,9 @@
 //! `rulebook check --fix` through the binary, on a copy of the project's dataset with one
 //! finding of each fix kind added: a deprecated `PREFEAT` (a safe fix: `PREABILITY` of
-//! category FEAT) and a misspelt token name (an unsafe "did you mean" fix). A snapshot of the
-//! diff of each kind; `--fix` applies the safe one only, `--unsafe-fixes` the other too; the
-//! re-check after writing reports neither finding and no new one.
+//! category FEAT), CLASS tokens on a level-1 line (a safe fix: moved to the CLASS line) and
+//! a misspelt token name (an unsafe "did you mean" fix). A snapshot of the diff of each
+//! kind; `--fix` applies the safe ones only, `--unsafe-fixes` the other too; the re-check
+//! after writing reports the same findings less the fixed ones.
 
 mod support;
 
@@ -105,5 +106,36 @@ fn unsafe_fixes_apply_the_did_you_mean_too() {
         file.contains("Misspelt\tCATEGORY:Feat\tVISIBLE:YES\n"),
         "{file}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn class_tokens_on_a_level_one_line_move_to_the_class_line() {
+    let dir = dataset("class");
+    let pcc = dir.join("handsworld/handsworld.pcc");
+    let mut listing = std::fs::read_to_string(&pcc).unwrap();
+    listing.push_str("CLASS:hw_classes.lst\n");
+    std::fs::write(&pcc, listing).unwrap();
+    std::fs::write(
+        dir.join("handsworld/hw_classes.lst"),
+        "CLASS:Wizard\tHD:4\tTYPE:Base\n\
+         1\tPROHIBITSPELL:SCHOOL.Evocation\tSPELLLIST:1|Wizard\tBONUS:VAR|x|1\n\
+         2\tBONUS:VAR|x|1\n",
+    )
+    .unwrap();
+    let before = check(&dir, &[]);
+    let moved = findings(&before, &["T0113"])
+        .iter()
+        .filter(|l| l.contains("hw_classes.lst"))
+        .count();
+    assert_eq!(moved, 2, "{}", text(&before.stdout));
+    let preview = check(&dir, &["--fix", "--diff"]);
+    insta::assert_snapshot!("fix_safe_class_token_move_diff", text(&preview.stdout));
+    let fixed = check(&dir, &["--fix"]);
+    let left: Vec<String> = findings(&fixed, &["T0113"])
+        .into_iter()
+        .filter(|l| l.contains("hw_classes.lst"))
+        .collect();
+    assert_eq!(left, Vec::<String>::new());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -18,12 +18,12 @@ use rulebook::source::TextEncoding;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// The edits of one file.
+/// The fixes of one file.
 struct FileEdits {
     /// Its text as checked.
     text: String,
-    /// The edits, without repeats.
-    edits: Vec<Edit>,
+    /// The fixes (each its edits, applied together), without repeats.
+    fixes: Vec<Vec<Edit>>,
 }
 
 /// What `--fix` found and did.
@@ -53,10 +53,11 @@ fn collect(
         if !matches!(source.encoding, TextEncoding::Utf8) {
             continue;
         }
-        let Some(edit) = d.edit(&source.text) else {
+        let edits = d.edits(&source.text);
+        let Some(first) = edits.first() else {
             continue;
         };
-        if edit.safety == Safety::Unsafe && !unsafe_fixes {
+        if first.safety == Safety::Unsafe && !unsafe_fixes {
             *unsafe_left += 1;
             continue;
         }
@@ -65,10 +66,10 @@ fn collect(
         };
         let entry = files.entry(path).or_insert_with(|| FileEdits {
             text: source.text.clone(),
-            edits: Vec::new(),
+            fixes: Vec::new(),
         });
-        if !entry.edits.contains(&edit) {
-            entry.edits.push(edit);
+        if !entry.fixes.contains(&edits) {
+            entry.fixes.push(edits);
         }
     }
 }
@@ -93,7 +94,7 @@ pub fn fix(
     };
     let mut shown = String::new();
     for (path, f) in &files {
-        let (new, applied) = apply(&f.text, &f.edits);
+        let (new, applied) = apply(&f.text, &f.fixes);
         if applied == 0 || new == f.text {
             continue;
         }

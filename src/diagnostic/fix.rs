@@ -31,6 +31,10 @@ pub struct Suggestion {
     pub span: Option<Span>,
     /// Whether applying it keeps the meaning.
     pub safety: Safety,
+    /// Further edits of the same fix, each the exact bytes replaced and the text written
+    /// there (moving a token: its removal at the span, its insertion here). A fix is
+    /// applied whole or not at all.
+    pub more: Vec<(Span, String)>,
 }
 
 /// A suggestion placed in a file's text.
@@ -72,6 +76,27 @@ impl Diagnostic {
             text: replacement.to_owned(),
             safety,
         })
+    }
+
+    /// Every edit of the fix this diagnostic suggests in `text` (the first is
+    /// [`Diagnostic::edit`]); empty when one of them is not in `text`.
+    pub fn edits(&self, text: &str) -> Vec<Edit> {
+        let Some(first) = self.edit(text) else {
+            return Vec::new();
+        };
+        let safety = first.safety;
+        let mut out = vec![first];
+        for (span, replacement) in self.suggestion.iter().flat_map(|s| &s.more) {
+            if text.get(span.range()).is_none() {
+                return Vec::new();
+            }
+            out.push(Edit {
+                range: span.range(),
+                text: replacement.clone(),
+                safety,
+            });
+        }
+        out
     }
 }
 
@@ -120,26 +145,35 @@ pub fn replaced_part(text: &str, message: &str, suggestion: &str) -> Range<usize
     best.map_or(0..text.len(), |(_, r)| r)
 }
 
-/// Applies the edits to `text`, in order of place; an edit overlapping one before it is
-/// left out (the next run offers it again). Returns the new text and the edits applied.
-pub fn apply(text: &str, edits: &[Edit]) -> (String, usize) {
-    let mut sorted: Vec<&Edit> = edits.iter().collect();
-    sorted.sort_by_key(|e| (e.range.start, e.range.end));
+/// Applies fixes (each a group of edits, applied whole or not at all) to `text`: in order of
+/// place, a fix with an edit overlapping one already taken is left out (the next run offers
+/// it again). Returns the new text and the number of fixes applied.
+pub fn apply(text: &str, fixes: &[Vec<Edit>]) -> (String, usize) {
+    let overlaps = |a: &Edit, b: &Edit| {
+        a.range.start < b.range.end && b.range.start < a.range.end
+            || (a.range.start == b.range.start && (a.range.is_empty() != b.range.is_empty()))
+    };
+    let mut order: Vec<&Vec<Edit>> = fixes.iter().filter(|f| !f.is_empty()).collect();
+    order.sort_by_key(|f| f.iter().map(|e| e.range.start).min());
+    let mut taken: Vec<&Edit> = Vec::new();
+    let mut applied = 0;
+    for fix in order {
+        let fits = fix
+            .iter()
+            .all(|e| text.get(e.range.clone()).is_some() && !taken.iter().any(|t| overlaps(t, e)));
+        if fits {
+            taken.extend(fix.iter());
+            applied += 1;
+        }
+    }
+    // Stable: insertions at one place keep the order their fixes were taken in.
+    taken.sort_by_key(|e| (e.range.start, e.range.end));
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    let mut applied = 0;
-    for e in sorted {
-        if e.range.start < at {
-            continue;
-        }
-        let (Some(before), Some(_)) = (text.get(at..e.range.start), text.get(e.range.clone()))
-        else {
-            continue;
-        };
-        out.push_str(before);
+    for e in taken {
+        out.push_str(text.get(at..e.range.start).unwrap_or(""));
         out.push_str(&e.text);
         at = e.range.end;
-        applied += 1;
     }
     out.push_str(text.get(at..).unwrap_or(""));
     (out, applied)
@@ -193,14 +227,43 @@ mod tests {
         assert_eq!(edits[0].safety, Safety::Safe);
         assert_eq!(edits[1].safety, Safety::Unsafe);
         assert_eq!(&text[edits[1].range.clone()], "Dgoe");
-        let (fixed, n) = apply(text, &edits);
+        let fixes: Vec<Vec<Edit>> = edits.iter().map(|e| vec![e.clone()]).collect();
+        let (fixed, n) = apply(text, &fixes);
         assert_eq!(n, 2);
         assert_eq!(
             fixed,
             "Dodge\tPREABILITY:1,CATEGORY=FEAT,Alertness\tKEY:Dodge"
         );
         // Overlapping edits: the later one waits for the next run.
-        let (_, n) = apply(text, &[edits[0].clone(), edits[0].clone()]);
+        let (_, n) = apply(text, &[fixes[0].clone(), fixes[0].clone()]);
         assert_eq!(n, 1);
+    }
+
+    #[test]
+    fn a_move_is_applied_whole_and_insertions_at_one_place_keep_their_order() {
+        let text = "CLASS:Wizard\tHD:4\n1\tPROHIBITSPELL:A\tSPELLLIST:x\n";
+        let file = FileId(0);
+        let class_end = text.find('\n').unwrap_or(0);
+        let moved = |token: &str| {
+            let at = text.find(token).unwrap_or(0);
+            Diagnostic::warning(CODE, Span::new(file, at..at + token.len()), "moved").with_fixes(
+                vec![
+                    (Span::new(file, at - 1..at + token.len()), String::new()),
+                    (Span::new(file, class_end..class_end), format!("\t{token}")),
+                ],
+                Safety::Safe,
+            )
+        };
+        let fixes: Vec<Vec<Edit>> = ["PROHIBITSPELL:A", "SPELLLIST:x"]
+            .iter()
+            .map(|t| moved(t).edits(text))
+            .collect();
+        assert_eq!(fixes[0].len(), 2);
+        let (fixed, n) = apply(text, &fixes);
+        assert_eq!(n, 2);
+        assert_eq!(
+            fixed,
+            "CLASS:Wizard\tHD:4\tPROHIBITSPELL:A\tSPELLLIST:x\n1\n"
+        );
     }
 }

@@ -219,6 +219,7 @@ impl Diagnostic {
             text: text.into(),
             span: None,
             safety: Safety::Unsafe,
+            more: Vec::new(),
         }));
         self
     }
@@ -230,7 +231,23 @@ impl Diagnostic {
             text: text.into(),
             span: Some(span),
             safety,
+            more: Vec::new(),
         }));
+        self
+    }
+
+    /// Sets a fix of several exact edits, applied together (moving a token); nothing when
+    /// `edits` is empty.
+    pub fn with_fixes(mut self, edits: Vec<(Span, String)>, safety: Safety) -> Self {
+        let mut edits = edits.into_iter();
+        if let Some((span, text)) = edits.next() {
+            self.suggestion = Some(Box::new(Suggestion {
+                text,
+                span: Some(span),
+                safety,
+                more: edits.collect(),
+            }));
+        }
         self
     }
 

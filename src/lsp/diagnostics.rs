@@ -70,12 +70,18 @@ pub fn to_lsp(
         tags.push(lsp::DiagnosticTag::DEPRECATED);
     }
     let data = checked.source(d.span.file).and_then(|f| {
-        let edit = d.edit(&f.text)?;
-        let at = index.range(&f.text, edit.range.start, edit.range.end);
+        let edits = d.edits(&f.text);
+        let (first, more) = edits.split_first()?;
+        let at = |e: &crate::diagnostic::Edit| index.range(&f.text, e.range.start, e.range.end);
+        let more: Vec<serde_json::Value> = more
+            .iter()
+            .map(|e| serde_json::json!({ "replace": e.text, "range": at(e) }))
+            .collect();
         Some(serde_json::json!({
-            "replace": edit.text,
-            "range": at,
-            "safe": edit.safety == crate::diagnostic::Safety::Safe,
+            "replace": first.text,
+            "range": at(first),
+            "more": more,
+            "safe": first.safety == crate::diagnostic::Safety::Safe,
         }))
     });
     Some(lsp::Diagnostic {

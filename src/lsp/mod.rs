@@ -10,7 +10,9 @@
 //! ([`diagnostics`]). Read-only requests ([`requests`]) work on a [`session::Snapshot`] whose
 //! checked load sets and texts are shared `Arc`s: the cursor's surroundings ([`context`]),
 //! what a name stands for ([`target`]), [`hover`], [`navigate`] (definition, references),
-//! [`complete`], [`symbols`]. Positions are UTF-16 ([`position`]).
+//! [`complete`], [`symbols`], quick fixes and "fix all" from the fixes diagnostics suggest
+//! ([`requests::code_actions`]), and [`formatting`] with `rulebook fmt`'s layout. Positions
+//! are UTF-16 ([`position`]).
 //!
 //! Like the CLI, this module may do IO (stdio, the disk under the overlay); nothing below
 //! uses it.
@@ -19,6 +21,7 @@ pub mod checked;
 pub mod complete;
 pub mod context;
 pub mod diagnostics;
+pub mod formatting;
 pub mod hover;
 pub mod navigate;
 pub mod overlay;

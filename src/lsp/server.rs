@@ -8,7 +8,7 @@
 use crate::lsp::pool::Pool;
 use crate::lsp::session::{Publish, Session, Snapshot};
 use crate::lsp::transport::{self, Incoming};
-use crate::lsp::{requests, uri};
+use crate::lsp::{formatting, requests, uri};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use serde::Serialize;
@@ -67,7 +67,17 @@ pub fn capabilities() -> lsp::ServerCapabilities {
             trigger_characters: Some(vec![":".into(), "|".into(), "\"".into(), "(".into()]),
             ..Default::default()
         }),
-        code_action_provider: Some(lsp::CodeActionProviderCapability::Simple(true)),
+        code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
+            lsp::CodeActionOptions {
+                code_action_kinds: Some(vec![
+                    lsp::CodeActionKind::QUICKFIX,
+                    lsp::CodeActionKind::SOURCE_FIX_ALL,
+                ]),
+                ..Default::default()
+            },
+        )),
+        document_formatting_provider: Some(lsp::OneOf::Left(true)),
+        document_range_formatting_provider: Some(lsp::OneOf::Left(true)),
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
         ..Default::default()
     }
@@ -452,6 +462,8 @@ pub fn answer(snap: &Snapshot, req: Request) -> Response {
         "textDocument/completion" => run(req, |p| requests::completion(snap, p)),
         "textDocument/codeAction" => run(req, |p| requests::code_actions(snap, p)),
         "textDocument/documentSymbol" => run(req, |p| requests::document_symbols(snap, p)),
+        "textDocument/formatting" => run(req, |p| formatting::formatting(snap, p)),
+        "textDocument/rangeFormatting" => run(req, |p| formatting::range_formatting(snap, p)),
         _ => Response::new_err(
             req.id,
             ErrorCode::MethodNotFound as i32,

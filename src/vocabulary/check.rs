@@ -269,6 +269,8 @@ struct Checker<'t, 'o> {
     /// Whether tokens are first tried on the quiet path (always, but in a test that proves
     /// the quiet path changes no diagnostic).
     quick: bool,
+    /// The last `CLASS:` line of the file: where a CLASS token on a level-1 line moves to.
+    class_line: Option<Span>,
 }
 
 /// The last kind looked up and its table (lines of one file nearly always share a kind).
@@ -290,6 +292,7 @@ impl<'t, 'o> Checker<'t, 'o> {
             pre: vocab.kind_table("PRE"),
             plain: None,
             quick: true,
+            class_line: None,
         }
     }
 }
@@ -349,6 +352,9 @@ impl<'t> Checker<'t, '_> {
                 first: first_col,
                 level,
             } => {
+                if table_kind == "CLASS" && first_text.starts_with("CLASS:") {
+                    self.class_line = Some(line.span);
+                }
                 let skip = match first_col {
                     FirstColumn::Token => 0,
                     FirstColumn::Name => {
@@ -665,14 +671,15 @@ impl<'t> Checker<'t, '_> {
             }
         } else if row.status == Status::DeprecatedAccepted {
             self.deprecated(kind, row, name, name_span, replacement(row, kind));
-            // The whole token rewritten, when the form has an exact replacement.
-            let fixed = super::rewrite::exact_replacement(name, value);
-            if let (Some(text), Some(d)) = (fixed, self.out.last_mut()) {
-                d.suggestion = Some(Box::new(crate::diagnostic::Suggestion {
-                    text,
-                    span: Some(tok),
-                    safety: crate::diagnostic::Safety::Safe,
-                }));
+            // The whole token rewritten, when the form has an exact replacement; a CLASS
+            // token on a level-1 line moved to the CLASS line.
+            let edits = match super::rewrite::exact_replacement(name, value) {
+                Some(text) => vec![(tok, text)],
+                None if row.kind == "CLASSLEVEL" => self.class_token_move(tok),
+                None => Vec::new(),
+            };
+            if let (Some(d), false) = (self.out.last_mut(), edits.is_empty()) {
+                *d = d.clone().with_fixes(edits, crate::diagnostic::Safety::Safe);
             }
         }
         self.bonus_fields(name, value, value_span);
@@ -728,6 +735,29 @@ impl<'t> Checker<'t, '_> {
             ),
         };
         self.out.push(d);
+    }
+
+    /// The edits moving the token `tok` of a level-1 line to the end of the file's last
+    /// `CLASS:` line (PCGen reads it there as it reads it on level 1): the token and the
+    /// blanks before it removed, a tab and the token added there. None without a CLASS line
+    /// before it.
+    fn class_token_move(&self, tok: Span) -> Vec<(Span, String)> {
+        let Some(class) = self.class_line.filter(|c| c.end <= tok.start) else {
+            return Vec::new();
+        };
+        let bytes = self.text.as_bytes();
+        let mut from = tok.start as usize;
+        while from > 0 && matches!(bytes.get(from - 1), Some(b'\t' | b' ')) {
+            from -= 1;
+        }
+        let token = self.slice(tok);
+        vec![
+            (Span::new(tok.file, from..tok.end as usize), String::new()),
+            (
+                Span::new(class.file, class.end as usize..class.end as usize),
+                format!("\t{token}"),
+            ),
+        ]
     }
 
     /// A `T0113` for the deprecated form `what` (of `row`) on a `kind` line, saying what
