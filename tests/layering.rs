@@ -67,7 +67,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     // The formatter: PrettyLST's layout over the loader's token lines, nothing above them.
-    ("fmt", &["source", "load"]),
+    ("fmt", &["source", "diagnostic", "load"]),
     // rulebook.toml: read through load's FileSystem, a value for the CLI and the server.
     ("config", &["source", "name", "diagnostic", "load"]),
     (

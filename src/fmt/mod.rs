@@ -1,13 +1,14 @@
 //! `rulebook fmt`: PCGen's LST files laid out as PrettyLST lays them out, without Perl, and
 //! without changing what PCGen reads (see `docs/formatting.md`).
 //!
-//! One concern a file: the layout tables compiled in from TSV (`table`), columns and tab
-//! stops (`columns`), the layout of a file's lines (`layout`) and the check every rewrite
+//! One concern a file: which kind each LST file is (`kinds`, from the PCCs listing it), the
+//! layout tables compiled in from TSV (`table`), columns and tab stops (`columns`), the layout of a file's lines (`layout`) and the check every rewrite
 //! passes before it is offered (`verify`). This module splits a file into lines with their
 //! own line breaks, hands the lines to the layout and puts the file back together; it reads
 //! and writes nothing (the CLI and the language server do).
 
 mod columns;
+pub mod kinds;
 pub mod layout;
 mod table;
 pub mod verify;

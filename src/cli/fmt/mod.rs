@@ -81,16 +81,28 @@ pub fn run(args: FmtArgs, out: &super::output::OutputArgs) -> ExitCode {
     let mut new_texts: BTreeMap<PathBuf, String> = BTreeMap::new();
     let mut old_texts: BTreeMap<PathBuf, String> = BTreeMap::new();
     let mut failed = false;
-    for (path, target) in &targets.files {
-        let bytes = match fs.read(path) {
-            Ok(b) => b,
+    // Read and laid out in parallel; reported in path order.
+    let laid: Vec<_> = {
+        use rayon::prelude::*;
+        let files: Vec<_> = targets.files.iter().collect();
+        files
+            .par_iter()
+            .map(|(path, target)| {
+                let read = fs.read(path).map(|b| (format_bytes(**target, &b), b));
+                (*path, read)
+            })
+            .collect()
+    };
+    for (path, read) in laid {
+        let (formatted, bytes) = match read {
+            Ok(r) => r,
             Err(e) => {
                 eprint(&format!("rulebook: cannot read {}: {e}\n", shown(path)));
                 failed = true;
                 continue;
             }
         };
-        match format_bytes(*target, &bytes) {
+        match formatted {
             Ok(f) => {
                 tally.kept_lines += f.kept.len();
                 if out.verbose {

@@ -2,13 +2,9 @@
 //! kind the PCC listing it says (`FEAT:feats.lst`). An LST file no PCC lists, or that PCCs
 //! list as two kinds, is left alone with a message: its kind decides its layout.
 
-use rulebook::diagnostic::Diagnostic;
 use rulebook::fmt::Target;
-use rulebook::load::campaign::parse_pcc;
 use rulebook::load::fs::normalize;
-use rulebook::load::text::read_source;
-use rulebook::load::{FileKind, FileSystem, PcgenRoot};
-use rulebook::source::SourceMap;
+use rulebook::load::{FileSystem, PcgenRoot};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -63,7 +59,7 @@ pub fn find(fs: &dyn FileSystem, paths: &[PathBuf]) -> Result<Targets, String> {
     for lst in &alone {
         pccs.extend(pccs_above(fs, lst));
     }
-    let kinds = kinds_listed(fs, &pccs);
+    let kinds = rulebook::fmt::kinds::kinds_listed(fs, &pccs);
     let mut targets = Targets {
         pccs: pccs.iter().cloned().collect(),
         ..Targets::default()
@@ -120,32 +116,4 @@ fn pccs_above(fs: &dyn FileSystem, lst: &Path) -> Vec<PathBuf> {
         }
     }
     out
-}
-
-/// For every LST file the `pccs` list: the kinds they list it as.
-fn kinds_listed(
-    fs: &dyn FileSystem,
-    pccs: &BTreeSet<PathBuf>,
-) -> BTreeMap<PathBuf, BTreeSet<FileKind>> {
-    let mut kinds: BTreeMap<PathBuf, BTreeSet<FileKind>> = BTreeMap::new();
-    let mut sources = SourceMap::new();
-    for pcc in pccs {
-        let root = PcgenRoot::find(fs, pcc)
-            .unwrap_or_else(|| PcgenRoot::at(fs, pcc.parent().unwrap_or(Path::new("/"))));
-        let Ok((file, _)) = read_source(fs, pcc, pcc.display().to_string(), &mut sources) else {
-            continue;
-        };
-        let Some(source) = sources.get(file) else {
-            continue;
-        };
-        let mut ignored: Vec<Diagnostic> = Vec::new();
-        let campaign = parse_pcc(pcc, file, source, &root, &mut ignored);
-        for entry in campaign.entries {
-            kinds
-                .entry(normalize(&entry.path))
-                .or_default()
-                .insert(entry.kind);
-        }
-    }
-    kinds
 }
