@@ -46,10 +46,33 @@ pub fn key<'t>(token: &'t str, order: &HashMap<&'static str, usize>) -> &'t str 
     name
 }
 
-/// The name of a token (before its first colon): the unit whose order the formatter never
-/// changes.
-pub fn name(token: &str) -> &str {
-    token.split_once(':').map_or(token, |(n, _)| n)
+/// The tokens whose kind (the value up to its first `|`) makes a token of its own for PCGen:
+/// a `BONUS:COMBAT|…` and a `BONUS:SKILL|…`, a `FACT:Abb|…` and a `FACT:ClassType|…` are
+/// read apart, so their order is no part of the meaning.
+const KINDED: [&str; 6] = ["BONUS", "FACT", "FACTSET", "INFO", "QUALIFY", "AUTO"];
+
+/// The unit whose tokens PCGen reads in order, and whose order the formatter therefore
+/// keeps: the token's name, or its name and kind for the [`KINDED`] tokens — unless the line
+/// clears that name (`BONUS:.CLEAR`: a `.CLEAR` comes before what it clears, whatever kind).
+pub fn order_unit<'t>(token: &'t str, cleared: &[&str]) -> &'t str {
+    let Some((name, value)) = token.split_once(':') else {
+        return token;
+    };
+    if !KINDED.contains(&name) || cleared.contains(&name) {
+        return name;
+    }
+    let kind = value.find('|').unwrap_or(value.len());
+    token.get(..name.len() + 1 + kind).unwrap_or(name)
+}
+
+/// The names some token of `tokens` clears (a value starting with `.CLEAR`).
+pub fn cleared_names<'t>(tokens: &[&'t str]) -> Vec<&'t str> {
+    tokens
+        .iter()
+        .filter_map(|t| t.split_once(':'))
+        .filter(|(_, v)| v.get(..6).is_some_and(|c| c.eq_ignore_ascii_case(".CLEAR")))
+        .map(|(n, _)| n)
+        .collect()
 }
 
 /// Rounds a length up to the next tab stop (a length already on a stop goes one further).
@@ -112,8 +135,12 @@ mod tests {
         assert_eq!(key("SPELLLEVEL:CLASS|Wizard=1|x", &o), "SPELLLEVEL:CLASS");
         assert_eq!(key("DEFINE:MAXLEVELSTAT|x", &o), "DEFINE");
         assert_eq!(key("NOCOLON", &o), "NOCOLON");
-        assert_eq!(name("!PREFEAT:1,Dodge"), "!PREFEAT");
-        assert_eq!(name("BONUS:COMBAT|BAB|1"), "BONUS");
+        assert_eq!(order_unit("BONUS:COMBAT|BAB|1", &[]), "BONUS:COMBAT");
+        assert_eq!(order_unit("FACT:Abb|Ftr", &[]), "FACT:Abb");
+        assert_eq!(order_unit("BONUS:COMBAT|BAB|1", &["BONUS"]), "BONUS");
+        assert_eq!(order_unit("TYPE:Base", &[]), "TYPE");
+        let line = ["BONUS:.CLEAR", "TYPE:x", "BONUS:SKILL|y|1"];
+        assert_eq!(cleared_names(&line), vec!["BONUS"]);
     }
 
     #[test]

@@ -19,9 +19,9 @@ pub enum Kept {
     /// It starts with white space (PCGen keeps the spaces of an object's name; a leading tab
     /// before a `#` would turn it into a comment).
     Indented,
-    /// Putting its tokens in column order would change the order of two tokens of the same
-    /// name (`TYPE:x` before `TYPE:.CLEAR`, two `ADD:` of different kinds), which PCGen reads
-    /// in order.
+    /// Putting its tokens in column order would change the order of two tokens PCGen reads
+    /// in order (of one name, or of one `BONUS`/`FACT` kind: `TYPE:x` before `TYPE:.CLEAR`,
+    /// two `ADD:` of different kinds).
     SameNameOrder,
 }
 
@@ -186,21 +186,27 @@ fn rank<'k>(order: &HashMap<&'static str, usize>, key: &'k str) -> (usize, &'k s
     }
 }
 
-/// True when `after` holds the tokens of `before` with every token name's tokens in the same
-/// order (the formatter's promise: PCGen reads tokens of one name in order, `.CLEAR` first).
+/// True when `after` holds the tokens of `before` with the tokens of every unit PCGen reads
+/// in order ([`columns::order_unit`]: a token name, `BONUS` and `FACT` by kind) in the same
+/// order — the formatter's promise (`.CLEAR` stays before what it clears, two `ADD:` keep
+/// their order).
 pub fn same_name_order(before: &[&str], after: &[&str]) -> bool {
     if before.len() != after.len() {
         return false;
     }
-    let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
+    let cleared = columns::cleared_names(before);
+    let mut by_unit: HashMap<&str, Vec<&str>> = HashMap::new();
     for t in before {
-        by_name.entry(columns::name(t)).or_default().push(t);
+        by_unit
+            .entry(columns::order_unit(t, &cleared))
+            .or_default()
+            .push(t);
     }
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for t in after {
-        let name = columns::name(t);
-        let n = seen.entry(name).or_default();
-        if by_name.get(name).and_then(|ts| ts.get(*n)) != Some(t) {
+        let unit = columns::order_unit(t, &cleared);
+        let n = seen.entry(unit).or_default();
+        if by_unit.get(unit).and_then(|ts| ts.get(*n)) != Some(t) {
             return false;
         }
         *n += 1;

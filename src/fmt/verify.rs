@@ -48,6 +48,18 @@ mod tests {
     }
 
     #[test]
+    fn bonuses_and_facts_of_different_kinds_are_read_apart_unless_cleared() {
+        let before =
+            "Fighter\tFACT:Abb|Ftr\tBONUS:SKILL|x|1\tFACT:ClassType|PC\tBONUS:COMBAT|BAB|1\n";
+        let after =
+            "Fighter\tBONUS:COMBAT|BAB|1\tBONUS:SKILL|x|1\tFACT:ClassType|PC\tFACT:Abb|Ftr\n";
+        assert_eq!(first_difference(before, after, LineMode::Object), None);
+        let cleared = "Fighter\tBONUS:SKILL|x|1\tBONUS:.CLEAR\tBONUS:COMBAT|BAB|1\n";
+        let moved = "Fighter\tBONUS:.CLEAR\tBONUS:COMBAT|BAB|1\tBONUS:SKILL|x|1\n";
+        assert_eq!(first_difference(cleared, moved, LineMode::Object), Some(1));
+    }
+
+    #[test]
     fn reordering_tokens_of_one_name_or_the_name_does_not() {
         let before = "Dodge\tTYPE:A\tTYPE:.CLEAR\n";
         let swapped = "Dodge\tTYPE:.CLEAR\tTYPE:A\n";

@@ -258,7 +258,7 @@ fn kept_reason(k: rulebook::fmt::Kept) -> &'static str {
         Kept::NoOrder => "PrettyLST has no column order for its line type",
         Kept::Indented => "it starts with white space",
         Kept::SameNameOrder => {
-            "column order would swap two tokens of one name, which PCGen reads in order"
+            "column order would swap two tokens PCGen reads in order (of one name, or one BONUS or FACT kind)"
         }
     }
 }
