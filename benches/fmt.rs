@@ -6,11 +6,14 @@
 //! its own load set, in parallel over one file cache). Skipped (with a note) when the corpus
 //! is absent (`PCGEN_CORPUS` overrides its path). Results are in docs/formatting.md.
 
+#[path = "support/corpus.rs"]
+mod support;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use rayon::prelude::*;
 use rulebook::check::{RunReport, check_in_order};
 use rulebook::fmt::{Target, format_bytes, kinds::kinds_listed};
-use rulebook::load::{CampaignIndex, DiskFs, FileCache, FileSystem, PcgenRoot, selectable_pccs};
+use rulebook::load::{CampaignIndex, DiskFs, FileCache, FileSystem, PcgenRoot};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -65,20 +68,9 @@ fn check(root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> (usize, (FileCache, Campaig
 }
 
 fn bench(c: &mut Criterion) {
-    let corpus = std::env::var_os("PCGEN_CORPUS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/pcgen-corpus"),
-        PathBuf::from,
-    );
-    if !corpus.join("system/gameModes").is_dir() {
-        eprintln!("note: ../shared/pcgen-corpus is missing; fmt benchmark skipped");
+    let Some((_, root, sets)) = support::corpus("fmt") else {
         return;
-    }
-    let root = PcgenRoot::at(&DiskFs, &corpus);
-    let sets: Vec<Vec<PathBuf>> = selectable_pccs(&DiskFs, &root.data)
-        .files
-        .into_iter()
-        .map(|p| vec![p])
-        .collect();
+    };
     let mut g = c.benchmark_group("fmt_vs_check");
     g.sample_size(10);
     g.warm_up_time(Duration::from_millis(500));

@@ -45,8 +45,7 @@ pub const EXAMPLES: &str = "Examples:
   rulebook check data/ --format sarif > rulebook.sarif   for code scanning (docs/ci.md)
   rulebook check data/ --format json | jq .summary
   rulebook check data/ --changed-since HEAD     only load sets reading a file changed since HEAD
-  rulebook check data/ --fix                    apply the safe fixes, then report what remains
-  rulebook check data/ --fix --diff             show the fixes as a diff, write nothing
+  rulebook check data/ --fix --diff             the safe fixes as a diff (--fix alone writes them)
 
 A baseline (--write-baseline FILE once, then --baseline FILE) fails only on new findings;
 rulebook.toml (found upward, or --config PATH) holds a project's settings: docs/ci.md.

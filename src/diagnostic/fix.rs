@@ -186,8 +186,8 @@ mod tests {
     use crate::source::FileId;
 
     const CODE: Code = Code {
-        id: "T0113",
-        name: "deprecated-token",
+        id: "X0001",
+        name: "test",
     };
 
     #[test]

@@ -21,11 +21,13 @@ use std::process::ExitCode;
 
 /// Examples shown by `rulebook fmt --help`.
 pub const EXAMPLES: &str = "Examples:
-  rulebook fmt data/mydataset/                 lay out every LST and PCC file below it
-  rulebook fmt data/mydataset/feats.lst        one file (its kind read from the PCC beside it)
-  rulebook fmt --check data/                   exit 1 and show the diff if a file would change
-  rulebook fmt --diff data/mydataset/          show what would change, write nothing
-  rulebook fmt --verify data/mydataset/        also check the datasets before and after
+  rulebook fmt --diff data/handsworld            show what would change; write nothing
+  rulebook fmt --diff data/handsworld/hw_abilities.lst   one file (its kind from the PCC listing it)
+  rulebook fmt --check data/                     show the diff and exit 1 when a file would change
+  rulebook fmt --verify --diff data/handsworld   also check the datasets before and after
+
+Without --check or --diff the files are written: `fmt data/mydataset/`. --check verifies by
+default (--no-verify skips it). See docs/formatting.md.
 
 Exit codes: 0 done, 1 --check found files to change, 2 usage or I/O failure.";
 
