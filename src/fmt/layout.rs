@@ -187,9 +187,9 @@ fn rank<'k>(order: &HashMap<&'static str, usize>, key: &'k str) -> (usize, &'k s
 }
 
 /// True when `after` holds the tokens of `before` with the tokens of every unit PCGen reads
-/// in order ([`columns::order_unit`]: a token name, `BONUS` and `FACT` by kind) in the same
-/// order — the formatter's promise (`.CLEAR` stays before what it clears, two `ADD:` keep
-/// their order).
+/// in order (a token name, or for `BONUS`, `FACT` and a few others its name and kind) in
+/// the same order — the formatter's promise (`.CLEAR` stays before what it clears, two
+/// `ADD:` keep their order).
 pub fn same_name_order(before: &[&str], after: &[&str]) -> bool {
     if before.len() != after.len() {
         return false;

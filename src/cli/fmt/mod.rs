@@ -128,9 +128,8 @@ pub fn run(args: FmtArgs, out: &super::output::OutputArgs) -> ExitCode {
                 if matches!(refusal, Refusal::WouldChangeMeaning(_)) {
                     failed = true;
                 }
-                if matches!(refusal, Refusal::WouldChangeMeaning(_)) || out.verbose {
-                    eprint(&format!("rulebook: {}: {refusal}\n", shown(path)));
-                }
+                // Said whatever --verbose says: a file the user named is not rewritten.
+                eprint(&format!("rulebook: {}: {refusal}\n", shown(path)));
                 tally.left_alone += 1;
             }
         }
