@@ -1,7 +1,8 @@
 //! `rulebook check --fix` through the binary, on a copy of the project's dataset with one
 //! finding of each fix kind added: a deprecated `PREFEAT` (a safe fix: `PREABILITY` of
-//! category FEAT), CLASS tokens on a level-1 line (a safe fix: moved to the CLASS line) and
-//! a misspelt token name (an unsafe "did you mean" fix). A snapshot of the diff of each
+//! category FEAT), a deprecated `CHOOSE:NUMBER` (a safe fix: `TEMPVALUE`), CLASS tokens on a
+//! level-1 line (a safe fix: moved to the CLASS line) and a misspelt token name (an unsafe
+//! "did you mean" fix). A snapshot of the diff of each
 //! kind; `--fix` applies the safe ones only, `--unsafe-fixes` the other too; the re-check
 //! after writing reports the same findings less the fixed ones.
 
@@ -136,6 +137,39 @@ fn class_tokens_on_a_level_one_line_move_to_the_class_line() {
         .into_iter()
         .filter(|l| l.contains("hw_classes.lst"))
         .collect();
+    assert_eq!(left, Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn choose_number_becomes_tempvalue() {
+    let dir = dataset("choose");
+    let file = dir.join("handsworld/hw_abilities.lst");
+    let mut lst = std::fs::read_to_string(&file).unwrap();
+    lst.push_str("Chooser\tCATEGORY:Feat\tCHOOSE:NUMBER|MIN=1|MAX=5|TITLE=Pick\n");
+    std::fs::write(&file, lst).unwrap();
+    let before = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .current_dir(&dir)
+        .args(["check", "handsworld", "--format", "json"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&before.stdout).unwrap();
+    let choose = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"] == "`CHOOSE:NUMBER` is deprecated")
+        .cloned()
+        .unwrap_or_default();
+    let notes = choose["notes"].to_string();
+    assert!(
+        notes.contains("`rulebook check --fix` makes this change"),
+        "{choose:#}"
+    );
+    let preview = check(&dir, &["--fix", "--diff"]);
+    insta::assert_snapshot!("fix_safe_choose_number_diff", text(&preview.stdout));
+    let fixed = check(&dir, &["--fix"]);
+    let left: Vec<String> = findings(&fixed, &["T0113"]);
     assert_eq!(left, Vec::<String>::new());
     let _ = std::fs::remove_dir_all(&dir);
 }

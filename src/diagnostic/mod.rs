@@ -225,19 +225,13 @@ impl Diagnostic {
     }
 
     /// Sets the replacement of exactly `span` the diagnostic suggests, and whether it keeps
-    /// the meaning (a [`Safety::Safe`] fix is applied by `check --fix`).
-    pub fn with_fix(mut self, span: Span, text: impl Into<String>, safety: Safety) -> Self {
-        self.suggestion = Some(Box::new(Suggestion {
-            text: text.into(),
-            span: Some(span),
-            safety,
-            more: Vec::new(),
-        }));
-        self
+    /// the meaning (a [`Safety::Safe`] fix is applied by `check --fix`, and a note says so).
+    pub fn with_fix(self, span: Span, text: impl Into<String>, safety: Safety) -> Self {
+        self.with_fixes(vec![(span, text.into())], safety)
     }
 
     /// Sets a fix of several exact edits, applied together (moving a token); nothing when
-    /// `edits` is empty.
+    /// `edits` is empty. A safe fix adds a note saying `check --fix` applies it.
     pub fn with_fixes(mut self, edits: Vec<(Span, String)>, safety: Safety) -> Self {
         let mut edits = edits.into_iter();
         if let Some((span, text)) = edits.next() {
@@ -247,6 +241,10 @@ impl Diagnostic {
                 safety,
                 more: edits.collect(),
             }));
+            if safety == Safety::Safe {
+                self.notes
+                    .push("`rulebook check --fix` makes this change (a safe fix)".to_owned());
+            }
         }
         self
     }

@@ -678,9 +678,7 @@ impl<'t> Checker<'t, '_> {
                 None if row.kind == "CLASSLEVEL" => self.class_token_move(tok),
                 None => Vec::new(),
             };
-            if let (Some(d), false) = (self.out.last_mut(), edits.is_empty()) {
-                *d = d.clone().with_fixes(edits, crate::diagnostic::Safety::Safe);
-            }
+            self.attach_safe_fix(edits);
         }
         self.bonus_fields(name, value, value_span);
         if takes_nested_pres(name) && may_hold_pre(value) {
@@ -735,6 +733,13 @@ impl<'t> Checker<'t, '_> {
             ),
         };
         self.out.push(d);
+    }
+
+    /// Gives the diagnostic just pushed the safe fix of `edits` (nothing when empty).
+    fn attach_safe_fix(&mut self, edits: Vec<(Span, String)>) {
+        if let (Some(d), false) = (self.out.last_mut(), edits.is_empty()) {
+            *d = d.clone().with_fixes(edits, crate::diagnostic::Safety::Safe);
+        }
     }
 
     /// The edits moving the token `tok` of a level-1 line to the end of the file's last
@@ -852,6 +857,16 @@ impl<'t> Checker<'t, '_> {
                     let what = format!("{}:{s}", row.token);
                     let instead = sub_replacement(row.token, s, kind);
                     self.deprecated(kind, row, &what, sub_span, instead);
+                    // The whole token (`NAME:` before the value) rewritten, when exact.
+                    let head = row.token.len() + 1;
+                    let start = (span.start as usize).saturating_sub(head);
+                    let tok = Span::new(span.file, start..span.end as usize);
+                    let named = self.slice(tok).get(..head) == Some(&format!("{}:", row.token));
+                    let edits = match super::rewrite::exact_replacement(row.token, value) {
+                        Some(text) if named => vec![(tok, text)],
+                        _ => Vec::new(),
+                    };
+                    self.attach_safe_fix(edits);
                     return true;
                 }
                 false

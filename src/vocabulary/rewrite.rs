@@ -10,7 +10,15 @@
 ///   PREFEAT as PREABILITY of category FEAT ("PREFEAT has been deprecated, please use
 ///   PREABILITY", `PreAbilityParser`). Only the plain form: a count, then names or `TYPE=`;
 ///   not `CHECKMULT`, `[negated]` names, a `CATEGORY` of its own or the `Q:` prefix.
+/// - `CHOOSE:NUMBER|…` → `TEMPVALUE:…` where it is deprecated (outside EQUIPMOD files):
+///   PCGen's `NumberToken` hands the rest of the value to TEMPVALUE as it is ("CHOOSE:NUMBER
+///   is deprecated, please use TEMPVALUE").
 pub fn exact_replacement(name: &str, value: &str) -> Option<String> {
+    if name == "CHOOSE" {
+        return value
+            .strip_prefix("NUMBER|")
+            .map(|rest| format!("TEMPVALUE:{rest}"));
+    }
     let bang = match name {
         "PREFEAT" => "",
         "!PREFEAT" => "!",
@@ -58,5 +66,15 @@ mod tests {
             assert_eq!(exact_replacement("PREFEAT", odd), None, "{odd}");
         }
         assert_eq!(exact_replacement("PREABILITY", "1,Dodge"), None);
+    }
+
+    #[test]
+    fn choose_number_becomes_tempvalue_with_the_rest_as_it_is() {
+        assert_eq!(
+            exact_replacement("CHOOSE", "NUMBER|MIN=1|MAX=5|TITLE=Pick").as_deref(),
+            Some("TEMPVALUE:MIN=1|MAX=5|TITLE=Pick")
+        );
+        assert_eq!(exact_replacement("CHOOSE", "number|MIN=1"), None);
+        assert_eq!(exact_replacement("CHOOSE", "SKILL|x"), None);
     }
 }
