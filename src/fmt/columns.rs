@@ -53,11 +53,17 @@ const KINDED: [&str; 6] = ["BONUS", "FACT", "FACTSET", "INFO", "QUALIFY", "AUTO"
 
 /// The unit whose tokens PCGen reads in order, and whose order the formatter therefore
 /// keeps: the token's name, or its name and kind for the [`KINDED`] tokens — unless the line
-/// clears that name (`BONUS:.CLEAR`: a `.CLEAR` comes before what it clears, whatever kind).
+/// clears that name (`BONUS:.CLEAR`: a `.CLEAR` comes before what it clears, whatever kind);
+/// `MODIFY` and `MODIFYOTHER` are one unit.
 pub fn order_unit<'t>(token: &'t str, cleared: &[&str]) -> &'t str {
     let Some((name, value)) = token.split_once(':') else {
         return token;
     };
+    // Both add modifiers, which the solver orders by insertion at one priority: a MODIFY
+    // and a MODIFYOTHER may reach one variable of the same object.
+    if name == "MODIFYOTHER" {
+        return "MODIFY";
+    }
     if !KINDED.contains(&name) || cleared.contains(&name) {
         return name;
     }
@@ -139,6 +145,10 @@ mod tests {
         assert_eq!(order_unit("FACT:Abb|Ftr", &[]), "FACT:Abb");
         assert_eq!(order_unit("BONUS:COMBAT|BAB|1", &["BONUS"]), "BONUS");
         assert_eq!(order_unit("TYPE:Base", &[]), "TYPE");
+        assert_eq!(
+            order_unit("MODIFYOTHER:PC.EQUIPMENT|ALL|x|ADD|1", &[]),
+            "MODIFY"
+        );
         let line = ["BONUS:.CLEAR", "TYPE:x", "BONUS:SKILL|y|1"];
         assert_eq!(cleared_names(&line), vec!["BONUS"]);
     }

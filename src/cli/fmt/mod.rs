@@ -216,10 +216,11 @@ fn verify_run(
     let verified = verify::verify(&root, &sets, new_texts);
     if verified.differences.is_empty() {
         eprint(&format!(
-            "rulebook: verified: {} load set{} read the same before and after ({} findings \
-             compared)\n",
+            "rulebook: verified: {} load set{} read the same before and after ({} objects \
+             and modifiers, {} findings compared)\n",
             verified.sets,
             if verified.sets == 1 { "" } else { "s" },
+            verified.model_entries,
             verified.findings
         ));
         return Ok(true);
@@ -259,7 +260,7 @@ fn kept_reason(k: rulebook::fmt::Kept) -> &'static str {
         Kept::NoOrder => "PrettyLST has no column order for its line type",
         Kept::Indented => "it starts with white space",
         Kept::SameNameOrder => {
-            "column order would swap two tokens PCGen reads in order (of one name, or one BONUS or FACT kind)"
+            "column order would swap two tokens PCGen reads in order (of one name, one BONUS or FACT kind, or MODIFY and MODIFYOTHER)"
         }
     }
 }
