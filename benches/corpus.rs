@@ -11,9 +11,12 @@
 //! (`all` for every one) and prints the wall time, the CPU time and the peak resident set
 //! size of that process alone; docs/performance.md runs it for 1, 10, 100 and all.
 
+#[path = "support/corpus.rs"]
+mod support;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use rulebook::check::{RunReport, check_in_order};
-use rulebook::load::{CampaignIndex, DiskFs, FileCache, FileSystem, PcgenRoot, selectable_pccs};
+use rulebook::load::{CampaignIndex, DiskFs, FileCache, FileSystem, PcgenRoot};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -112,22 +115,10 @@ fn measure_once(root: &PcgenRoot, sets: &[Vec<PathBuf>], n: &str) {
 }
 
 fn bench(c: &mut Criterion) {
-    // `PCGEN_CORPUS` points elsewhere (e.g. from a worktree one folder deeper).
-    let corpus = std::env::var_os("PCGEN_CORPUS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/pcgen-corpus"),
-        PathBuf::from,
-    );
-    if !corpus.join("system/gameModes").is_dir() {
-        eprintln!("note: ../shared/pcgen-corpus is missing; corpus benchmark skipped");
+    let Some((corpus, root, sets)) = support::corpus("corpus") else {
         return;
-    }
-    let root = PcgenRoot::at(&DiskFs, &corpus);
+    };
     let files = data_files(&corpus);
-    let sets: Vec<Vec<PathBuf>> = selectable_pccs(&DiskFs, &root.data)
-        .files
-        .into_iter()
-        .map(|p| vec![p])
-        .collect();
     if let Some(n) = std::env::var_os("CORPUS_SETS") {
         measure_once(&root, &sets, &n.to_string_lossy());
         return;

@@ -72,6 +72,7 @@ pub mod config;
 pub mod conformance;
 pub mod diagnostic;
 pub mod dialect;
+pub mod fmt;
 pub mod formula;
 pub(crate) mod fxhash;
 pub mod jep;

@@ -8,7 +8,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("source", &[]),
     ("name", &[]),
     ("fxhash", &["name"]),
-    ("diagnostic", &["source"]),
+    ("diagnostic", &["source", "name"]),
     ("formula", &["source", "name", "fxhash", "diagnostic"]),
     // The old formula language (JEP): a syntax layer beside `formula`, knowing nothing of
     // loading or the model, so name resolution can be layered on top of it.
@@ -66,6 +66,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "character",
         ],
     ),
+    // The formatter: PrettyLST's layout over the loader's token lines, nothing above them.
+    ("fmt", &["source", "diagnostic", "load"]),
     // rulebook.toml: read through load's FileSystem, a value for the CLI and the server.
     ("config", &["source", "name", "diagnostic", "load"]),
     (
@@ -104,6 +106,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "character",
             "check",
             "config",
+            "fmt",
         ],
     ),
 ];

@@ -45,6 +45,7 @@ pub const EXAMPLES: &str = "Examples:
   rulebook check data/ --format sarif > rulebook.sarif   for code scanning (docs/ci.md)
   rulebook check data/ --format json | jq .summary
   rulebook check data/ --changed-since HEAD     only load sets reading a file changed since HEAD
+  rulebook check data/ --fix --diff             the safe fixes as a diff (--fix alone writes them)
 
 A baseline (--write-baseline FILE once, then --baseline FILE) fails only on new findings;
 rulebook.toml (found upward, or --config PATH) holds a project's settings: docs/ci.md.
@@ -104,6 +105,16 @@ pub struct CheckArgs {
     /// folder; see docs/ci.md).
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
+    /// Apply the fixes the findings suggest (the safe ones: exact rewrites of deprecated
+    /// forms), then report what remains (docs/formatting.md).
+    #[arg(long)]
+    pub fix: bool,
+    /// With --fix: apply the unsafe fixes too ("did you mean" guesses).
+    #[arg(long, requires = "fix")]
+    pub unsafe_fixes: bool,
+    /// With --fix: show the fixes as a unified diff and write nothing.
+    #[arg(long, requires = "fix")]
+    pub diff: bool,
 }
 
 impl From<rulebook::config::Format> for OutputFormat {
@@ -277,6 +288,14 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return super::usage_error(e),
     };
+    if args.fix {
+        match super::fix::fix(&root, &sets, &policy, args.unsafe_fixes, args.diff) {
+            Ok(_) if args.diff => return ExitCode::SUCCESS,
+            // Written: the check below reports what remains.
+            Ok(_) => {}
+            Err(e) => return super::usage_error(e),
+        }
+    }
     // A baseline being written is not compared with.
     let baseline = match &args.write_baseline {
         Some(_) => None,
@@ -442,7 +461,7 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
 /// `emit` in the order of `sets`, as soon as it and every earlier set are done (the model of
 /// a set is dropped as soon as it is checked). A progress bar shows on a terminal once
 /// checking takes over 1 s.
-fn check_sets(root: &PcgenRoot, sets: &[Vec<PathBuf>], mut emit: impl FnMut(SetReport)) {
+pub(crate) fn check_sets(root: &PcgenRoot, sets: &[Vec<PathBuf>], mut emit: impl FnMut(SetReport)) {
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(sets.len() as u64),
         indicatif::ProgressDrawTarget::hidden(),

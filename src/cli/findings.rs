@@ -12,10 +12,10 @@ use rulebook::diagnostic::{
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-/// A replacement that a "did you mean" help suggests.
+/// One edit of the fix a diagnostic suggests ([`Diagnostic::edits`]).
 #[derive(Clone, Debug)]
 pub struct Fix {
-    /// The suggested text.
+    /// The text written.
     pub replacement: String,
     /// 1-based line and column (characters) where the replaced text starts.
     pub start: (usize, usize),
@@ -31,8 +31,8 @@ pub struct Finding {
     /// The path of each label's file as a report shows it (the primary first, as in
     /// `json.labels`); empty for text that is no file.
     pub shown: Vec<String>,
-    /// The suggested replacement, if the help has one.
-    pub fix: Option<Fix>,
+    /// The edits of the fix the finding suggests, in order of place (empty for none).
+    pub fix: Vec<Fix>,
     /// See [`rulebook::diagnostic::fingerprint`].
     pub fingerprint: String,
     /// With `--changed-since`: the finding is in a file that did not change (its load set
@@ -63,18 +63,19 @@ impl Finding {
             })
             .collect();
         let file = set.sources.get(d.span.file);
-        let fix = file.and_then(|f| {
-            use rulebook::lsp::diagnostics::{replaced_part, suggested};
-            let replacement = suggested(d)?;
-            let covered = f.text.get(d.span.range())?;
-            let part = replaced_part(covered, &d.message, replacement);
-            let start = d.span.range().start + part.start;
-            Some(Fix {
-                replacement: replacement.to_owned(),
-                start: f.line_col(start),
-                end: f.line_col(start + part.len()),
+        let mut fix: Vec<Fix> = file
+            .map(|f| {
+                d.edits(&f.text)
+                    .into_iter()
+                    .map(|e| Fix {
+                        replacement: e.text,
+                        start: f.line_col(e.range.start),
+                        end: f.line_col(e.range.end),
+                    })
+                    .collect()
             })
-        });
+            .unwrap_or_default();
+        fix.sort_by_key(|e| (e.start, e.end));
         Finding {
             json,
             shown,

@@ -17,6 +17,8 @@ mod eval;
 mod example;
 mod explain;
 mod findings;
+mod fix;
+mod fmt;
 mod graph;
 mod input;
 mod output;
@@ -55,6 +57,9 @@ pub enum Command {
     /// Load PCC/LST datasets and report every problem.
     #[command(after_help = check::EXAMPLES)]
     Check(check::CheckArgs),
+    /// Lay out LST and PCC files as PrettyLST does, without changing what PCGen reads.
+    #[command(after_help = fmt::EXAMPLES)]
+    Fmt(fmt::FmtArgs),
     /// Evaluate one formula.
     #[command(after_help = eval::EXAMPLES)]
     Eval(eval::EvalArgs),
@@ -104,6 +109,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let out = &cli.output;
     match cli.command {
         Some(Command::Check(a)) => check::run(a, out),
+        Some(Command::Fmt(a)) => fmt::run(a, out),
         Some(Command::Eval(a)) => eval::run(a, out),
         Some(Command::Conformance(a)) => conformance::run(a, out),
         Some(Command::Calc(a)) => calc::run(a, out),

@@ -214,3 +214,22 @@ pub fn eprint(text: &str) {
     let _ = err.write_all(text.as_bytes());
     let _ = err.flush();
 }
+
+/// A path as `fmt` and `check --fix` show it: relative to the current folder when below it.
+pub fn shown_path(path: &std::path::Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    path.strip_prefix(&cwd)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// The unified diff (one line of context) from `old` to `new`, the text of `path`.
+pub fn unified_diff(path: &std::path::Path, old: &str, new: &str) -> String {
+    let name = shown_path(path);
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(1)
+        .header(&name, &name)
+        .to_string()
+}

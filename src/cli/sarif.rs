@@ -5,7 +5,7 @@
 //! One run, whose driver lists a rule for every code reported (its name, a link to its
 //! entry in `docs/errors.md`, its level); each result has its location, the other labels
 //! as related locations, a fingerprint that survives line moves
-//! ([`rulebook::diagnostic::fingerprint`]) and, when the help says "did you mean", a fix.
+//! ([`rulebook::diagnostic::fingerprint`]) and the fix the finding suggests (every edit of it).
 //! File locations are relative to `%SRCROOT%`, the current folder, when the file is below
 //! it.
 
@@ -250,22 +250,34 @@ pub fn log(findings: &[Finding], docs_base: &str, cwd: &Path) -> Log {
                 }),
             })
             .collect();
-        let fixes = match (&f.fix, &primary) {
-            (Some(fix), Some((_, at))) => vec![SarifFix {
-                description: Text {
-                    text: format!("write `{}`", fix.replacement),
-                },
-                artifact_changes: vec![ArtifactChange {
-                    artifact_location: at.clone(),
-                    replacements: vec![Replacement {
-                        deleted_region: region(fix.start, fix.end),
-                        inserted_content: Text {
-                            text: fix.replacement.clone(),
-                        },
+        let fixes = match (&f.fix[..], &primary) {
+            ([], _) | (_, None) => Vec::new(),
+            (edits, Some((_, at))) => {
+                let said: Vec<String> = edits
+                    .iter()
+                    .map(|e| match e.replacement.as_str() {
+                        "" => "delete".to_owned(),
+                        text => format!("write `{}`", text.trim()),
+                    })
+                    .collect();
+                vec![SarifFix {
+                    description: Text {
+                        text: said.join("; "),
+                    },
+                    artifact_changes: vec![ArtifactChange {
+                        artifact_location: at.clone(),
+                        replacements: edits
+                            .iter()
+                            .map(|e| Replacement {
+                                deleted_region: region(e.start, e.end),
+                                inserted_content: Text {
+                                    text: e.replacement.clone(),
+                                },
+                            })
+                            .collect(),
                     }],
-                }],
-            }],
-            _ => Vec::new(),
+                }]
+            }
         };
         let locations = primary
             .map(|(l, at)| Location {

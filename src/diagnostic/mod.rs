@@ -9,11 +9,13 @@
 pub mod baseline;
 pub mod escape;
 mod fingerprint;
+pub mod fix;
 mod render;
 mod renumber;
 mod window;
 
 pub use fingerprint::{Fingerprints, fingerprint, pointed_text};
+pub use fix::{Edit, Safety, Suggestion};
 pub use render::{
     DEFAULT_WIDTH, MAX_LABELS, MAX_TEXT, PathView, RenderOptions, render, render_with, write_report,
 };
@@ -105,10 +107,10 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Extra facts (e.g. "PCGen would reject this").
     pub notes: Vec<String>,
-    /// The text that should replace what the span covers ("did you mean"), as a value: the
-    /// language server's quick fix and SARIF's fix take it from here, not from the help's
-    /// prose.
-    pub suggestion: Option<String>,
+    /// What to write instead, as a value (see [`fix`]): `check --fix`, the language
+    /// server's quick fixes and SARIF's fixes take it from here (through
+    /// [`Diagnostic::edit`]), not from the help's prose.
+    pub suggestion: Option<Box<Suggestion>>,
     /// The name an unknown-name finding is about and what would define it, as a value: the
     /// data folder's other campaigns are searched for it ([`crate::model::elsewhere`]) from
     /// here, not from the message's prose. `None` for the other findings.
@@ -210,9 +212,40 @@ impl Diagnostic {
         self
     }
 
-    /// Sets the replacement the diagnostic suggests for its span's text.
+    /// Sets the replacement the diagnostic suggests for (the part of) its span that the
+    /// text stands for: a guess, applied only as an unsafe fix.
     pub fn with_suggestion(mut self, text: impl Into<String>) -> Self {
-        self.suggestion = Some(text.into());
+        self.suggestion = Some(Box::new(Suggestion {
+            text: text.into(),
+            span: None,
+            safety: Safety::Unsafe,
+            more: Vec::new(),
+        }));
+        self
+    }
+
+    /// Sets the replacement of exactly `span` the diagnostic suggests, and whether it keeps
+    /// the meaning (a [`Safety::Safe`] fix is applied by `check --fix`, and a note says so).
+    pub fn with_fix(self, span: Span, text: impl Into<String>, safety: Safety) -> Self {
+        self.with_fixes(vec![(span, text.into())], safety)
+    }
+
+    /// Sets a fix of several exact edits, applied together (moving a token); nothing when
+    /// `edits` is empty. A safe fix adds a note saying `check --fix` applies it.
+    pub fn with_fixes(mut self, edits: Vec<(Span, String)>, safety: Safety) -> Self {
+        let mut edits = edits.into_iter();
+        if let Some((span, text)) = edits.next() {
+            self.suggestion = Some(Box::new(Suggestion {
+                text,
+                span: Some(span),
+                safety,
+                more: edits.collect(),
+            }));
+            if safety == Safety::Safe {
+                self.notes
+                    .push("`rulebook check --fix` makes this change (a safe fix)".to_owned());
+            }
+        }
         self
     }
 

@@ -1,6 +1,6 @@
 //! rulebook diagnostics as LSP diagnostics: code with a link to `docs/errors.md`, severity,
 //! the secondary labels as related locations, `Unnecessary` for unused things, and the
-//! "did you mean" suggestion carried in `data` for the code action.
+//! edit the diagnostic suggests ([`Diagnostic::edit`]) carried in `data` for the code actions.
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lsp::checked::Checked;
@@ -10,59 +10,6 @@ use crate::source::{FileId, Span};
 use lsp_types as lsp;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-
-/// The suggestion of a help line such as ``did you mean `Score`?`` (or with double quotes).
-pub fn suggestion(help: &str) -> Option<&str> {
-    let rest = help.split("did you mean ").nth(1)?;
-    let quote = rest.chars().next().filter(|c| *c == '`' || *c == '"')?;
-    let body = rest.get(1..)?;
-    let end = body.find(quote)?;
-    body.get(..end).filter(|s| !s.is_empty())
-}
-
-/// The replacement a diagnostic suggests: its [`Diagnostic::suggestion`], else the
-/// "did you mean" of its help (the codes that predate the field say it only there).
-pub fn suggested(d: &Diagnostic) -> Option<&str> {
-    d.suggestion
-        .as_deref()
-        .or_else(|| d.help.as_deref().and_then(suggestion))
-}
-
-/// The part of a diagnostic's text that a suggestion replaces (a span may cover a whole
-/// token): the first name the message quotes (`` `SUBTRACT` ``) that the text holds, else the
-/// `:`/`|`/`=`/`,`/`(`-separated piece nearest to the suggestion. Byte range within `text`.
-pub fn replaced_part(text: &str, message: &str, suggestion: &str) -> std::ops::Range<usize> {
-    let quoted = message
-        .split(['`', '"'])
-        .skip(1)
-        .step_by(2)
-        .filter(|q| !q.is_empty());
-    for q in quoted {
-        if let Some(at) = text.find(q) {
-            return at..at + q.len();
-        }
-    }
-    let mut best: Option<(usize, std::ops::Range<usize>)> = None;
-    let mut start = 0;
-    for piece in text.split([':', '|', '=', ',', '(', ')', '"', '\t']) {
-        let r = start..start + piece.len();
-        start = r.end + 1;
-        let trimmed = piece.trim();
-        if trimmed.is_empty() {
-            continue;
-        }
-        let lead = piece.len() - piece.trim_start().len();
-        let r = r.start + lead..r.start + lead + trimmed.len();
-        let d = crate::name::edit_distance(
-            &trimmed.to_ascii_lowercase(),
-            &suggestion.to_ascii_lowercase(),
-        );
-        if best.as_ref().is_none_or(|(b, _)| d < *b) {
-            best = Some((d, r));
-        }
-    }
-    best.map_or(0..text.len(), |(_, r)| r)
-}
 
 /// The link to a code's entry in `docs/errors.md`, under `base` (the document's URL).
 pub fn code_href(base: &str, d: &Diagnostic) -> Option<lsp::Uri> {
@@ -122,13 +69,20 @@ pub fn to_lsp(
     if d.code.name.contains("deprecated") {
         tags.push(lsp::DiagnosticTag::DEPRECATED);
     }
-    let data = suggested(d).and_then(|s| {
-        let text = checked.source(d.span.file)?.text.as_str();
-        let covered = text.get(d.span.range())?;
-        let part = replaced_part(covered, &d.message, s);
-        let start = d.span.start as usize + part.start;
-        let at = index.range(text, start, start + part.len());
-        Some(serde_json::json!({ "replace": s, "range": at }))
+    let data = checked.source(d.span.file).and_then(|f| {
+        let edits = d.edits(&f.text);
+        let (first, more) = edits.split_first()?;
+        let at = |e: &crate::diagnostic::Edit| index.range(&f.text, e.range.start, e.range.end);
+        let more: Vec<serde_json::Value> = more
+            .iter()
+            .map(|e| serde_json::json!({ "replace": e.text, "range": at(e) }))
+            .collect();
+        Some(serde_json::json!({
+            "replace": first.text,
+            "range": at(first),
+            "more": more,
+            "safe": first.safety == crate::diagnostic::Safety::Safe,
+        }))
     });
     Some(lsp::Diagnostic {
         range,
@@ -227,14 +181,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn suggestions_come_from_did_you_mean_help() {
-        assert_eq!(suggestion("did you mean `Score`?"), Some("Score"));
-        assert_eq!(suggestion("did you mean \"STR\"?"), Some("STR"));
-        assert_eq!(suggestion("declare it with GLOBAL:"), None);
-        assert_eq!(suggestion("did you mean ``?"), None);
-    }
-
-    #[test]
     fn an_unlisted_file_is_reported_once_with_the_nearest_pcc() {
         let mut sources = crate::source::SourceMap::new();
         let file = sources.add(crate::source::SourceFile::new(
@@ -251,15 +197,5 @@ mod tests {
         assert_eq!(shown.severity, Some(lsp::DiagnosticSeverity::INFORMATION));
         assert_eq!(shown.range, lsp::Range::default());
         assert!(shown.message.contains("`data/book/book.pcc`"));
-    }
-
-    #[test]
-    fn a_suggestion_replaces_the_nearest_piece_of_a_wide_span() {
-        assert_eq!(replaced_part("Scroe", "unknown variable", "Score"), 0..5);
-        let token = "MODIFY:Score|SUBTRACT|1";
-        let message = "unknown modifier `SUBTRACT`";
-        assert_eq!(&token[replaced_part(token, message, "ADD")], "SUBTRACT");
-        let formula = " d20Mod( Scroe )";
-        assert_eq!(&formula[replaced_part(formula, "", "Score")], "Scroe");
     }
 }

@@ -13,7 +13,9 @@
 //! checked load sets and texts are shared `Arc`s: the cursor's surroundings ([`context`]),
 //! what a name stands for ([`target`]), [`hover`], [`navigate`] (definition, references),
 //! [`complete`], [`symbols`], [`links`] (a PCC's file entries), [`folding`], [`semantic`]
-//! tokens, [`rename`], [`inlay`] hints. Positions are UTF-16 ([`position`]).
+//! tokens, [`rename`], [`inlay`] hints, quick fixes and "fix all" from the fixes
+//! diagnostics suggest ([`requests::code_actions`]), and [`formatting`] with `rulebook
+//! fmt`'s layout. Positions are UTF-16 ([`position`]).
 //!
 //! Like the CLI, this module may do IO (stdio, the disk under the overlay); nothing below
 //! uses it.
@@ -23,6 +25,7 @@ pub mod complete;
 pub mod context;
 pub mod diagnostics;
 pub mod folding;
+pub mod formatting;
 pub mod hover;
 pub mod inlay;
 pub mod links;

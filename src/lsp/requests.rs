@@ -131,7 +131,31 @@ pub fn completion(snap: &Snapshot, p: &lsp::CompletionParams) -> Option<lsp::Com
     Some(lsp::CompletionResponse::Array(items))
 }
 
-/// `textDocument/codeAction`: "replace with the suggestion" for every "did you mean" in range.
+/// The edits of the fix a published diagnostic carries in its `data` (see
+/// [`crate::lsp::diagnostics`]) and whether the fix is safe.
+fn fix_of(d: &lsp::Diagnostic) -> Option<(Vec<lsp::TextEdit>, bool)> {
+    let data = d.data.as_ref()?;
+    let edit = |v: &serde_json::Value| {
+        let new = v.get("replace")?.as_str()?;
+        let range = serde_json::from_value::<lsp::Range>(v.get("range")?.clone()).ok()?;
+        Some(lsp::TextEdit::new(range, new.to_owned()))
+    };
+    let mut edits = vec![edit(data)?];
+    for more in data
+        .get("more")
+        .and_then(|m| m.as_array())
+        .into_iter()
+        .flatten()
+    {
+        edits.push(edit(more)?);
+    }
+    let safe = data.get("safe").and_then(serde_json::Value::as_bool) == Some(true);
+    Some((edits, safe))
+}
+
+/// `textDocument/codeAction`: a quick fix for every diagnostic in range that suggests one,
+/// and "fix all" (`source.fixAll`): every safe fix of the document at once, the overlapping
+/// ones left for the next time — what `rulebook check --fix` writes.
 pub fn code_actions(snap: &Snapshot, p: &lsp::CodeActionParams) -> Vec<lsp::CodeActionOrCommand> {
     let doc = &p.text_document.uri;
     let published = uri::to_path(doc)
@@ -139,41 +163,79 @@ pub fn code_actions(snap: &Snapshot, p: &lsp::CodeActionParams) -> Vec<lsp::Code
         .cloned()
         .unwrap_or_default();
     let overlaps = |r: &lsp::Range| r.start <= p.range.end && p.range.start <= r.end;
+    let action = |title: String, kind, diagnostics, edits: Vec<lsp::TextEdit>| {
+        lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+            title,
+            kind: Some(kind),
+            diagnostics: Some(diagnostics),
+            edit: Some(lsp::WorkspaceEdit {
+                changes: Some(HashMap::from([(doc.clone(), edits)])),
+                ..Default::default()
+            }),
+            is_preferred: Some(true),
+            ..Default::default()
+        })
+    };
     let mut out = Vec::new();
     for d in p.context.diagnostics.iter().chain(published.iter()) {
         if !overlaps(&d.range) {
             continue;
         }
-        let Some(new) = d
-            .data
-            .as_ref()
-            .and_then(|v| v.get("replace"))
-            .and_then(|v| v.as_str())
-        else {
+        let Some((edits, _)) = fix_of(d) else {
             continue;
         };
-        let title = format!("Replace with `{new}`");
+        let title = match &edits[..] {
+            [one] => format!("Replace with `{}`", one.new_text),
+            many => format!("Apply the fix ({} edits)", many.len()),
+        };
         if out.iter().any(|a: &lsp::CodeActionOrCommand| matches!(a, lsp::CodeActionOrCommand::CodeAction(c) if c.title == title)) {
             continue;
         }
-        let range = d
-            .data
-            .as_ref()
-            .and_then(|v| v.get("range"))
-            .and_then(|r| serde_json::from_value::<lsp::Range>(r.clone()).ok())
-            .unwrap_or(d.range);
-        let edit = lsp::TextEdit::new(range, new.to_owned());
-        out.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+        out.push(action(
             title,
-            kind: Some(lsp::CodeActionKind::QUICKFIX),
-            diagnostics: Some(vec![d.clone()]),
-            edit: Some(lsp::WorkspaceEdit {
-                changes: Some(HashMap::from([(doc.clone(), vec![edit])])),
-                ..Default::default()
-            }),
-            is_preferred: Some(true),
-            ..Default::default()
-        }));
+            lsp::CodeActionKind::QUICKFIX,
+            vec![d.clone()],
+            edits,
+        ));
+    }
+    let wanted = |kind: &lsp::CodeActionKind| {
+        p.context
+            .only
+            .as_ref()
+            .is_none_or(|only| only.iter().any(|o| kind.as_str().starts_with(o.as_str())))
+    };
+    if wanted(&lsp::CodeActionKind::SOURCE_FIX_ALL) {
+        let mut taken: Vec<lsp::TextEdit> = Vec::new();
+        let mut fixed = Vec::new();
+        for d in &published {
+            let Some((edits, true)) = fix_of(d) else {
+                continue;
+            };
+            let clash = |e: &lsp::TextEdit| {
+                taken.iter().any(|t| {
+                    e.range.start < t.range.end && t.range.start < e.range.end
+                        || (e.range == t.range && e.range.start != e.range.end)
+                })
+            };
+            if edits.iter().any(clash) {
+                continue;
+            }
+            taken.extend(edits);
+            fixed.push(d.clone());
+        }
+        if !taken.is_empty() {
+            let title = format!(
+                "Fix all: apply rulebook's {} safe fix{}",
+                fixed.len(),
+                if fixed.len() == 1 { "" } else { "es" }
+            );
+            out.push(action(
+                title,
+                lsp::CodeActionKind::SOURCE_FIX_ALL,
+                fixed,
+                taken,
+            ));
+        }
     }
     out
 }

@@ -13,7 +13,7 @@ use crate::lsp::recheck::{CheckDone, CheckJob};
 use crate::lsp::session::{Publish, Session, Snapshot};
 use crate::lsp::settings::Settings;
 use crate::lsp::transport::{self, Incoming};
-use crate::lsp::{folding, inlay, links, requests, semantic, uri};
+use crate::lsp::{folding, formatting, inlay, links, requests, semantic, uri};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use serde::Serialize;
@@ -81,7 +81,17 @@ pub fn capabilities() -> lsp::ServerCapabilities {
             trigger_characters: Some(vec![":".into(), "|".into(), "\"".into(), "(".into()]),
             ..Default::default()
         }),
-        code_action_provider: Some(lsp::CodeActionProviderCapability::Simple(true)),
+        code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
+            lsp::CodeActionOptions {
+                code_action_kinds: Some(vec![
+                    lsp::CodeActionKind::QUICKFIX,
+                    lsp::CodeActionKind::SOURCE_FIX_ALL,
+                ]),
+                ..Default::default()
+            },
+        )),
+        document_formatting_provider: Some(lsp::OneOf::Left(true)),
+        document_range_formatting_provider: Some(lsp::OneOf::Left(true)),
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
         workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
         inlay_hint_provider: Some(lsp::OneOf::Left(true)),
@@ -754,6 +764,8 @@ pub fn answer(snap: &Snapshot, req: Request) -> Response {
         "textDocument/documentLink" => run(req, |p: &lsp::DocumentLinkParams| {
             links::document_links(snap, &p.text_document.uri)
         }),
+        "textDocument/formatting" => run(req, |p| formatting::formatting(snap, p)),
+        "textDocument/rangeFormatting" => run(req, |p| formatting::range_formatting(snap, p)),
         _ => Response::new_err(
             req.id,
             ErrorCode::MethodNotFound as i32,

@@ -269,6 +269,8 @@ struct Checker<'t, 'o> {
     /// Whether tokens are first tried on the quiet path (always, but in a test that proves
     /// the quiet path changes no diagnostic).
     quick: bool,
+    /// The last `CLASS:` line of the file: where a CLASS token on a level-1 line moves to.
+    class_line: Option<Span>,
 }
 
 /// The last kind looked up and its table (lines of one file nearly always share a kind).
@@ -290,6 +292,7 @@ impl<'t, 'o> Checker<'t, 'o> {
             pre: vocab.kind_table("PRE"),
             plain: None,
             quick: true,
+            class_line: None,
         }
     }
 }
@@ -349,6 +352,9 @@ impl<'t> Checker<'t, '_> {
                 first: first_col,
                 level,
             } => {
+                if table_kind == "CLASS" && first_text.starts_with("CLASS:") {
+                    self.class_line = Some(line.span);
+                }
                 let skip = match first_col {
                     FirstColumn::Token => 0,
                     FirstColumn::Name => {
@@ -665,6 +671,14 @@ impl<'t> Checker<'t, '_> {
             }
         } else if row.status == Status::DeprecatedAccepted {
             self.deprecated(kind, row, name, name_span, replacement(row, kind));
+            // The whole token rewritten, when the form has an exact replacement; a CLASS
+            // token on a level-1 line moved to the CLASS line.
+            let edits = match super::rewrite::exact_replacement(name, value) {
+                Some(text) => vec![(tok, text)],
+                None if row.kind == "CLASSLEVEL" => self.class_token_move(tok),
+                None => Vec::new(),
+            };
+            self.attach_safe_fix(edits);
         }
         self.bonus_fields(name, value, value_span);
         if takes_nested_pres(name) && may_hold_pre(value) {
@@ -719,6 +733,36 @@ impl<'t> Checker<'t, '_> {
             ),
         };
         self.out.push(d);
+    }
+
+    /// Gives the diagnostic just pushed the safe fix of `edits` (nothing when empty).
+    fn attach_safe_fix(&mut self, edits: Vec<(Span, String)>) {
+        if let (Some(d), false) = (self.out.last_mut(), edits.is_empty()) {
+            *d = d.clone().with_fixes(edits, crate::diagnostic::Safety::Safe);
+        }
+    }
+
+    /// The edits moving the token `tok` of a level-1 line to the end of the file's last
+    /// `CLASS:` line (PCGen reads it there as it reads it on level 1): the token and the
+    /// blanks before it removed, a tab and the token added there. None without a CLASS line
+    /// before it.
+    fn class_token_move(&self, tok: Span) -> Vec<(Span, String)> {
+        let Some(class) = self.class_line.filter(|c| c.end <= tok.start) else {
+            return Vec::new();
+        };
+        let bytes = self.text.as_bytes();
+        let mut from = tok.start as usize;
+        while from > 0 && matches!(bytes.get(from - 1), Some(b'\t' | b' ')) {
+            from -= 1;
+        }
+        let token = self.slice(tok);
+        vec![
+            (Span::new(tok.file, from..tok.end as usize), String::new()),
+            (
+                Span::new(class.file, class.end as usize..class.end as usize),
+                format!("\t{token}"),
+            ),
+        ]
     }
 
     /// A `T0113` for the deprecated form `what` (of `row`) on a `kind` line, saying what
@@ -813,6 +857,16 @@ impl<'t> Checker<'t, '_> {
                     let what = format!("{}:{s}", row.token);
                     let instead = sub_replacement(row.token, s, kind);
                     self.deprecated(kind, row, &what, sub_span, instead);
+                    // The whole token (`NAME:` before the value) rewritten, when exact.
+                    let head = row.token.len() + 1;
+                    let start = (span.start as usize).saturating_sub(head);
+                    let tok = Span::new(span.file, start..span.end as usize);
+                    let named = self.slice(tok).get(..head) == Some(&format!("{}:", row.token));
+                    let edits = match super::rewrite::exact_replacement(row.token, value) {
+                        Some(text) if named => vec![(tok, text)],
+                        _ => Vec::new(),
+                    };
+                    self.attach_safe_fix(edits);
                     return true;
                 }
                 false

@@ -4,7 +4,8 @@
 //! The table ([`table`]) is `pcgen-token-vocabulary.tsv` (from the shared reference), compiled
 //! in and parsed once. [`lines`] decides which line type a line is (CLASS level lines, kit
 //! lines, SOURCE lines …); [`check`] reports unknown, misplaced, mistyped and deprecated
-//! tokens (`T0110`–`T0117`), saying per deprecated form what PCGen does ([`deprecation`]),
+//! tokens (`T0110`–`T0117`), saying per deprecated form what PCGen does ([`deprecation`])
+//! and, for the few with an exact replacement, giving it as a safe fix ([`rewrite`]),
 //! and the fields PCGen drops after a bonus's value (`T0118`, `bonus`);
 //! [`tokenmap`] is its one-probe lookup of a token's name. It sits
 //! beside the loader: it uses the loader's token lines and file kinds, and the model calls it
@@ -17,6 +18,7 @@ pub mod codes;
 pub mod deprecation;
 pub mod lines;
 pub mod names;
+pub mod rewrite;
 pub mod suggest;
 pub mod table;
 pub mod tokenmap;

@@ -27,7 +27,11 @@ fn check(files: &[(&str, &str, &str)]) -> Vec<(String, String, usize, usize, Str
             let (line, col) = file.line_col(d.span.range().start);
             let name = file.path.rsplit('/').next().unwrap_or("").to_owned();
             let text = file.text.get(d.span.range()).unwrap_or("").to_owned();
-            let suggestion = d.suggestion.clone().unwrap_or_default();
+            let suggestion = d
+                .suggestion
+                .as_ref()
+                .map(|s| s.text.clone())
+                .unwrap_or_default();
             (d.code.id.to_owned(), name, line, col, text, suggestion)
         })
         .collect()

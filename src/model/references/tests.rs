@@ -497,7 +497,13 @@ fn prerequisite_keys(
             let file = load.sources.get(d.span.file).unwrap();
             let (line, col) = file.line_col(d.span.range().start);
             let text = file.text.get(d.span.range()).unwrap_or("").to_owned();
-            (d.code.id.to_owned(), line, col, text, d.suggestion.clone())
+            (
+                d.code.id.to_owned(),
+                line,
+                col,
+                text,
+                d.suggestion.as_ref().map(|s| s.text.clone()),
+            )
         })
         .collect()
 }
