@@ -6,29 +6,19 @@
 #[path = "support/lsp.rs"]
 mod lsp_client;
 
-use lsp_client::{Client, copy_dir, temp_root, uri};
+use lsp_client::{Client, check_json, copy_dir, temp_root, uri};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
 /// `severity code line` as `check --format json` gives a finding (line 1-based).
 type Finding = (String, String, u64);
 
 /// The findings `rulebook check PCC --format json` reports in the file `file_name`.
 fn check_findings(pcc: &Path, file_name: &str) -> BTreeSet<Finding> {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulebook"))
-        .arg("check")
-        .arg(pcc)
-        .args(["--format", "json"])
-        .output()
-        .expect("run rulebook check");
-    let json: Value = serde_json::from_slice(&out.stdout).expect("check's JSON");
-    json["diagnostics"]
-        .as_array()
-        .expect("diagnostics")
+    let cwd = std::env::current_dir().expect("the current folder");
+    check_json(&[pcc.as_os_str()], &cwd, file_name)
         .iter()
-        .filter(|d| d["file"].as_str().is_some_and(|f| f.ends_with(file_name)))
         .map(|d| {
             (
                 d["severity"].as_str().unwrap().to_owned(),

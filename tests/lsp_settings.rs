@@ -7,11 +7,10 @@
 #[path = "support/lsp.rs"]
 mod lsp_client;
 
-use lsp_client::{Client, copy_dir, temp_root, uri};
+use lsp_client::{Client, check_json, copy_dir, temp_root, uri};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// A PCGen install (`pcgen/`: the Handsworld game mode and dataset) and beside it a
 /// homebrew folder (`brew/`) whose ability modifies a misspelt variable of the install.
@@ -41,19 +40,9 @@ fn install_and_homebrew(name: &str) -> (PathBuf, PathBuf) {
 
 /// `code line` of each finding `rulebook check` reports in `file_name` (line 1-based).
 fn check_findings(args: &[&str], cwd: &Path, file_name: &str) -> BTreeSet<(String, u64)> {
-    let out = Command::new(env!("CARGO_BIN_EXE_rulebook"))
-        .arg("check")
-        .args(args)
-        .args(["--format", "json"])
-        .current_dir(cwd)
-        .output()
-        .expect("run rulebook check");
-    let json: Value = serde_json::from_slice(&out.stdout).expect("check's JSON");
-    json["diagnostics"]
-        .as_array()
-        .expect("diagnostics")
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    check_json(&args, cwd, file_name)
         .iter()
-        .filter(|d| d["file"].as_str().is_some_and(|f| f.ends_with(file_name)))
         .map(|d| {
             (
                 d["code"].as_str().unwrap().to_owned(),

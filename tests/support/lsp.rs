@@ -264,3 +264,23 @@ pub fn line_of(location: &Value) -> String {
     let line = location["range"]["start"]["line"].as_u64().unwrap() as usize;
     text.lines().nth(line).unwrap_or("").to_owned()
 }
+
+/// The diagnostics `rulebook check ARGS --format json`, run in `cwd`, reports in the file
+/// whose path ends with `file_name` (what the editor's findings are compared with).
+pub fn check_json(args: &[&std::ffi::OsStr], cwd: &Path, file_name: &str) -> Vec<Value> {
+    let out = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+        .arg("check")
+        .args(args)
+        .args(["--format", "json"])
+        .current_dir(cwd)
+        .output()
+        .expect("run rulebook check");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("check's JSON");
+    json["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["file"].as_str().is_some_and(|f| f.ends_with(file_name)))
+        .cloned()
+        .collect()
+}
