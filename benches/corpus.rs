@@ -15,8 +15,7 @@
 mod support;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use rulebook::check::{RunReport, check_in_order};
-use rulebook::load::{CampaignIndex, DiskFs, FileCache, FileSystem, PcgenRoot};
+use rulebook::load::{DiskFs, FileSystem, PcgenRoot};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -39,32 +38,6 @@ fn floor(files: &[PathBuf]) -> usize {
         .iter()
         .map(|f| std::fs::read(f).map_or(0, |b| b.iter().filter(|c| **c == b'\n').count()))
         .sum()
-}
-
-/// What a run leaves that `rulebook check` never frees (`src/cli/check.rs` leaves the
-/// run's file cache and campaign index to the process exit): the benchmarks drop it
-/// outside their timing, and `CORPUS_SETS` times its drop on its own.
-struct Leftovers {
-    #[allow(dead_code)]
-    cache: FileCache,
-    #[allow(dead_code)]
-    index: CampaignIndex,
-}
-
-/// Checks the load sets as `rulebook check` does; returns the totals and what the CLI
-/// would not free.
-fn check(root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> ((usize, usize), Leftovers) {
-    let mut run = RunReport::new();
-    let index = CampaignIndex::build_parallel(&DiskFs, root);
-    let cache = FileCache::new();
-    check_in_order(&DiskFs, root, sets, &index, &cache, |report| {
-        run.add(&report);
-    });
-    let s = run.summary();
-    (
-        (s.errors + s.warnings + s.notes, s.load_sets),
-        Leftovers { cache, index },
-    )
 }
 
 /// CPU time (user + system) and peak resident set size of this process so far.
@@ -96,7 +69,7 @@ fn measure_once(root: &PcgenRoot, sets: &[Vec<PathBuf>], n: &str) {
     let first = sets.get(..n).unwrap_or(sets);
     let (cpu_before, rss_before) = usage();
     let start = std::time::Instant::now();
-    let ((findings, load_sets), leftovers) = check(root, first);
+    let ((findings, load_sets), leftovers) = support::check(root, first);
     let wall = start.elapsed();
     let (cpu_after, rss) = usage();
     let start = std::time::Instant::now();
@@ -134,7 +107,7 @@ fn bench(c: &mut Criterion) {
         let first = sets.get(..n).unwrap_or(&sets);
         g.bench_function(format!("check_sets/{n}"), |b| {
             // Timed as the CLI runs: what it never frees is dropped outside the timing.
-            b.iter_with_large_drop(|| check(&root, first))
+            b.iter_with_large_drop(|| support::check(&root, first))
         });
     }
     g.finish();

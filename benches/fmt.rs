@@ -11,9 +11,8 @@ mod support;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rayon::prelude::*;
-use rulebook::check::{RunReport, check_in_order};
 use rulebook::fmt::{Target, format_bytes, kinds::kinds_listed};
-use rulebook::load::{CampaignIndex, DiskFs, FileCache, FileSystem, PcgenRoot};
+use rulebook::load::{DiskFs, FileSystem};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -54,19 +53,6 @@ fn fmt(data: &Path) -> usize {
         .count()
 }
 
-/// Checks every load set as `rulebook check` does; the number of findings.
-fn check(root: &PcgenRoot, sets: &[Vec<PathBuf>]) -> (usize, (FileCache, CampaignIndex)) {
-    let mut run = RunReport::new();
-    let index = CampaignIndex::build_parallel(&DiskFs, root);
-    let cache = FileCache::new();
-    check_in_order(&DiskFs, root, sets, &index, &cache, |report| {
-        run.add(&report);
-    });
-    let s = run.summary();
-    // What the CLI leaves to the process exit is dropped outside the timing.
-    (s.errors + s.warnings + s.notes, (cache, index))
-}
-
 fn bench(c: &mut Criterion) {
     let Some((_, root, sets)) = support::corpus("fmt") else {
         return;
@@ -77,7 +63,7 @@ fn bench(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(5));
     g.bench_function("fmt_corpus", |b| b.iter(|| black_box(fmt(&root.data))));
     g.bench_function("check_corpus", |b| {
-        b.iter_with_large_drop(|| check(&root, &sets))
+        b.iter_with_large_drop(|| support::check(&root, &sets))
     });
     g.finish();
 }
