@@ -77,6 +77,7 @@ pub mod formula;
 pub(crate) mod fxhash;
 pub mod jep;
 pub mod load;
+#[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod model;
 pub mod name;

@@ -1,7 +1,7 @@
 //! The pipeline's one-way dependencies (docs/architecture.md) hold in the code: a module only
 //! uses the layers before it. Doc comments may mention any layer.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Each layer and the layers it may use.
 const ALLOWED: &[(&str, &[&str])] = &[
@@ -111,7 +111,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
 ];
 
-fn files(path: &Path, out: &mut Vec<std::path::PathBuf>) {
+fn files(path: &Path, out: &mut Vec<PathBuf>) {
     if path.is_dir() {
         for e in std::fs::read_dir(path).unwrap().flatten() {
             files(&e.path(), out);
@@ -121,9 +121,130 @@ fn files(path: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
+/// The module path of a source file below `src/` (`model/build/mod.rs` → `model::build`).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = file
+        .strip_prefix(src)
+        .unwrap()
+        .with_extension("")
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// Every item a file names through `crate::`, `super::` or `self::` — in `use` trees (groups
+/// split over lines included) and in paths written inline (`crate::load::FileSystem` in a
+/// type, `super::super::Fast`) — resolved to the crate's top-level module it lies in, with
+/// the line it is written on. Inline `mod` blocks count for `super`.
+struct Uses {
+    module: Vec<String>,
+    found: Vec<(String, usize)>,
+}
+
+impl Uses {
+    /// The top-level module `segments` (a path as written, from the file's `module`) names.
+    fn resolve(&self, segments: &[String]) -> Option<String> {
+        let mut at = self.module.clone();
+        let mut rest = segments;
+        match rest.first()?.as_str() {
+            "crate" => {
+                at.clear();
+                rest = &rest[1..];
+            }
+            "super" | "self" => {
+                while let Some(first) = rest.first() {
+                    match first.as_str() {
+                        "super" => {
+                            at.pop();
+                        }
+                        "self" => {}
+                        _ => break,
+                    }
+                    rest = &rest[1..];
+                }
+            }
+            _ => return None,
+        }
+        at.first().cloned().or_else(|| rest.first().cloned())
+    }
+
+    fn tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree, line: usize) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.tree(prefix, &p.tree, line);
+                prefix.pop();
+            }
+            syn::UseTree::Group(g) => {
+                for t in &g.items {
+                    let line = syn::spanned::Spanned::span(t).start().line;
+                    self.tree(prefix, t, line);
+                }
+            }
+            syn::UseTree::Name(n) => self.leaf(prefix, n.ident.to_string(), line),
+            syn::UseTree::Rename(r) => self.leaf(prefix, r.ident.to_string(), line),
+            syn::UseTree::Glob(_) => {
+                if let Some(m) = self.resolve(prefix) {
+                    self.found.push((m, line));
+                }
+            }
+        }
+    }
+
+    fn leaf(&mut self, prefix: &[String], name: String, line: usize) {
+        let mut path = prefix.to_vec();
+        path.push(name);
+        if let Some(m) = self.resolve(&path) {
+            self.found.push((m, line));
+        }
+    }
+}
+
+impl<'ast> syn::visit::Visit<'ast> for Uses {
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        let line = syn::spanned::Spanned::span(&item.tree).start().line;
+        self.tree(&mut Vec::new(), &item.tree, line);
+    }
+
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        self.module.push(item.ident.to_string());
+        syn::visit::visit_item_mod(self, item);
+        self.module.pop();
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if segments.len() > 1 {
+            if let Some(m) = self.resolve(&segments) {
+                let line = path.segments[0].ident.span().start().line;
+                self.found.push((m, line));
+            }
+        }
+        syn::visit::visit_path(self, path);
+    }
+}
+
+/// The top-level modules a file of `src/` uses, each with a line that uses it.
+fn uses(src: &Path, file: &Path) -> Vec<(String, usize)> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let ast = syn::parse_file(&text)
+        .unwrap_or_else(|e| panic!("{}: not Rust syn can read: {e}", file.display()));
+    let mut uses = Uses {
+        module: module_of(src, file),
+        found: Vec::new(),
+    };
+    syn::visit::Visit::visit_file(&mut uses, &ast);
+    uses.found
+}
+
 #[test]
 fn layers_only_use_earlier_layers() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let layers: Vec<&str> = ALLOWED.iter().map(|(l, _)| *l).collect();
     let mut problems = Vec::new();
     for (layer, allowed) in ALLOWED {
         let dir = src.join(layer);
@@ -134,41 +255,44 @@ fn layers_only_use_earlier_layers() {
             list.push(src.join(format!("{layer}.rs")));
         }
         for file in list {
-            let text = std::fs::read_to_string(&file).unwrap();
-            for (n, line) in text.lines().enumerate() {
-                let code = line.trim_start();
-                if code.starts_with("//") {
-                    continue;
-                }
-                let mut rest = code;
-                while let Some(at) = rest.find("crate::") {
-                    rest = &rest[at + 7..];
-                    // `crate::x::…` or `crate::{x, y::…}`.
-                    let group = match rest.strip_prefix('{') {
-                        Some(inner) => inner.split('}').next().unwrap_or(""),
-                        None => rest,
-                    };
-                    for item in group.split(',') {
-                        let used: String = item
-                            .trim_start()
-                            .chars()
-                            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                            .collect();
-                        if !used.is_empty() && used != *layer && !allowed.contains(&used.as_str()) {
-                            problems.push(format!(
-                                "{}:{}: `{layer}` uses `{used}`",
-                                file.strip_prefix(&src).unwrap().display(),
-                                n + 1
-                            ));
-                        }
-                        if rest.starts_with('{') {
-                            continue;
-                        }
-                        break;
-                    }
+            for (used, line) in uses(&src, &file) {
+                let is_layer = layers.contains(&used.as_str());
+                if is_layer && used != *layer && !allowed.contains(&used.as_str()) {
+                    problems.push(format!(
+                        "{}:{line}: `{layer}` uses `{used}`",
+                        file.strip_prefix(&src).unwrap().display(),
+                    ));
                 }
             }
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The reader itself: what the old line scan missed is seen.
+#[test]
+fn use_groups_over_lines_and_super_paths_are_read() {
+    let dir = std::env::temp_dir().join(format!("rulebook-layering-{}", std::process::id()));
+    let src = dir.join("src");
+    std::fs::create_dir_all(src.join("model/build")).unwrap();
+    let file = src.join("model/build/mod.rs");
+    std::fs::write(
+        &file,
+        "use crate::{\n    source::Span,\n    lsp::Session,\n};\n\
+         fn f() -> super::super::check::Checked { todo!() }\n\
+         mod inner { use super::super::super::cli::Args; }\n",
+    )
+    .unwrap();
+    let mut found = uses(&src, &file);
+    found.sort();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        found,
+        [
+            ("check".to_owned(), 5),
+            ("cli".to_owned(), 6),
+            ("lsp".to_owned(), 3),
+            ("source".to_owned(), 2),
+        ]
+    );
 }
