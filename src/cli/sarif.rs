@@ -1,6 +1,6 @@
 //! `--format sarif`: the findings of a run as a SARIF 2.1.0 log (the format GitHub code
 //! scanning and other CI tools read). `schemas/sarif-schema-2.1.0.json` is the official
-//! schema; `tests/cli_formats.rs` validates this output against it.
+//! schema; `tests/it/cli_formats.rs` validates this output against it.
 //!
 //! One run, whose driver lists a rule for every code reported (its name, a link to its
 //! entry in `docs/errors.md`, its level); each result has its location, the other labels

@@ -1,5 +1,5 @@
 //! The diagnostic codes a user can name in `--allow`/`--deny` and in `rulebook.toml`: every
-//! code documented in `docs/errors.md` (which `tests/error_codes.rs` keeps complete), read
+//! code documented in `docs/errors.md` (which `tests/it/error_codes.rs` keeps complete), read
 //! from the copy built in, and the words `warnings` and `notes`.
 
 use std::sync::OnceLock;

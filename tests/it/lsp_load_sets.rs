@@ -1,0 +1,151 @@
+//! The editor agrees with CI (issue 33, item 1): a file is checked in every load set that
+//! reads it, as `rulebook check` of each PCC would, its findings merged and labelled with
+//! their load set when the sets disagree; a data file no PCC lists says so. Spoken to over
+//! stdio, on temporary copies of real data (`../shared/pcgen-corpus`, which must be there).
+
+use crate::support::lsp as lsp_client;
+
+use lsp_client::{Client, check_json, copy_dir, temp_root, uri};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// `severity code line` as `check --format json` gives a finding (line 1-based).
+type Finding = (String, String, u64);
+
+/// The findings `rulebook check PCC --format json` reports in the file `file_name`.
+fn check_findings(pcc: &Path, file_name: &str) -> BTreeSet<Finding> {
+    let cwd = std::env::current_dir().expect("the current folder");
+    check_json(&[pcc.as_os_str()], &cwd, file_name)
+        .iter()
+        .map(|d| {
+            (
+                d["severity"].as_str().unwrap().to_owned(),
+                d["code"].as_str().unwrap().to_owned(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// An LSP diagnostic as a [`Finding`].
+fn finding(d: &Value) -> Finding {
+    let severity = match d["severity"].as_u64() {
+        Some(1) => "error",
+        Some(2) => "warning",
+        _ => "note",
+    };
+    (
+        severity.to_owned(),
+        d["code"].as_str().unwrap().to_owned(),
+        d["range"]["start"]["line"].as_u64().unwrap() + 1,
+    )
+}
+
+/// The load sets a diagnostic is labelled with (none: every set reading the file finds it).
+fn load_sets(d: &Value) -> Option<Vec<String>> {
+    let sets = d["data"]["loadSets"].as_array()?;
+    Some(
+        sets.iter()
+            .map(|s| s.as_str().unwrap().to_owned())
+            .collect(),
+    )
+}
+
+/// Alien Archive 2's abilities are listed by its own PCC and, through `PCC:`, by the
+/// Starfinder master loader. `check` of the book's PCC finds an M0111 at line 41 that the
+/// master loader (which loads the FACTDEF) does not: the editor shows it, labelled with the
+/// book's load set, and every finding of `check` of the book, no fewer and no more.
+#[test]
+fn a_file_gets_the_findings_of_check_of_each_pcc_that_lists_it() {
+    let corpus = lsp_client::shared_corpus();
+    let root = temp_root("aa2");
+    copy_dir(&corpus.join("system"), &root.join("system"));
+    copy_dir(
+        &corpus.join("data/starfinder"),
+        &root.join("data/starfinder"),
+    );
+    let book = root.join("data/starfinder/paizo/alien_archive_2");
+    let pcc = book.join("_starfinder_alien_archive_2.pcc");
+    let loader = root.join("data/starfinder/paizo/master_loader.pcc");
+    let file = book.join("saa2_abilities.lst");
+    let name = "alien_archive_2/saa2_abilities.lst";
+    let of_book = check_findings(&pcc, name);
+    let of_loader = check_findings(&loader, name);
+    let m0111 = ("error".to_owned(), "M0111".to_owned(), 41);
+    assert!(of_book.contains(&m0111), "{of_book:?}");
+    assert!(!of_loader.contains(&m0111), "{of_loader:?}");
+
+    let mut c = Client::start(&root);
+    let doc = uri(&file);
+    let text = std::fs::read_to_string(&file).unwrap();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
+    );
+    let diags = c.diagnostics(&doc);
+    let in_set = |set: &Path| -> BTreeSet<Finding> {
+        let set = uri(set);
+        diags
+            .iter()
+            .filter(|d| load_sets(d).is_none_or(|s| s.contains(&set)))
+            .map(finding)
+            .collect()
+    };
+    assert_eq!(in_set(&pcc), of_book, "{diags:#?}");
+    assert_eq!(in_set(&loader), of_loader, "{diags:#?}");
+    let labelled = diags
+        .iter()
+        .find(|d| finding(d) == m0111)
+        .expect("the M0111");
+    assert_eq!(load_sets(labelled), Some(vec![uri(&pcc)]));
+    assert!(
+        labelled["message"].as_str().unwrap().contains(
+            "only in the load set of `data/starfinder/paizo/alien_archive_2/_starfinder_alien_archive_2.pcc`"
+        ),
+        "{labelled:#?}"
+    );
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A data file that no PCC lists gets one note saying so, naming the nearest PCC; once its
+/// PCC lists it (an edit in the editor), the note goes.
+#[test]
+fn a_file_no_pcc_lists_says_so_and_names_the_nearest_pcc() {
+    let (root, dataset) = lsp_client::handsworld("unlisted");
+    let loose = dataset.join("hw_loose.lst");
+    std::fs::write(&loose, "# not listed\n").unwrap();
+    let pcc = std::fs::read_dir(&dataset)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "pcc"))
+        .expect("the dataset's PCC");
+    let mut c = Client::start(&root);
+    let doc = uri(&loose);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": "# not listed\n"}}),
+    );
+    let diags = c.diagnostics(&doc);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    assert_eq!(diags[0]["code"], "L0117");
+    assert_eq!(diags[0]["severity"], 3);
+    let pcc_name = pcc.file_name().unwrap().to_str().unwrap();
+    let message = diags[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("`data/handsworld/{pcc_name}`")),
+        "{message}"
+    );
+
+    let pcc_text = std::fs::read_to_string(&pcc).unwrap() + "ABILITY:hw_loose.lst\n";
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri(&pcc), "languageId": "pcgen-pcc", "version": 1, "text": pcc_text}}),
+    );
+    let diags = c.diagnostics(&doc);
+    assert!(diags.iter().all(|d| d["code"] != "L0117"), "{diags:#?}");
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
