@@ -34,10 +34,11 @@ pub struct Workspace {
     /// extra roots that lie outside it (homebrew beside an install).
     folders: Vec<PathBuf>,
     pccs: BTreeMap<PathBuf, Listing>,
-    /// For each PCC, the PCCs it reaches through includes (itself included).
-    reach: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
-    /// For each listed file or PCC, the PCCs that reach it.
-    listed_by: HashMap<PathBuf, BTreeSet<PathBuf>>,
+    /// For each listed file and included PCC, the PCCs that list or include it directly.
+    /// What reaches a file through includes is walked back from here when asked: kept whole,
+    /// the pairs of an include cycle of n PCCs grew with n² (a 1,000-PCC cycle took 25 s to
+    /// open a file).
+    listed_by: HashMap<PathBuf, Vec<PathBuf>>,
 }
 
 /// True for paths ending in `.pcc` (any case).
@@ -73,7 +74,6 @@ impl Workspace {
             },
             root,
             pccs: BTreeMap::new(),
-            reach: BTreeMap::new(),
             listed_by: HashMap::new(),
         };
         if walk {
@@ -140,25 +140,14 @@ impl Workspace {
         self.index();
     }
 
-    /// Recomputes which PCCs reach which files.
+    /// Recomputes which PCCs list or include which files: linear in what the PCCs list.
     fn index(&mut self) {
-        self.reach = self
-            .pccs
-            .keys()
-            .map(|p| (p.clone(), self.reach_of(p)))
-            .collect();
         self.listed_by.clear();
-        for (pcc, reach) in &self.reach {
-            for p in reach {
-                self.listed_by
-                    .entry(p.clone())
-                    .or_default()
-                    .insert(pcc.clone());
-                for f in self.pccs.get(p).map_or(&[][..], |l| l.files.as_slice()) {
-                    self.listed_by
-                        .entry(f.clone())
-                        .or_default()
-                        .insert(pcc.clone());
+        for (pcc, listing) in &self.pccs {
+            for f in listing.files.iter().chain(&listing.includes) {
+                let by = self.listed_by.entry(f.clone()).or_default();
+                if by.last() != Some(pcc) {
+                    by.push(pcc.clone());
                 }
             }
         }
@@ -189,16 +178,30 @@ impl Workspace {
         self.pccs.keys()
     }
 
-    /// The PCCs reachable from `pcc` through `PCC:` includes (itself included).
-    fn reach_of(&self, pcc: &Path) -> BTreeSet<PathBuf> {
-        let mut seen = BTreeSet::new();
-        let mut todo = vec![pcc.to_path_buf()];
+    /// The PCCs that reach `path` (a PCC reaches itself): walked back from the PCCs
+    /// listing or including it. Linear in what reaches it.
+    fn reaching(&self, path: &Path) -> BTreeSet<&Path> {
+        let mut seen: BTreeSet<&Path> = BTreeSet::new();
+        let mut todo: Vec<&Path> = Vec::new();
+        if let Some((pcc, _)) = self.pccs.get_key_value(path) {
+            todo.push(pcc);
+        }
+        todo.extend(
+            self.listed_by
+                .get(path)
+                .into_iter()
+                .flatten()
+                .map(|p| p.as_path()),
+        );
         while let Some(p) = todo.pop() {
-            if seen.len() > 10_000 || !seen.insert(p.clone()) {
-                continue;
-            }
-            if let Some(l) = self.pccs.get(&p) {
-                todo.extend(l.includes.iter().cloned());
+            if seen.insert(p) {
+                todo.extend(
+                    self.listed_by
+                        .get(p)
+                        .into_iter()
+                        .flatten()
+                        .map(|q| q.as_path()),
+                );
             }
         }
         seen
@@ -208,37 +211,70 @@ impl Workspace {
     /// that reaches it, as `rulebook check` of the data folder checks them; when none does,
     /// the topmost of the PCCs that reach it (those no other one includes without being
     /// included back: the PCCs of an include cycle each stay one). Linear in the PCCs that
-    /// reach `path` (10,000 PCCs sharing one file made a pairwise rule 10^8 look-ups).
+    /// reach `path` and their includes (10,000 PCCs sharing one file made a pairwise rule
+    /// 10^8 look-ups).
     pub fn load_sets_of(&self, path: &Path) -> Vec<PathBuf> {
         let path = normalize(path);
-        let Some(candidates) = self.listed_by.get(&path) else {
-            return Vec::new();
-        };
+        let candidates = self.reaching(&path);
         let selectable: Vec<PathBuf> = candidates
             .iter()
-            .filter(|p| self.pccs.get(*p).is_some_and(|l| l.selectable))
-            .cloned()
+            .filter(|p| self.pccs.get(**p).is_some_and(|l| l.selectable))
+            .map(|p| p.to_path_buf())
             .collect();
         if !selectable.is_empty() {
             return selectable;
         }
-        let reaches =
-            |from: &PathBuf, to: &PathBuf| self.reach.get(from).is_some_and(|r| r.contains(to));
-        candidates
+        self.topmost(&candidates)
+    }
+
+    /// The PCCs of `candidates` (a set closed under "is included by") that no PCC outside
+    /// their own include cycle reaches: the members of the source components of the include
+    /// graph among them, in path order.
+    fn topmost(&self, candidates: &BTreeSet<&Path>) -> Vec<PathBuf> {
+        use petgraph::graph::{DiGraph, NodeIndex};
+        let nodes: Vec<&Path> = candidates.iter().copied().collect();
+        let at: HashMap<&Path, NodeIndex> = nodes
             .iter()
-            .filter(|p| {
-                let includers = self.listed_by.get(*p).into_iter().flatten();
-                !includers
-                    .filter(|q| q != p && candidates.contains(*q))
-                    .any(|q| !reaches(p, q))
-            })
-            .cloned()
+            .enumerate()
+            .map(|(i, p)| (*p, NodeIndex::new(i)))
+            .collect();
+        let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(nodes.len(), nodes.len());
+        for _ in &nodes {
+            graph.add_node(());
+        }
+        for (i, p) in nodes.iter().enumerate() {
+            for q in self.pccs.get(*p).into_iter().flat_map(|l| &l.includes) {
+                if let Some(&j) = at.get(q.as_path()) {
+                    graph.add_edge(NodeIndex::new(i), j, ());
+                }
+            }
+        }
+        let components = petgraph::algo::tarjan_scc(&graph);
+        let mut component = vec![0; nodes.len()];
+        for (c, members) in components.iter().enumerate() {
+            for n in members {
+                component[n.index()] = c;
+            }
+        }
+        let mut entered = vec![false; components.len()];
+        for e in graph.raw_edges() {
+            let (from, to) = (component[e.source().index()], component[e.target().index()]);
+            if from != to {
+                entered[to] = true;
+            }
+        }
+        nodes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !entered[component[*i]])
+            .map(|(_, p)| p.to_path_buf())
             .collect()
     }
 
     /// True when some PCC of the workspace lists `path` (directly or through includes).
     pub fn is_listed(&self, path: &Path) -> bool {
-        self.listed_by.contains_key(&normalize(path))
+        let path = normalize(path);
+        self.listed_by.contains_key(&path) || self.pccs.contains_key(&path)
     }
 
     /// The PCC nearest to `path` in the folder tree: the one whose folder shares the longest

@@ -2,7 +2,6 @@
 //! any PCC, a file deleted while open, bytes that are not UTF-8, and random edits followed by
 //! every request at random places (a property test: nothing panics, every answer is in range).
 
-
 use proptest::prelude::*;
 use rulebook::lsp::session::{Publish, Session};
 use rulebook::lsp::{requests, uri};

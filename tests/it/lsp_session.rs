@@ -3,7 +3,6 @@
 //! `Unnecessary` tag; secondary labels become related locations. On a temporary copy of the
 //! example dataset.
 
-
 use lsp_types::{DiagnosticTag, NumberOrString};
 use rulebook::lsp::requests;
 use rulebook::lsp::session::{Publish, Session};

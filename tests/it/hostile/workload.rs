@@ -1,5 +1,6 @@
 //! Item 6 (in part): language-server work that grew with the square of the workspace: many
-//! PCCs sharing one file, a file with many findings, the symbols of a large file. Each is
+//! PCCs sharing one file, a long include cycle, a file with many findings, the symbols of a
+//! large file. Each is
 //! timed against `rulebook check` of the same data in the same run.
 
 use super::cli;
@@ -64,6 +65,46 @@ fn a_keystroke_in_a_file_many_pccs_share_costs_what_checking_them_does() {
     let typed = format!("{text}Swim\tKEY:Swim\tNOSUCHTOKEN:1\n");
     let lsp = keystroke(&mut s, &shared, &typed, 2);
     within(lsp, cli, "1,000 PCCs sharing one file");
+    assert!(s.shutdown().is_some_and(|e| e.success()));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_long_include_cycle_is_opened_and_edited_as_fast_as_checked() {
+    // Every PCC includes the next, the last the first: each of the 600 load sets holds all
+    // 600 PCCs, and the server's index of what reaches what held all 360,000 pairs.
+    const PCCS: usize = 600;
+    let root = data::root("cycle");
+    for i in 0..PCCS {
+        let dir = root.join(format!("data/p{i}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let next = (i + 1) % PCCS;
+        let pcc = data::pcc(&[
+            &format!("PCC:@/p{next}/p{next}.pcc"),
+            &format!("SKILL:s{i}.lst"),
+        ])
+        .replace("Hostile", &format!("P{i}"));
+        std::fs::write(dir.join(format!("p{i}.pcc")), pcc).unwrap();
+        std::fs::write(
+            dir.join(format!("s{i}.lst")),
+            format!("Climb{i}\tKEY:Climb{i}\n"),
+        )
+        .unwrap();
+    }
+    let cli = cli_time(&root.join("data"));
+    let file = root.join("data/p0/s0.lst");
+    let text = "Climb0\tKEY:Climb0\n";
+    let mut s = Server::start(Some(&root));
+    let start = Instant::now();
+    s.open(&file, text);
+    s.diagnostics(&data::uri(&file));
+    within(
+        start.elapsed(),
+        cli,
+        "opening a file of a 600-PCC include cycle",
+    );
+    let lsp = keystroke(&mut s, &file, &format!("{text}X\tNOSUCHTOKEN:1\n"), 2);
+    within(lsp, cli, "a keystroke in a 600-PCC include cycle");
     assert!(s.shutdown().is_some_and(|e| e.success()));
     std::fs::remove_dir_all(&root).unwrap();
 }
