@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests.
 
+mod files;
 pub mod lsp;
+
+pub use files::copy_dir;
 
 use rulebook::diagnostic::Diagnostic;
 
@@ -32,20 +35,6 @@ pub fn rulebook(args: &[&str]) -> (i32, String, String) {
         text(&out.stdout),
         text(&out.stderr),
     )
-}
-
-/// Copies the folder `from` (recursively) to `to`: tests change copies of real datasets.
-#[allow(dead_code)]
-pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
 }
 
 /// One framed message (`Content-Length` header, blank line, JSON body) read from a language
