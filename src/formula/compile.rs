@@ -23,7 +23,7 @@ use std::sync::Arc;
 mod plain;
 mod program;
 mod tiny;
-pub(crate) use plain::{Op as PlainOp, Plain, PlainMore, RunName, Step as PlainStep};
+pub(crate) use plain::{Op as PlainOp, Plain, PlainMore, Step as PlainStep};
 use program::Program;
 use tiny::Tiny;
 
@@ -1119,11 +1119,5 @@ mod tests {
     #[test]
     fn a_plain_step_is_sixteen_bytes() {
         assert_eq!(std::mem::size_of::<super::PlainStep>(), 16);
-    }
-
-    /// A name of a long sum's run is two words of 32 bits (its variable and its end).
-    #[test]
-    fn a_run_name_is_eight_bytes() {
-        assert_eq!(std::mem::size_of::<super::RunName>(), 8);
     }
 }

@@ -89,10 +89,6 @@ pub enum Scalar {
     Boolean,
 }
 
-/// The most names the one-pass check asks [`CheckEnv::number_variables_ascii`] for at once
-/// (a batch of a long sum's names).
-pub const NAME_BATCH: usize = 32;
-
 /// The names a formula may use, implemented by the caller (the loader resolves names by
 /// scope). Built-in functions are not part of it.
 pub trait CheckEnv {
@@ -113,39 +109,11 @@ pub trait CheckEnv {
     }
 
     /// [`CheckEnv::scalar_variable`] of a name given as its bytes, which are ASCII letters,
-    /// digits and `~` (as the one-pass check reads names, in the long runs of `a+b+c+…`).
+    /// digits and `~` (as the one-pass check reads names).
     /// The default makes the `&str` and asks `scalar_variable`; an environment that looks
     /// names up by their bytes may skip that.
     fn scalar_variable_ascii(&self, name: &[u8]) -> Option<(VarRef, Scalar)> {
         self.scalar_variable(std::str::from_utf8(name).ok()?)
-    }
-
-    /// The variables called `text[start..end]` for the `(start, end)` of `spans` in turn
-    /// (names of ASCII letters, digits and `~`), written to `vars`, when every one is a
-    /// NUMBER; `false` when one is not (unknown, a BOOLEAN or another format), or `vars` is
-    /// shorter than `spans` (`vars` is then left as it happens to be). What the one-pass
-    /// check asks of a batch of names of a long sum (`a+b+c+…`), at most [`NAME_BATCH`]. The default asks
-    /// [`CheckEnv::scalar_variable_ascii`] for each; an environment may look the batch up
-    /// its own way (`MapEnv` hashes every name before it reads its index for any).
-    fn number_variables_ascii(
-        &self,
-        text: &[u8],
-        spans: &[(usize, usize)],
-        vars: &mut [VarRef],
-    ) -> bool {
-        if vars.len() < spans.len() {
-            return false;
-        }
-        for (&(start, end), var) in spans.iter().zip(vars) {
-            match text
-                .get(start..end)
-                .and_then(|name| self.scalar_variable_ascii(name))
-            {
-                Some((v, Scalar::Number)) => *var = v,
-                _ => return false,
-            }
-        }
-        true
     }
 
     /// The user or host function called `name` (any case).

@@ -30,8 +30,7 @@ pub use codes::{
     RECURSIVE_FUNCTION, RESULT_FORMAT, UNKNOWN_FUNCTION, UNKNOWN_VARIABLE, WRONG_ARITY,
 };
 pub use env::{
-    CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, NAME_BATCH,
-    Scalar, VarRef,
+    CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, Scalar, VarRef,
 };
 pub use onepass::parse_check_plain;
 

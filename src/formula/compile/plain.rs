@@ -1,6 +1,5 @@
 //! The compiled form of a plain formula (`check::onepass`): its checked operations in
-//! postfix order, sixteen bytes each, in one allocation, and the names of its long runs of
-//! sums and products, eight bytes each, in another. Every name is already resolved
+//! postfix order, sixteen bytes each, in one allocation. Every name is already resolved
 //! to its variable, every literal read and every operator's format known; what is left is
 //! to build the typed tree ([`Plain::tree`]), which is done on first evaluation (as the
 //! evaluation forms are), so that a load that evaluates nothing never builds it.
@@ -36,12 +35,6 @@ pub(crate) enum Op {
     Input,
     /// A binary operator on the two operands on top (formats checked).
     Binary(BinaryOp),
-    /// A run of a sum's or a product's names (`+b-c+d` of `a+b-c+d`): the given number of
-    /// [`PlainMore::runs`], the next ones, each a `+` or `-` (a `*` or `/` in a `product`) on
-    /// the operand on top and a NUMBER variable (formats checked). The step's span is not
-    /// a node's: it starts where the run's left operand starts and ends where its first
-    /// name starts.
-    Run { product: bool, count: u32 },
     /// A prefix operator on the operand on top.
     Unary(UnaryOp),
     /// `abs`, `ceil`, `floor` or `round` of the operand on top.
@@ -52,23 +45,6 @@ pub(crate) enum Op {
     Min(u32),
     /// `if` of the three operands on top.
     If,
-}
-
-/// A name of an [`Op::Run`]: its variable, and where it ends in the formula's file, with
-/// [`RunName::SECOND`] set when the operator before it is the level's second (`-` or `/`).
-/// The name starts where the run's first name does (the first), or one byte after the
-/// name before it ends (its operator between them): each node's span starts where the
-/// run's left operand does and ends with its name.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RunName {
-    pub(crate) var: VarRef,
-    pub(crate) end: u32,
-}
-
-impl RunName {
-    /// The bit of [`RunName::end`] set for `-` and `/` (file positions of a run's names
-    /// are below it).
-    pub(crate) const SECOND: u32 = 1 << 31;
 }
 
 /// A plain formula's postfix code.
@@ -82,13 +58,11 @@ pub(crate) struct Plain {
     pub(crate) more: Option<Box<PlainMore>>,
 }
 
-/// The number literals and run names of a [`Plain`] formula that has any.
+/// The number literals of a [`Plain`] formula that has any.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PlainMore {
     /// Number literals that are not small integers.
     pub(crate) numbers: Box<[Number]>,
-    /// The names of the runs ([`Op::Run`]), in order.
-    pub(crate) runs: Box<[RunName]>,
 }
 
 /// A node on the building stack.
@@ -121,8 +95,6 @@ impl Plain {
         let mut stack: Vec<Item> = Vec::with_capacity(8);
         // The first chain (`a+b-c…`) gets room for every `+` and `-` still to come.
         let mut first_chain = true;
-        // The runs' names, read in turn.
-        let mut runs = self.more.as_ref().map_or(&[][..], |m| &m.runs).iter();
         for (i, step) in self.steps.iter().enumerate() {
             let span = Span::new(file, step.start as usize..step.end as usize);
             match step.op {
@@ -130,32 +102,6 @@ impl Plain {
                     let b = stack.pop()?;
                     let a = stack.last_mut()?;
                     binary(a, op, b, span)?;
-                }
-                Op::Run { product, count } => {
-                    let (first, second) = match product {
-                        false => (BinaryOp::Add, BinaryOp::Sub),
-                        true => (BinaryOp::Mul, BinaryOp::Div),
-                    };
-                    let mut name_start = step.end;
-                    for k in 0..count {
-                        let name = runs.next()?;
-                        let op = match name.end & RunName::SECOND {
-                            0 => first,
-                            _ => second,
-                        };
-                        let end = name.end & !RunName::SECOND;
-                        let var = Span::new(file, name_start as usize..end as usize);
-                        let node = Span::new(file, step.start as usize..end as usize);
-                        let a = stack.last_mut()?;
-                        binary(a, op, Item::Num(Num::Var(name.var, var)), node)?;
-                        reserve_first_chain(&mut first_chain, a, || {
-                            // The rest of this run's names, when they are `+` and `-`.
-                            let own = if product { 0 } else { count - k - 1 };
-                            own as usize + self.additions_after(i)
-                        });
-                        name_start = end.checked_add(1)?;
-                    }
-                    continue;
                 }
                 _ => {
                     let item = self.operand(step.op, &mut stack, span)?;
@@ -171,7 +117,7 @@ impl Plain {
             Item::Num(n) => Val::Num(n),
             Item::Bool(b) => Val::Bool(b),
         };
-        (stack.is_empty() && runs.len() == 0).then_some(root)
+        stack.is_empty().then_some(root)
     }
 
     /// How many `+` and `-` the steps after step `i` make.
@@ -215,7 +161,7 @@ impl Plain {
                     _ => return None,
                 }
             }
-            Op::Binary(_) | Op::Run { .. } => return None,
+            Op::Binary(_) => return None,
         })
     }
 }
@@ -289,10 +235,6 @@ fn arithmetic(a: &mut Num, op: NumOp, b: Num, span: Span) {
 fn additions(op: Op) -> usize {
     match op {
         Op::Binary(BinaryOp::Add | BinaryOp::Sub) => 1,
-        Op::Run {
-            product: false,
-            count,
-        } => count as usize,
         _ => 0,
     }
 }

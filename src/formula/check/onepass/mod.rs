@@ -4,10 +4,7 @@
 //! syntax tree is made and no node is visited twice. The typed tree is built from that code
 //! on first evaluation. Runs of sums and products (`b*2-c+d/e` after `a+`: names and short
 //! integers, each followed by `+ - * /`) are read in a tight loop of their own, with the
-//! operators waiting on those two levels kept in locals ([`Reader::run`]); in long
-//! formulas the names of runs of one level (`a+b+c+…`) are gathered and looked up in
-//! batches ([`Reader::run_batched`]), so that the environment's index is read for several
-//! names at once.
+//! operators waiting on those two levels kept in locals ([`Reader::run`]).
 //!
 //! It answers only for formulas that check without a problem and are written in the plain
 //! part of the language: NUMBER and BOOLEAN variables whose names are ASCII letters and
@@ -23,8 +20,7 @@
 use super::{CheckEnv, Scalar, VarRef};
 use crate::formula::ast::{BinaryOp, UnaryOp};
 use crate::formula::compile::{
-    CompiledFormula, NumFn, Plain, PlainMore, PlainOp, PlainStep, RunName, TypedForm, cmp_op,
-    num_op,
+    CompiledFormula, NumFn, Plain, PlainMore, PlainOp, PlainStep, TypedForm, cmp_op, num_op,
 };
 use crate::formula::format::Format;
 use crate::formula::number::Number;
@@ -32,8 +28,6 @@ use crate::formula::parse::{MAX_TOKENS, plain_name_end, plain_number_end};
 use crate::source::{FileId, Span};
 
 mod run;
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod window;
 
 /// Parentheses and calls nested deeper than this are left to the usual way. The checker's
 /// own limit (`MAX_DEPTH`, 100) counts the nodes on a path: at most ten per level of
@@ -78,11 +72,9 @@ fn read_formula<E: CheckEnv + ?Sized>(
     (asserted, input): (&Format, Option<&Format>),
 ) -> Option<CompiledFormula> {
     if text.len() > 1024 {
-        // A long formula: room for about as many steps and run names as it can have (an
-        // operand and an operator take two bytes at least), so the code is not copied as
-        // it grows.
+        // A long formula: room for about as many steps as it can have (an operand and an
+        // operator take two bytes at least), so the code is not copied as it grows.
         buffers.steps.reserve(text.len() / 2 + 1);
-        buffers.runs.reserve(text.len() / 2 + 1);
         buffers.deps.reserve(text.len() / 2 + 1);
     }
     let mut reader = Reader {
@@ -113,10 +105,9 @@ fn read_formula<E: CheckEnv + ?Sized>(
             // long formula's buffer over instead made every such formula map fresh pages).
             let plain = Plain {
                 steps: buffers.steps.as_slice().into(),
-                more: (!buffers.numbers.is_empty() || !buffers.runs.is_empty()).then(|| {
+                more: (!buffers.numbers.is_empty()).then(|| {
                     Box::new(PlainMore {
                         numbers: buffers.numbers.as_slice().into(),
-                        runs: buffers.runs.as_slice().into(),
                     })
                 }),
             };
@@ -139,15 +130,8 @@ fn read_formula<E: CheckEnv + ?Sized>(
     compiled
 }
 
-/// Formulas longer than this many bytes have the names of their sums and products looked
-/// up in batches ([`Reader::run_batched`]).
-const RUN_TEXT: usize = 256;
-
 /// Buffers above this many steps (512 KiB) are not kept for the next formula.
 const KEPT_STEPS: usize = 1 << 15;
-
-/// Buffers above this many run names (512 KiB) are not kept for the next formula.
-const KEPT_RUN_NAMES: usize = 1 << 16;
 
 /// The variables a formula may read whose repeats are removed as they are read (a bit per
 /// handle): handles below this many words of 64 (two million variables, 256 KiB of bits).
@@ -186,8 +170,6 @@ struct Buffers {
     operands: Vec<Operand>,
     ops: Vec<Pending>,
     steps: Vec<PlainStep>,
-    /// The names of the runs in `steps`.
-    runs: Vec<RunName>,
     /// Number literals other than small integers.
     numbers: Vec<Number>,
     /// Every variable read, in text order, each once while [`Reader::deps_unique`].
@@ -202,7 +184,6 @@ impl Buffers {
             operands: Vec::new(),
             ops: Vec::new(),
             steps: Vec::new(),
-            runs: Vec::new(),
             numbers: Vec::new(),
             deps: Vec::new(),
             seen: Vec::new(),
@@ -226,14 +207,10 @@ impl Buffers {
         self.operands.clear();
         self.ops.clear();
         self.steps.clear();
-        self.runs.clear();
         self.numbers.clear();
         self.deps.clear();
         if self.steps.capacity() > KEPT_STEPS {
             self.steps = Vec::new();
-        }
-        if self.runs.capacity() > KEPT_RUN_NAMES {
-            self.runs = Vec::new();
         }
         if self.deps.capacity() > super::KEPT_DEPS {
             self.deps = Vec::new();
@@ -323,9 +300,6 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
         // After `^` the operand is a primary: no prefix operator.
         let mut after_pow = false;
         let mut nesting = 0usize;
-        // Names are looked up in batches (`run_batched`) in long formulas only: a batch pays for
-        // itself where many names follow one another.
-        let long = self.text.len() > RUN_TEXT;
         loop {
             tokens += 1;
             if tokens > MAX_TOKENS {
@@ -498,8 +472,7 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                         } if l == level => {
                             *top = Pending::Binary { op, level };
                             self.binary(before)?;
-                            (pos, tokens) =
-                                self.operator_read(pos + len, tokens + 1, level, long)?;
+                            (pos, tokens) = (pos + len, tokens + 1);
                             break;
                         }
                         // A looser operator, a parenthesis or a call waits: nothing to do.
@@ -509,27 +482,9 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
                     }
                 }
                 self.b.ops.push(Pending::Binary { op, level });
-                (pos, tokens) = self.operator_read(pos + len, tokens + 1, level, long)?;
+                (pos, tokens) = (pos + len, tokens + 1);
                 break;
             }
-        }
-    }
-
-    /// Where the next operand starts and the tokens read by then, after the binary
-    /// operator of `level` that ends at byte `pos` was pushed: in a `long` formula, a
-    /// `+ - * /` starts a run of names of its level, read in batches
-    /// ([`Reader::run_batched`]).
-    #[inline(always)]
-    fn operator_read(
-        &mut self,
-        pos: usize,
-        tokens: usize,
-        level: u8,
-        long: bool,
-    ) -> Option<(usize, usize)> {
-        match level {
-            4 | 5 if long => self.run_batched(pos, tokens),
-            _ => Some((pos, tokens)),
         }
     }
 

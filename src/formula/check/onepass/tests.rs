@@ -5,7 +5,7 @@ use crate::formula::{MapEnv, Value, check, parse_formula};
 use proptest::prelude::*;
 
 /// Variables of several formats (and names it does not know: `zz`), some with names of
-/// 15, 16 and 25 bytes (about the 16-byte window in which a long run's names are scanned).
+/// 15, 16 and 25 bytes.
 fn env() -> MapEnv {
     let mut env = MapEnv::with_pcgen_defaults();
     let n = |i: i64| Some(Value::Number(Number::Int(i)));
@@ -250,10 +250,13 @@ fn onepass_answers_for_many_random_formulas() {
     );
 }
 
-/// A long formula (beyond [`RUN_TEXT`], so its names are looked up in batches): plain
-/// NUMBER pieces, mostly names, joined by operators, with at most one flaw at a random
-/// place (a BOOLEAN or unknown name, a call, an array, a space, another operator…), so
-/// that both the answers and the refusals are met at every place of a batch.
+/// What these tests call a long formula: over this many bytes.
+const LONG: usize = 256;
+
+/// A long formula (beyond [`LONG`]): plain NUMBER pieces, mostly names, joined by
+/// operators, with at most one flaw at a random place (a BOOLEAN or unknown name, a call,
+/// an array, a space, another operator…), so that both the answers and the refusals are
+/// met at every place of a long run.
 fn long_formula() -> impl Strategy<Value = String> {
     let piece = prop::sample::select(vec![
         "a",
@@ -312,7 +315,7 @@ fn onepass_answers_for_many_long_formulas() {
 }
 
 /// A sum of many distinct NUMBER variables (and a few repeats), in an environment of
-/// many: the batched look-ups answer as parse then check.
+/// many: read as parse then check reads it.
 #[test]
 fn long_sums_are_read_as_parse_then_check_reads_them() {
     let mut env = env();
@@ -323,7 +326,7 @@ fn long_sums_are_read_as_parse_then_check_reads_them() {
     for (terms, op) in [(3000, "+"), (1000, "-"), (500, "*"), (17, "+"), (9, "/")] {
         let text = (0..terms)
             .map(|i| match i % 10 {
-                // Names that end within the scan's 16-byte window, fill it, or pass it.
+                // Names of 15, 16 and 25 bytes.
                 3 => "Fifteen~Letters".to_string(),
                 5 => "StrengthBonusSix".to_string(),
                 7 => "abilityscorestrengthbonus".to_string(),
@@ -333,15 +336,15 @@ fn long_sums_are_read_as_parse_then_check_reads_them() {
             .collect::<Vec<_>>()
             .join(op);
         let text = format!("Score*2+{text}+(a-B)");
-        assert!(text.len() > RUN_TEXT || terms < 20, "{terms}");
+        assert!(text.len() > LONG || terms < 20, "{terms}");
         let fast = one_pass(&text, 11, &env, &n, Some(&n));
         assert!(fast.is_some(), "{terms} terms of {op}");
         assert_eq!(fast, the_usual_way(&text, 11, &env, &n, Some(&n)));
     }
 }
 
-/// A long run whose variables repeat: within a word of the seen bits (64 handles) and a
-/// batch, across batches, and after other words were read. Each is one dependency, in the
+/// A long run whose variables repeat: within a word of the seen bits (64 handles), across
+/// words, and after other words were read. Each is one dependency, in the
 /// order first read, as parse then check has them.
 #[test]
 fn repeats_in_a_long_run_are_one_dependency_each() {
@@ -367,78 +370,27 @@ fn repeats_in_a_long_run_are_one_dependency_each() {
     assert_eq!(c.map(|c| c.dependencies().len()), Some(distinct));
 }
 
+/// Long sums and products, a name of more than 65,535 bytes among them, and `-` and `/`
+/// told from `+` and `*`: read as parse then check reads them.
 #[test]
-fn a_long_run_takes_a_run_name_for_each_name() {
+fn long_runs_and_long_names_read_as_parse_then_check() {
     let mut env = env();
     let long = "n".repeat(70_000);
     for name in ["v0", "v1", long.as_str()] {
         env.define(name, Format::Number, None);
     }
     let n = Format::Number;
-    // The code of `text`: its steps and its runs' names.
-    let code = |text: &str| {
-        let mut buffers = Buffers::new();
-        let c = read_formula(&mut buffers, text, (FileId(3), 5), &env, (&n, Some(&n)));
-        match c.map(|c| c.typed) {
-            Some(TypedForm::Plain(plain, _)) => {
-                (plain.steps.len(), plain.more.map_or(0, |m| m.runs.len()))
-            }
-            _ => (0, 0),
-        }
-    };
-    // `a+` then 300 names: but for the first and last few (read the usual way, a step for
-    // the name and one for its operator), each `+` joined with the name after it in a run
-    // name, the run one step.
     let sum = ["v0", "v1"].repeat(150).join("+");
-    let (steps, names) = code(&format!("a+{sum}"));
-    assert!((290..=300).contains(&names), "{names}");
-    assert!(steps + names <= 306 && steps < 10, "{steps} {names}");
-    // A name of more than 65,535 bytes is a run name as any other.
-    let text = format!("a+{sum}+{long}+v0");
-    let (_, names) = code(&text);
-    assert!(names > 290, "{names}");
-    let fast = one_pass(&text, 5, &env, &n, Some(&n));
-    assert!(fast.is_some());
-    assert_eq!(fast, the_usual_way(&text, 5, &env, &n, Some(&n)));
-    // Products too, and `-` and `/` told from `+` and `*` (the sum in parentheses: after
-    // the product's last name, a `-` would go on in `Reader::run`).
     let product = ["v0", "v1"].repeat(150).join("/");
     let diff = ["v0", "v1"].repeat(150).join("-");
-    let text = format!("a*{product}*v1-({diff}+v1)-v0");
-    let (steps, names) = code(&text);
-    assert!(names > 590 && steps < 20, "{steps} {names}");
-    let fast = one_pass(&text, 5, &env, &n, Some(&n));
-    assert!(fast.is_some());
-    assert_eq!(fast, the_usual_way(&text, 5, &env, &n, Some(&n)));
-}
-
-/// A text that ends at or beyond `RunName::SECOND` in its file has no runs: the bit
-/// would not fit its names' ends. Read name by name, it is still the usual way's formula.
-#[test]
-fn a_text_near_the_end_of_positions_has_no_runs() {
-    let mut env = env();
-    for name in ["v0", "v1"] {
-        env.define(name, Format::Number, None);
+    for text in [
+        format!("a+{sum}+{long}+v0"),
+        format!("a*{product}*v1-({diff}+v1)-v0"),
+    ] {
+        let fast = one_pass(&text, 5, &env, &n, Some(&n));
+        assert!(fast.is_some());
+        assert_eq!(fast, the_usual_way(&text, 5, &env, &n, Some(&n)));
     }
-    let n = Format::Number;
-    let sum = ["v0", "v1"].repeat(200).join("+");
-    let text = format!("a+{sum}");
-    let offset = RunName::SECOND - 100;
-    let mut buffers = Buffers::new();
-    let c = read_formula(
-        &mut buffers,
-        &text,
-        (FileId(3), offset),
-        &env,
-        (&n, Some(&n)),
-    );
-    match c.map(|c| c.typed) {
-        Some(TypedForm::Plain(plain, _)) => assert!(plain.more.is_none()),
-        _ => panic!("a plain formula"),
-    }
-    let fast = one_pass(&text, offset, &env, &n, Some(&n));
-    assert!(fast.is_some());
-    assert_eq!(fast, the_usual_way(&text, offset, &env, &n, Some(&n)));
 }
 
 proptest! {
@@ -450,7 +402,7 @@ proptest! {
     fn long_formulas_match_parse_then_check(text in long_formula(), offset in 0u32..40) {
         let env = env();
         let n = Format::Number;
-        prop_assume!(text.len() > RUN_TEXT);
+        prop_assume!(text.len() > LONG);
         if let Some(fast) = one_pass(&text, offset, &env, &n, Some(&n)) {
             let slow = the_usual_way(&text, offset, &env, &n, Some(&n));
             prop_assert_eq!(Some(fast), slow, "{:?}", text);
