@@ -20,21 +20,12 @@ use crate::formula::eval::{EvalError, HOST_FUNCTION_FAILED};
 use crate::formula::{
     CheckEnv, Format, FunctionRef, HostCall, HostFnRef, HostSignature, Value, VarRef,
 };
-use crate::model::{Dataset, LookupKind, ScopeEnv, VarId};
+use crate::model::{Dataset, HostFn, LookupKind, ScopeEnv, VarId};
 use crate::name::Name;
 use crate::solve::formula_source::{HostFunctions, var_ref};
 use crate::solve::{VarReader, VariableId};
 use std::cell::RefCell;
 use std::sync::Arc;
-
-/// `input(channel)` (the numbering of [`ScopeEnv`]'s host functions).
-pub(super) const INPUT: HostFnRef = HostFnRef(0);
-/// `lookup(table, key, column[, type])`.
-pub(super) const LOOKUP: HostFnRef = HostFnRef(1);
-/// `getFact(type, key, fact)`.
-pub(super) const GET_FACT: HostFnRef = HostFnRef(2);
-/// `get(type, key)`.
-pub(super) const GET: HostFnRef = HostFnRef(3);
 
 /// The names a formula sees from one instance: the model's [`ScopeEnv`] of the instance's
 /// scope, with model variables mapped to the instance's solver variables.
@@ -111,7 +102,7 @@ impl CheckEnv for InstanceEnv<'_> {
             };
             deps.push(sv);
         }
-        if f == INPUT {
+        if HostFn::of(f) == Some(HostFn::Input) {
             if let (Some(channel), Some(&sv)) = (call.literal(0), deps.first()) {
                 self.channels.borrow_mut().push((Name::new(channel), sv));
             }
@@ -260,12 +251,12 @@ impl HostFunctions for Host {
         args: &[Value],
         vars: &dyn VarReader<Value>,
     ) -> Result<Value, EvalError> {
-        match f {
-            INPUT => self.input(args, vars),
-            LOOKUP => self.lookup(args),
-            GET_FACT => self.get_fact(args),
-            GET => self.get(args),
-            _ => Err(fail(format!("host function #{} is not available", f.0))),
+        match HostFn::of(f) {
+            Some(HostFn::Input) => self.input(args, vars),
+            Some(HostFn::Lookup) => self.lookup(args),
+            Some(HostFn::GetFact) => self.get_fact(args),
+            Some(HostFn::Get) => self.get(args),
+            None => Err(fail(format!("host function #{} is not available", f.0))),
         }
     }
 }
@@ -274,20 +265,15 @@ impl HostFunctions for Host {
 mod tests {
     use super::*;
 
-    /// The numbering here is the model's: a drift would call the wrong function.
+    /// The model's environment hands out the handles the character's calls.
     #[test]
-    fn host_numbers_are_the_models() {
+    fn host_handles_are_the_models() {
         let ds = Dataset::default();
         let env = ScopeEnv::new(&ds, crate::model::ScopeId::GLOBAL);
-        for (name, f) in [
-            ("input", INPUT),
-            ("lookup", LOOKUP),
-            ("getFact", GET_FACT),
-            ("get", GET),
-        ] {
-            match env.function(name) {
-                Some(FunctionRef::Host(h)) => assert_eq!(h, f, "{name}"),
-                _ => panic!("{name} is not a host function of the model"),
+        for h in HostFn::ALL {
+            match env.function(h.name()) {
+                Some(FunctionRef::Host(f)) => assert_eq!(HostFn::of(f), Some(h), "{h:?}"),
+                _ => panic!("{h:?} is not a host function of the model"),
             }
         }
     }

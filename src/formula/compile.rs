@@ -49,6 +49,27 @@ pub(crate) enum NumFn {
     Round,
 }
 
+impl NumFn {
+    /// Every one-argument NUMBER built-in: what the checker and the one-pass reader
+    /// recognise (a name missing here is no such built-in, never another one).
+    pub(crate) const ALL: [NumFn; 4] = [NumFn::Abs, NumFn::Ceil, NumFn::Floor, NumFn::Round];
+
+    /// The built-in's name, lower-case.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            NumFn::Abs => "abs",
+            NumFn::Ceil => "ceil",
+            NumFn::Floor => "floor",
+            NumFn::Round => "round",
+        }
+    }
+
+    /// The built-in called `lower` (a lower-case name).
+    pub(crate) fn from_name(lower: &str) -> Option<NumFn> {
+        NumFn::ALL.into_iter().find(|f| f.name() == lower)
+    }
+}
+
 /// NUMBER comparisons.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum CmpOp {

@@ -23,12 +23,9 @@ pub const INVALID_ARG_REFERENCE: Code = Code {
     name: "invalid-arg-reference",
 };
 
-/// The built-in functions of the reference, lower-case.
-pub const BUILTINS: &[&str] = &[
-    "abs",
-    "ceil",
-    "floor",
-    "round",
+/// The built-in functions of the reference besides the one-argument NUMBER ones
+/// (`compile::NumFn::ALL`), lower-case.
+const OTHER_BUILTINS: &[&str] = &[
     "max",
     "min",
     "if",
@@ -41,10 +38,19 @@ pub const BUILTINS: &[&str] = &[
     "arg",
 ];
 
+/// The built-in functions of the reference, lower-case: the one list that completion,
+/// "did you mean" and [`is_builtin`] read.
+pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+    crate::formula::compile::NumFn::ALL
+        .into_iter()
+        .map(|f| f.name())
+        .chain(OTHER_BUILTINS.iter().copied())
+}
+
 /// True if `name` is a built-in function (case-insensitive). `arg` counts: it is built in
 /// to user-function bodies.
 pub fn is_builtin(name: &str) -> bool {
-    BUILTINS.iter().any(|b| b.eq_ignore_ascii_case(name))
+    builtin_names().any(|b| b.eq_ignore_ascii_case(name))
 }
 
 /// A function defined in data: its body is a formula that reads its arguments with

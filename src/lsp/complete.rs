@@ -6,12 +6,13 @@
 //! variables, PCGen's terms and the JEP functions.
 
 use crate::formula::Format;
-use crate::formula::function::BUILTINS;
+use crate::formula::function::builtin_names;
 use crate::jep::commands::COMMANDS;
 use crate::jep::terms::{Factory, Form, TERMS};
 use crate::load::FileKind;
 use crate::lsp::context::Context;
-use crate::lsp::target::{HOSTS, old_formula_at};
+use crate::lsp::target::old_formula_at;
+use crate::model::HostFn;
 use crate::model::references::names_in_token;
 use crate::model::{ModifierKind, ObjectKind, ScopeId};
 use lsp_types::CompletionItemKind as K;
@@ -283,10 +284,9 @@ fn formula(ctx: &Context<'_>, scope: ScopeId) -> Vec<Item> {
         )
     }));
     out.extend(
-        BUILTINS
-            .iter()
-            .chain(HOSTS.iter())
-            .map(|b| item(*b, K::FUNCTION, Some("built-in".into()))),
+        builtin_names()
+            .chain(HostFn::ALL.iter().map(|h| h.name()))
+            .map(|b| item(b, K::FUNCTION, Some("built-in".into()))),
     );
     out.extend(
         ds.tables

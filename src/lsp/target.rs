@@ -44,9 +44,6 @@ pub enum Target<'a> {
     Command(&'static Command),
 }
 
-/// Functions the model provides to formulas besides the built-ins.
-pub const HOSTS: [&str; 4] = ["input", "lookup", "getFact", "get"];
-
 /// The base key of an object line's first token (`Longsword.MOD` → `Longsword`).
 pub fn object_line_key(first: &str) -> &str {
     for suffix in [".MOD", ".FORGET", ".COPY="] {
@@ -170,7 +167,7 @@ pub fn at<'a>(ctx: &Context<'a>) -> Option<(Target<'a>, Range<usize>)> {
     if let Some(f) = ds.function(word) {
         return Some((Target::Function(f), range));
     }
-    if is_builtin(word) || HOSTS.iter().any(|h| h.eq_ignore_ascii_case(word)) {
+    if is_builtin(word) || crate::model::HostFn::named(word).is_some() {
         return Some((Target::Builtin(word.to_owned()), range));
     }
     if let Some(t) = ds.table(word) {

@@ -3,6 +3,7 @@
 //! resolve by scope, `input()` to channels, `lookup()` to DATATABLE tables and columns,
 //! `getFact()` to fact definitions, and user functions to the dataset's registry.
 
+use super::HostFn;
 use super::build::Builder;
 use super::codes;
 use super::scope::ScopeId;
@@ -17,9 +18,6 @@ use crate::formula::{
 use crate::name::{Name, closest};
 use crate::source::Span;
 use std::cell::RefCell;
-
-/// Host functions the loader provides.
-const HOSTS: [&str; 4] = ["input", "lookup", "getFact", "get"];
 
 /// Parses one formula embedded in a token (`span` is where its text sits in the file).
 fn parse(text: &str, span: Span) -> (Option<Formula>, Vec<Diagnostic>) {
@@ -273,10 +271,7 @@ impl CheckEnv for ScopeEnv<'_> {
         if let Some(f) = self.ds.registry.get(name) {
             return Some(FunctionRef::User(f));
         }
-        HOSTS
-            .iter()
-            .position(|h| name.eq_ignore_ascii_case(h))
-            .map(|i| FunctionRef::Host(HostFnRef(u32::try_from(i).unwrap_or(0))))
+        HostFn::named(name).map(|h| FunctionRef::Host(h.handle()))
     }
 
     fn host_signature(
@@ -284,11 +279,17 @@ impl CheckEnv for ScopeEnv<'_> {
         f: HostFnRef,
         call: &HostCall<'_>,
     ) -> Result<HostSignature, Vec<Diagnostic>> {
-        match f.0 {
-            0 => self.input(call),
-            1 => self.lookup(call),
-            2 => self.get_fact(call),
-            _ => self.get(call),
+        match HostFn::of(f) {
+            Some(HostFn::Input) => self.input(call),
+            Some(HostFn::Lookup) => self.lookup(call),
+            Some(HostFn::GetFact) => self.get_fact(call),
+            Some(HostFn::Get) => self.get(call),
+            // Handles come from `function` above: another is a caller's mistake.
+            None => Err(vec![Diagnostic::error(
+                crate::formula::check::UNKNOWN_FUNCTION,
+                call.span,
+                format!("`{}` is no host function of the data", call.name),
+            )]),
         }
     }
 
@@ -310,7 +311,7 @@ impl CheckEnv for ScopeEnv<'_> {
             .registry
             .names()
             .map(Name::new)
-            .chain(HOSTS.iter().map(|h| Name::new(h)))
+            .chain(HostFn::ALL.iter().map(|h| Name::new(h.name())))
             .collect()
     }
 }

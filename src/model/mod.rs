@@ -38,6 +38,7 @@ mod build;
 pub mod codes;
 pub mod elsewhere;
 mod formulas;
+mod hosts;
 pub(crate) use crate::fxhash;
 pub mod literal;
 mod object_index;
@@ -53,6 +54,7 @@ pub mod unapplied;
 
 pub use build::build;
 pub use formulas::ScopeEnv;
+pub use hosts::HostFn;
 pub use scope::{Scope, ScopeId, ScopeTree};
 pub use table::{LookupKind, Table};
 

@@ -67,7 +67,7 @@ impl<'a> Checker<'a> {
             node: Val::Num(node),
         };
         match lower {
-            "abs" | "ceil" | "floor" | "round" => {
+            _ if NumFn::from_name(lower).is_some() => {
                 if n != 1 {
                     self.arity(e.span(), name, "1 argument", n);
                     return None;
@@ -82,12 +82,7 @@ impl<'a> Checker<'a> {
                         return None;
                     }
                 };
-                let f = match lower {
-                    "abs" => NumFn::Abs,
-                    "ceil" => NumFn::Ceil,
-                    "floor" => NumFn::Floor,
-                    _ => NumFn::Round,
-                };
+                let f = NumFn::from_name(lower)?;
                 Some(number(Num::Fn1(f, Box::new(x), e.span())))
             }
             "max" | "min" => {

@@ -12,7 +12,7 @@ use crate::diagnostic::Diagnostic;
 use crate::formula::ast::{Args, Expr};
 use crate::formula::compile::Val;
 use crate::formula::format::Format;
-use crate::formula::function::{BUILTINS, UserFunction, arg_index};
+use crate::formula::function::{UserFunction, arg_index, builtin_names};
 use crate::formula::value::Value;
 use crate::name::{Name, closest};
 use crate::source::Span;
@@ -250,12 +250,7 @@ impl<'a> Checker<'a> {
     fn unknown_function(&mut self, name: &str, name_span: Span, args: Args<'a>) -> Option<Typed> {
         let env = self.env;
         let mut names: Vec<Name> = env.function_names();
-        names.extend(
-            BUILTINS
-                .iter()
-                .filter(|b| **b != "arg")
-                .map(|b| Name::new(b)),
-        );
+        names.extend(builtin_names().filter(|b| *b != "arg").map(Name::new));
         let suggestion = closest(name, names.iter().map(Name::as_str)).map(str::to_owned);
         let help = match suggestion {
             Some(s) => format!("did you mean `{s}`?"),

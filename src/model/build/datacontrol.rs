@@ -297,10 +297,7 @@ impl<'a> Builder<'a> {
             );
             return;
         };
-        if BUILTIN_FUNCTIONS
-            .iter()
-            .any(|b| b.eq_ignore_ascii_case(&name.value))
-        {
+        if is_builtin_function(&name.value) {
             self.diags.push(
                 Diagnostic::error(
                     codes::DUPLICATE_FUNCTION,

@@ -78,31 +78,20 @@ pub(super) fn fact_locations() -> impl Iterator<Item = &'static str> {
     std::iter::once("GLOBAL").chain(OBJECT_KINDS.iter().chain(OTHER_FACT_LOCATIONS).copied())
 }
 
-/// Functions built into the formula language and PCGen's plugins.
-pub(crate) const BUILTIN_FUNCTIONS: &[&str] = &[
-    "abs",
-    "ceil",
-    "floor",
-    "getOptional",
-    "if",
-    "isEmpty",
-    "isPresent",
-    "length",
-    "max",
-    "min",
-    "round",
-    "slice",
-    "value",
-    "getFact",
-    "get",
-    "getOther",
-    "group",
-    "input",
-    "key",
-    "listAll",
-    "lookup",
-    "arg",
-];
+/// Functions of PCGen's plugins that are neither formula built-ins nor the model's host
+/// functions: a FUNCTION of one of these names would shadow them too.
+const PLUGIN_FUNCTIONS: &[&str] = &["getOther", "group", "key", "listAll"];
+
+/// True for a function built into the formula language ([`crate::formula::function::BUILTINS`]),
+/// one the model provides ([`super::HostFn`]) or one of PCGen's plugins: names a FUNCTION
+/// cannot take.
+pub(crate) fn is_builtin_function(name: &str) -> bool {
+    crate::formula::function::is_builtin(name)
+        || super::HostFn::named(name).is_some()
+        || PLUGIN_FUNCTIONS
+            .iter()
+            .any(|p| p.eq_ignore_ascii_case(name))
+}
 
 /// The FACTDEF location objects of a file kind use.
 fn fact_location(kind: FileKind) -> Option<&'static str> {

@@ -156,10 +156,22 @@ const fn folded_word(name: &[u8]) -> u64 {
 }
 
 /// The built-ins the one-pass check reads, as [`folded_word`]s.
-const ABS: u64 = folded_word(b"abs");
-const CEIL: u64 = folded_word(b"ceil");
-const FLOOR: u64 = folded_word(b"floor");
-const ROUND: u64 = folded_word(b"round");
+/// [`NumFn::ALL`] as [`folded_word`]s.
+const NUM_FNS: [(u64, NumFn); NumFn::ALL.len()] = {
+    let mut out = [(0, NumFn::Abs); NumFn::ALL.len()];
+    let mut i = 0;
+    while i < NumFn::ALL.len() {
+        let f = NumFn::ALL[i];
+        out[i] = (folded_word(f.name().as_bytes()), f);
+        i += 1;
+    }
+    out
+};
+
+/// The one-argument NUMBER built-in whose [`folded_word`] is `word`.
+fn num_fn(word: u64) -> Option<NumFn> {
+    NUM_FNS.iter().find(|(w, _)| *w == word).map(|(_, f)| *f)
+}
 const MAX: u64 = folded_word(b"max");
 const MIN: u64 = folded_word(b"min");
 const IF: u64 = folded_word(b"if");
@@ -609,15 +621,9 @@ impl<E: CheckEnv + ?Sized> Reader<'_, E> {
         let n = self.b.operands.len().checked_sub(mark)?;
         let word = folded_word(self.text.get(name.0 as usize..name.1 as usize)?);
         let (op, boolean) = match (word, n) {
-            (ABS | CEIL | FLOOR | ROUND, 1) => {
+            (_, 1) if num_fn(word).is_some() => {
                 self.take(false)?;
-                let f = match word {
-                    ABS => NumFn::Abs,
-                    CEIL => NumFn::Ceil,
-                    FLOOR => NumFn::Floor,
-                    _ => NumFn::Round,
-                };
-                (PlainOp::Fn1(f), false)
+                (PlainOp::Fn1(num_fn(word)?), false)
             }
             (MAX | MIN, 2..) => {
                 if self.b.operands.get(mark..)?.iter().any(|o| o.boolean) {

@@ -138,9 +138,26 @@ fn the_token_limit_is_the_parsers() {
 /// The built-ins are known by their names in any case, and no other name is taken for one.
 #[test]
 fn built_in_names_are_read_in_any_case_and_no_other() {
-    let builtins = [ABS, CEIL, FLOOR, ROUND, MAX, MIN, IF, VALUE];
-    for (name, word) in [("FlOoR", FLOOR), ("ABS", ABS), ("If", IF), ("VALUE", VALUE)] {
-        assert_eq!(folded_word(name.as_bytes()), word, "{name}");
+    let mut builtins = vec![MAX, MIN, IF, VALUE];
+    builtins.extend(NUM_FNS.iter().map(|(w, _)| *w));
+    for (name, word) in [
+        ("FlOoR", "floor"),
+        ("ABS", "abs"),
+        ("If", "if"),
+        ("VALUE", "value"),
+    ] {
+        assert_eq!(
+            folded_word(name.as_bytes()),
+            folded_word(word.as_bytes()),
+            "{name}"
+        );
+        assert!(builtins.contains(&folded_word(name.as_bytes())), "{name}");
+    }
+    for f in NumFn::ALL {
+        assert_eq!(
+            num_fn(folded_word(f.name().to_ascii_uppercase().as_bytes())),
+            Some(f)
+        );
     }
     for name in [
         "floo",
