@@ -182,6 +182,21 @@ pub enum TextEncoding {
     },
 }
 
+/// The bytes of `text` at `range` inside the quotes of a TOML string or quoted key written
+/// there (`"x"`, `'x'`, `"""x"""`); `range` itself for a bare key or a range that is not
+/// in `text`. The TOML files (`rulebook.toml`, character files) give a value's span with its
+/// quotes; a "did you mean" replaces what is inside them.
+pub fn unquoted(text: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let Some(written) = text.get(range.clone()) else {
+        return range;
+    };
+    let quotes = ["\"\"\"", "'''", "\"", "'"]
+        .into_iter()
+        .find(|q| written.len() >= 2 * q.len() && written.starts_with(q) && written.ends_with(q))
+        .map_or(0, str::len);
+    range.start + quotes..range.end - quotes
+}
+
 /// Decodes file bytes: UTF-8 when valid, otherwise Windows-1252 (which never fails).
 pub fn decode_text(bytes: &[u8]) -> (String, TextEncoding) {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);

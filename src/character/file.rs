@@ -403,6 +403,7 @@ fn build_at(
             }
             Err(mut d) => {
                 d.span = at(entry);
+                place_suggestion(&mut d, sources, key);
                 problems.push(*d);
             }
         }
@@ -524,6 +525,7 @@ fn build_at(
                 } else {
                     at(&i.channel)
                 };
+                place_suggestion(&mut d, sources, i.channel.get_ref().trim());
             }
             problems.push(d);
         }
@@ -532,6 +534,36 @@ fn build_at(
     // character (a lookup before its input is set) is reported.
     c.solve();
     (c, problems)
+}
+
+/// Places the "did you mean" of `d`, made where there was no text (the character API),
+/// on the entry `d` is now placed on (a TOML string, in `sources`): it replaces `name`, the
+/// end of the entry's value. Left detached (no edit) when the entry's text does not end
+/// with `name` as written (a string with escapes).
+fn place_suggestion(d: &mut Diagnostic, sources: Option<&SourceMap>, name: &str) {
+    let entry = d.span;
+    let Some(s) = d
+        .suggestion
+        .as_deref_mut()
+        .filter(|s| s.span == Span::DETACHED)
+    else {
+        return;
+    };
+    let Some(text) = sources
+        .and_then(|m| m.get(entry.file))
+        .map(|f| f.text.as_str())
+    else {
+        return;
+    };
+    let inside = crate::source::unquoted(text, entry.range());
+    let Some(before) = text
+        .get(inside.clone())
+        .and_then(|v| v.trim_end().strip_suffix(name))
+    else {
+        return;
+    };
+    let start = inside.start + before.len();
+    s.span = Span::new(entry.file, start..start + name.len());
 }
 
 /// The highest part number a character file may name: 2 (PCGen's primary and secondary
@@ -638,6 +670,32 @@ value = "15"
         );
         let bad = parse_located("grant = 1", FileId(3)).unwrap_err();
         assert_eq!((bad.code, bad.span), (BAD_FILE, Span::new(FileId(3), 8..9)));
+    }
+
+    /// A "did you mean" made without text (the character API) is placed on the entry's
+    /// name inside its quotes; left detached when the entry is written with escapes.
+    #[test]
+    fn a_guess_is_placed_on_the_name_in_its_entry() {
+        let mut sources = SourceMap::new();
+        let text = "grant = [\"RACE:Humn\", \"RACE:Hum\\u006e\"]\n";
+        let file = sources.add(crate::source::SourceFile::new(
+            "c.toml",
+            text,
+            crate::source::TextEncoding::Utf8,
+        ));
+        let guess = |entry: &str| {
+            let at = text.find(entry).unwrap_or(0);
+            let mut d = Diagnostic::error(super::super::UNKNOWN_OBJECT, Span::DETACHED, "x")
+                .with_did_you_mean_as(Span::DETACHED, "Human", "RACE:", "");
+            d.span = Span::new(file, at..at + entry.len());
+            place_suggestion(&mut d, Some(&sources), "Humn");
+            d.edit(text).map(|e| (text[e.range].to_owned(), e.text))
+        };
+        assert_eq!(
+            guess("\"RACE:Humn\""),
+            Some(("Humn".to_owned(), "Human".to_owned()))
+        );
+        assert_eq!(guess("\"RACE:Hum\\u006e\""), None);
     }
 
     /// The committed schemas are the generated ones (`UPDATE_SCHEMAS=1` rewrites them).

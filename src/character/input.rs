@@ -34,22 +34,21 @@ impl Character {
             .unwrap_or(ScopeId::GLOBAL);
         let var = self.dataset.channel(scope, channel).ok_or_else(|| {
             let names = self.dataset.channel_names(scope);
-            let help = match crate::name::closest(channel, names.iter().map(|n| n.as_str())) {
-                Some(near) => format!("did you mean `{near}`?"),
-                None => "channels are declared with CHANNEL: in a VARIABLE file".to_owned(),
-            };
-            Box::new(
-                Diagnostic::error(
-                    UNKNOWN_VARIABLE,
-                    Span::DETACHED,
-                    format!(
-                        "{} ({}) has no channel `{channel}`",
-                        self.describe(inst),
-                        self.dataset.scopes.name(scope)
-                    ),
-                )
-                .with_help(help),
-            )
+            let d = Diagnostic::error(
+                UNKNOWN_VARIABLE,
+                Span::DETACHED,
+                format!(
+                    "{} ({}) has no channel `{channel}`",
+                    self.describe(inst),
+                    self.dataset.scopes.name(scope)
+                ),
+            );
+            // Detached, as the suggestion: the API has no text (a character file places both).
+            Box::new(d.with_did_you_mean_or(
+                Span::DETACHED,
+                crate::name::closest(channel, names.iter().map(|n| n.as_str())),
+                "channels are declared with CHANNEL: in a VARIABLE file",
+            ))
         })?;
         let format = self
             .dataset

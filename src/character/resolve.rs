@@ -176,7 +176,8 @@ fn guess(
         .filter(|o| of_kind(o) && !o.forgotten)
         .map(|o| dataset.key_of(o).as_str());
     match crate::name::closest(key.trim(), keys) {
-        Some(best) => d.with_help(format!("did you mean `{kind}:{best}`?")),
+        // Detached, as the diagnostic: a character file places both on its entry.
+        Some(best) => d.with_did_you_mean_as(Span::DETACHED, best, &format!("{kind}:"), ""),
         None => d,
     }
 }

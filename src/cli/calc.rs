@@ -167,7 +167,7 @@ pub(crate) fn load(
             // The reading problems were found with the file alone: move them to its place
             // in the load's sources.
             problems.extend(read.into_iter().map(|mut d| {
-                d.span.file = id;
+                d.move_to(id);
                 d
             }));
             (character, problems)

@@ -148,10 +148,14 @@ impl OutputArgs {
             ..Policy::default()
         };
         for d in &self.deny {
-            policy.deny.push(selector(d, "--deny")?);
+            policy
+                .deny
+                .push(selector(d, "--deny").map_err(|e| e.to_string())?);
         }
         for a in &self.allow {
-            policy.allow.push(selector(a, "--allow")?);
+            policy
+                .allow
+                .push(selector(a, "--allow").map_err(|e| e.to_string())?);
         }
         Ok(policy)
     }

@@ -2,6 +2,7 @@
 //! code documented in `docs/errors.md` (which `tests/it/error_codes.rs` keeps complete), read
 //! from the copy built in, and the words `warnings` and `notes`.
 
+use std::fmt;
 use std::sync::OnceLock;
 
 /// What an `--allow` or `--deny` names.
@@ -51,9 +52,49 @@ fn is_code(text: &str) -> bool {
         && chars.all(|c| c.is_ascii_digit())
 }
 
+/// A word of `flag` (`--allow`, `deny`, …) that names no code, and the closest known word:
+/// the facts of the error as values; [`fmt::Display`] says them as one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownWord {
+    /// The flag or key the word was given to.
+    pub flag: String,
+    /// The word as given.
+    pub text: String,
+    /// What to write instead: the code (`M0120`) closest to the word or whose name is,
+    /// or `warnings` or `notes`.
+    pub guess: Option<String>,
+    /// The name of the code guessed (none for `warnings` and `notes`).
+    pub guess_name: Option<String>,
+}
+
+impl UnknownWord {
+    /// What is wrong, without the guess.
+    pub fn problem(&self) -> String {
+        format!(
+            "{} `{}`: no such code (write `warnings`, `notes` or a code such as M0120; \
+             docs/errors.md lists them)",
+            self.flag, self.text
+        )
+    }
+}
+
+impl fmt::Display for UnknownWord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} `{}`: no such code", self.flag, self.text)?;
+        match (&self.guess, &self.guess_name) {
+            (Some(g), Some(name)) => write!(f, "; did you mean `{g}` ({name})?")?,
+            (Some(g), None) => write!(f, "; did you mean `{g}`?")?,
+            _ => {}
+        }
+        f.write_str(
+            " (write `warnings`, `notes` or a code such as M0120; docs/errors.md lists them)",
+        )
+    }
+}
+
 /// Reads what `flag` names: `warnings`, `notes`, a code (`m0120` is `M0120`) or a code's
 /// name (`unused-variable`). An error, with the closest known word, for anything else.
-pub fn selector(text: &str, flag: &str) -> Result<Selector, String> {
+pub fn selector(text: &str, flag: &str) -> Result<Selector, UnknownWord> {
     let word = text.trim();
     if word.eq_ignore_ascii_case("warnings") {
         return Ok(Selector::Warnings);
@@ -72,17 +113,14 @@ pub fn selector(text: &str, flag: &str) -> Result<Selector, String> {
         .into_iter()
         .chain(codes.iter().map(|(id, _)| id.as_str()))
         .chain(codes.iter().map(|(_, name)| name.as_str()));
-    let guess = crate::name::closest(word, words).map(|g| {
-        match codes.iter().find(|(id, name)| id == g || name == g) {
-            Some((id, name)) => format!("; did you mean `{id}` ({name})?"),
-            None => format!("; did you mean `{g}`?"),
-        }
-    });
-    Err(format!(
-        "{flag} `{text}`: no such code{} (write `warnings`, `notes` or a code such as M0120; \
-         docs/errors.md lists them)",
-        guess.unwrap_or_default()
-    ))
+    let guess = crate::name::closest(word, words);
+    let code = guess.and_then(|g| codes.iter().find(|(id, name)| id == g || name == g));
+    Err(UnknownWord {
+        flag: flag.to_owned(),
+        text: text.to_owned(),
+        guess: code.map(|(id, _)| id.as_str()).or(guess).map(str::to_owned),
+        guess_name: code.map(|(_, name)| name.clone()),
+    })
 }
 
 #[cfg(test)]
@@ -123,11 +161,13 @@ mod tests {
 
     #[test]
     fn unknown_words_get_a_guess() {
-        let e = selector("M0999", "--allow").unwrap_err();
+        let e = selector("M0999", "--allow").unwrap_err().to_string();
         assert!(e.contains("no such code"), "{e}");
         let e = selector("note", "--deny").unwrap_err();
-        assert!(e.contains("did you mean `notes`?"), "{e}");
+        assert_eq!(e.guess.as_deref(), Some("notes"));
+        assert!(e.to_string().contains("did you mean `notes`?"), "{e}");
         let e = selector("unused-variabel", "--allow").unwrap_err();
-        assert!(e.contains("`M0120` (unused-variable)"), "{e}");
+        assert_eq!(e.guess.as_deref(), Some("M0120"));
+        assert!(e.to_string().contains("`M0120` (unused-variable)"), "{e}");
     }
 }

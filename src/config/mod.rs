@@ -177,14 +177,15 @@ pub fn discover(fs: &dyn FileSystem, start: &Path) -> Option<PathBuf> {
 /// Reads the text of the config file at `path` (absolute), whose id for diagnostics is
 /// `file`. A problem is a [`BAD_CONFIG`] or [`UNKNOWN_KEY`] diagnostic at its place.
 pub fn parse(text: &str, path: &Path, file: FileId) -> Result<Config, Box<Diagnostic>> {
-    let raw: ConfigFile = toml::from_str(text).map_err(|e| Box::new(toml_problem(&e, file)))?;
+    let raw: ConfigFile =
+        toml::from_str(text).map_err(|e| Box::new(toml_problem(&e, text, file)))?;
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
     let at = |p: &Spanned<String>| crate::load::fs::normalize(&dir.join(p.get_ref()));
     let words = |list: &[Spanned<String>]| {
         list.iter()
             .map(|w| Word {
                 text: w.get_ref().clone(),
-                span: Span::new(file, w.span()),
+                span: Span::new(file, crate::source::unquoted(text, w.span())),
             })
             .collect::<Vec<_>>()
     };
@@ -232,12 +233,15 @@ pub fn relative(dir: &Path, file: &Path) -> Option<String> {
     Some(rel.to_string_lossy().replace('\\', "/"))
 }
 
-/// A TOML or type error as a diagnostic at its place: an unknown key is [`UNKNOWN_KEY`] with
-/// the closest key the table has, anything else [`BAD_CONFIG`].
-fn toml_problem(e: &toml::de::Error, file: FileId) -> Diagnostic {
+/// A TOML or type error of the config file `text` as a diagnostic at its place: an unknown
+/// key is [`UNKNOWN_KEY`] with the closest key the table has, anything else [`BAD_CONFIG`].
+/// The toml crate says which key or value it refused only in its message (serde's words):
+/// that message, not one of ours, is read for them.
+fn toml_problem(e: &toml::de::Error, text: &str, file: FileId) -> Diagnostic {
     let message = e.message().trim();
     let message = message.lines().next().unwrap_or(message);
     let span = Span::new(file, e.span().unwrap_or(0..0));
+    let written = Span::new(file, crate::source::unquoted(text, span.range()));
     // serde's words for a key the type does not have: "unknown field `x`, expected one of
     // `a`, `b`" (or "expected `a`").
     if let Some(rest) = message.strip_prefix("unknown field `") {
@@ -249,16 +253,15 @@ fn toml_problem(e: &toml::de::Error, file: FileId) -> Diagnostic {
             format!("unknown key `{key}` in {FILE_NAME}"),
         )
         .with_label("not a key of this table");
-        return match crate::name::closest(key, keys.iter().copied()) {
-            Some(best) => d.with_help(format!("did you mean `{best}`?")),
-            None => d.with_help(format!(
+        let listed: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+        return d.with_did_you_mean_or(
+            written,
+            crate::name::closest(key, keys.iter().copied()),
+            format!(
                 "the keys here are {}: see schemas/config.schema.json",
-                keys.iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        };
+                listed.join(", ")
+            ),
+        );
     }
     let d = Diagnostic::error(
         BAD_CONFIG,
@@ -271,10 +274,11 @@ fn toml_problem(e: &toml::de::Error, file: FileId) -> Diagnostic {
         let (word, expected) = rest.split_once('`')?;
         crate::name::closest(word, expected.split('`').skip(1).step_by(2))
     });
-    match guess {
-        Some(best) => d.with_help(format!("did you mean `{best}`?")),
-        None => d.with_help("see docs/ci.md (the config file) and schemas/config.schema.json"),
-    }
+    d.with_did_you_mean_or(
+        written,
+        guess,
+        "see docs/ci.md (the config file) and schemas/config.schema.json",
+    )
 }
 
 impl Config {
@@ -287,10 +291,22 @@ impl Config {
                 .iter()
                 .map(|w| {
                     selector(&w.text, key).map_err(|why| {
-                        Box::new(
-                            Diagnostic::error(BAD_CONFIG, w.span, format!("{FILE_NAME}: {why}"))
-                                .with_label("no such code"),
+                        let d = Diagnostic::error(
+                            BAD_CONFIG,
+                            w.span,
+                            format!("{FILE_NAME}: {}", why.problem()),
                         )
+                        .with_label("no such code");
+                        Box::new(match &why.guess {
+                            Some(g) => {
+                                let remark = why
+                                    .guess_name
+                                    .as_ref()
+                                    .map_or_else(String::new, |n| format!("({n})"));
+                                d.with_did_you_mean_as(w.span, g, "", &remark)
+                            }
+                            None => d,
+                        })
                     })
                 })
                 .collect()
@@ -344,6 +360,7 @@ mod tests {
         assert_eq!(d.code.id, "C0102");
         assert_eq!(&text[d.span.range()], "pcgen-rot");
         assert_eq!(d.help.as_deref(), Some("did you mean `pcgen-root`?"));
+        assert_eq!(d.edit(text).map(|e| e.range), Some(d.span.range()));
         let d = read("[[paths]]\nglob = \"a\"\nalow = []\n").unwrap_err();
         assert_eq!(d.help.as_deref(), Some("did you mean `allow`?"));
     }
@@ -352,8 +369,10 @@ mod tests {
     fn a_wrong_type_or_format_is_a_bad_config() {
         let d = read("format = \"xml\"\n").unwrap_err();
         assert_eq!(d.code.id, "C0101");
-        let d = read("format = \"sarf\"\n").unwrap_err();
+        let text = "format = \"sarf\"\n";
+        let d = read(text).unwrap_err();
         assert_eq!(d.help.as_deref(), Some("did you mean `sarif`?"));
+        assert_eq!(d.edit(text).map(|e| &text[e.range]), Some("sarf"));
         let d = read("data = \"x\"\n").unwrap_err();
         assert_eq!(d.code.id, "C0101");
     }

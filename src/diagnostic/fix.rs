@@ -1,10 +1,11 @@
 //! What a diagnostic suggests writing instead, as a value: the one source of `rulebook check
 //! --fix`, the language server's quick fixes and "fix all", and SARIF's fixes.
 //!
-//! A [`Suggestion`] is a replacement text, the exact bytes it replaces when the producer
-//! knows them, and whether applying it keeps the data's meaning ([`Safety`]). The codes that
-//! predate the field say "did you mean `X`?" only in their help; [`Diagnostic::edit`] reads
-//! that too, as an unsafe suggestion, so every consumer sees the same edits.
+//! A [`Suggestion`] is a replacement text, the exact bytes it replaces, and whether applying
+//! it keeps the data's meaning ([`Safety`]). A "did you mean" is made with
+//! [`Diagnostic::with_did_you_mean`], which writes the help line and the suggestion from the
+//! one name and span, so what the help says and what a fix writes cannot disagree; nothing
+//! reads a fix back out of a message or help.
 
 use super::Diagnostic;
 use crate::source::Span;
@@ -26,9 +27,11 @@ pub enum Safety {
 pub struct Suggestion {
     /// The text to write.
     pub text: String,
-    /// The bytes it replaces; `None`: the part of the diagnostic's span that the text
-    /// stands for (see [`replaced_part`]).
-    pub span: Option<Span>,
+    /// The exact bytes it replaces, in the diagnostic's file (a misspelt name: the name
+    /// itself, not the token around it). [`Span::DETACHED`] for a diagnostic about input
+    /// that is no text yet (a character built through the API): no edit until a caller
+    /// places it.
+    pub span: Span,
     /// Whether applying it keeps the meaning.
     pub safety: Safety,
     /// Further edits of the same fix, each the exact bytes replaced and the text written
@@ -50,31 +53,22 @@ pub struct Edit {
 
 impl Diagnostic {
     /// The edit this diagnostic suggests in `text`, the text of its file: its
-    /// [`Suggestion`], else the "did you mean" of its help (unsafe). `None` when it suggests
-    /// nothing or its span is not in `text`.
+    /// [`Suggestion`]'s first. `None` when it suggests nothing, the suggestion is not in the
+    /// diagnostic's file or not in `text`, or it would write what is there already.
     pub fn edit(&self, text: &str) -> Option<Edit> {
-        let (replacement, span, safety) = match &self.suggestion {
-            Some(s) => (s.text.as_str(), s.span, s.safety),
-            None => (
-                self.help.as_deref().and_then(help_suggestion)?,
-                None,
-                Safety::Unsafe,
-            ),
-        };
-        let range = match span {
-            Some(s) => s.range(),
-            None => {
-                let covered = text.get(self.span.range())?;
-                let part = replaced_part(covered, &self.message, replacement);
-                let start = self.span.range().start + part.start;
-                start..start + part.len()
-            }
-        };
-        text.get(range.clone())?;
+        let s = self.suggestion.as_deref()?;
+        if s.span.file != self.span.file {
+            return None;
+        }
+        let range = s.span.range();
+        let replaced = text.get(range.clone())?;
+        if replaced == s.text && s.more.is_empty() {
+            return None;
+        }
         Some(Edit {
             range,
-            text: replacement.to_owned(),
-            safety,
+            text: s.text.clone(),
+            safety: s.safety,
         })
     }
 
@@ -87,7 +81,7 @@ impl Diagnostic {
         let safety = first.safety;
         let mut out = vec![first];
         for (span, replacement) in self.suggestion.iter().flat_map(|s| &s.more) {
-            if text.get(span.range()).is_none() {
+            if span.file != self.span.file || text.get(span.range()).is_none() {
                 return Vec::new();
             }
             out.push(Edit {
@@ -98,51 +92,55 @@ impl Diagnostic {
         }
         out
     }
-}
 
-/// The suggestion of a help line such as ``did you mean `Score`?`` (or with double quotes).
-pub fn help_suggestion(help: &str) -> Option<&str> {
-    let rest = help.split("did you mean ").nth(1)?;
-    let quote = rest.chars().next().filter(|c| *c == '`' || *c == '"')?;
-    let body = rest.get(1..)?;
-    let end = body.find(quote)?;
-    body.get(..end).filter(|s| !s.is_empty())
-}
+    /// A "did you mean": the unsafe suggestion to write `name` over `span` (exactly the
+    /// misspelt name, in this diagnostic's file), and the help line saying it,
+    /// ``did you mean `name`?``. Both are made from the one value, so the help and the fix
+    /// never disagree.
+    pub fn with_did_you_mean(self, span: Span, name: impl Into<String>) -> Self {
+        self.with_did_you_mean_as(span, name, "", "")
+    }
 
-/// The part of a diagnostic's text that a suggestion replaces (a span may cover a whole
-/// token): the first name the message quotes (`` `SUBTRACT` ``) that the text holds, else the
-/// `:`/`|`/`=`/`,`/`(`-separated piece nearest to the suggestion. Byte range within `text`.
-pub fn replaced_part(text: &str, message: &str, suggestion: &str) -> Range<usize> {
-    let quoted = message
-        .split(['`', '"'])
-        .skip(1)
-        .step_by(2)
-        .filter(|q| !q.is_empty());
-    for q in quoted {
-        if let Some(at) = text.find(q) {
-            return at..at + q.len();
+    /// [`Diagnostic::with_did_you_mean`] of `guess` when there is one (the closest known
+    /// name), else the help line `otherwise`.
+    pub fn with_did_you_mean_or(
+        self,
+        span: Span,
+        guess: Option<impl Into<String>>,
+        otherwise: impl Into<String>,
+    ) -> Self {
+        match guess {
+            Some(name) => self.with_did_you_mean(span, name),
+            None => self.with_help(otherwise),
         }
     }
-    let mut best: Option<(usize, Range<usize>)> = None;
-    let mut start = 0;
-    for piece in text.split([':', '|', '=', ',', '(', ')', '"', '\t']) {
-        let r = start..start + piece.len();
-        start = r.end + 1;
-        let trimmed = piece.trim();
-        if trimmed.is_empty() {
-            continue;
+
+    /// [`Diagnostic::with_did_you_mean`] whose help shows the name after `before`, text
+    /// the fix keeps in front of it (``did you mean `BONUS:COMBAT`?`` for the sub-token
+    /// `COMBT`, `BONUS:` untouched), and then says `remark` ("token names are
+    /// case-sensitive"; nothing when empty).
+    pub fn with_did_you_mean_as(
+        mut self,
+        span: Span,
+        name: impl Into<String>,
+        before: &str,
+        remark: &str,
+    ) -> Self {
+        let name = name.into();
+        let mut help = format!("did you mean `{before}{name}`?");
+        if !remark.is_empty() {
+            help.push(' ');
+            help.push_str(remark);
         }
-        let lead = piece.len() - piece.trim_start().len();
-        let r = r.start + lead..r.start + lead + trimmed.len();
-        let d = crate::name::edit_distance(
-            &trimmed.to_ascii_lowercase(),
-            &suggestion.to_ascii_lowercase(),
-        );
-        if best.as_ref().is_none_or(|(b, _)| d < *b) {
-            best = Some((d, r));
-        }
+        self.help = Some(help);
+        self.suggestion = Some(Box::new(Suggestion {
+            text: name,
+            span,
+            safety: Safety::Unsafe,
+            more: Vec::new(),
+        }));
+        self
     }
-    best.map_or(0..text.len(), |(_, r)| r)
 }
 
 /// Applies fixes (each a group of edits, applied whole or not at all) to `text`: in order of
@@ -191,25 +189,38 @@ mod tests {
     };
 
     #[test]
-    fn suggestions_come_from_did_you_mean_help() {
-        assert_eq!(help_suggestion("did you mean `Score`?"), Some("Score"));
-        assert_eq!(help_suggestion("did you mean \"STR\"?"), Some("STR"));
-        assert_eq!(help_suggestion("declare it with GLOBAL:"), None);
-        assert_eq!(help_suggestion("did you mean ``?"), None);
+    fn a_did_you_mean_writes_its_help_and_its_suggestion_from_one_name() {
+        let file = FileId(0);
+        let d = Diagnostic::error(CODE, Span::new(file, 8..13), "unknown token `VISIB`")
+            .with_did_you_mean(Span::new(file, 8..13), "VISIBLE");
+        assert_eq!(d.help.as_deref(), Some("did you mean `VISIBLE`?"));
+        let s = d.suggestion.as_deref().expect("a suggestion");
+        assert_eq!(
+            (s.text.as_str(), s.span, s.safety),
+            ("VISIBLE", d.span, Safety::Unsafe)
+        );
+        let sub = Diagnostic::error(CODE, Span::new(file, 6..11), "unknown BONUS sub-token")
+            .with_did_you_mean_as(Span::new(file, 6..11), "COMBAT", "BONUS:", "a remark");
+        assert_eq!(
+            sub.help.as_deref(),
+            Some("did you mean `BONUS:COMBAT`? a remark")
+        );
+        assert_eq!(
+            sub.edit("BONUS:COMBT|AC|1").map(|e| e.text),
+            Some("COMBAT".into())
+        );
+        // A suggestion outside the diagnostic's file (or not placed yet) is no edit, and
+        // nor is one writing what is there.
+        let detached = Diagnostic::error(CODE, Span::new(file, 0..1), "x")
+            .with_did_you_mean(Span::DETACHED, "y");
+        assert_eq!(detached.edit("x"), None);
+        let same = Diagnostic::error(CODE, Span::new(file, 0..1), "x")
+            .with_did_you_mean(Span::new(file, 0..1), "x");
+        assert_eq!(same.edit("x"), None);
     }
 
     #[test]
-    fn a_suggestion_replaces_the_nearest_piece_of_a_wide_span() {
-        assert_eq!(replaced_part("Scroe", "unknown variable", "Score"), 0..5);
-        let token = "MODIFY:Score|SUBTRACT|1";
-        let message = "unknown modifier `SUBTRACT`";
-        assert_eq!(&token[replaced_part(token, message, "ADD")], "SUBTRACT");
-        let formula = " d20Mod( Scroe )";
-        assert_eq!(&formula[replaced_part(formula, "", "Score")], "Scroe");
-    }
-
-    #[test]
-    fn edits_come_from_the_suggestion_or_the_help_and_apply_in_order() {
+    fn edits_come_from_the_suggestion_and_apply_in_order() {
         let text = "Dodge\tPREFEAT:1,Alertness\tKEY:Dgoe";
         let file = FileId(0);
         let safe = Diagnostic::warning(CODE, Span::new(file, 6..13), "`PREFEAT` is deprecated")
@@ -219,7 +230,7 @@ mod tests {
                 Safety::Safe,
             );
         let guess = Diagnostic::error(CODE, Span::new(file, 26..34), "unknown key `Dgoe`")
-            .with_help("did you mean `Dodge`?");
+            .with_did_you_mean(Span::new(file, 30..34), "Dodge");
         let edits: Vec<Edit> = [&safe, &guess]
             .iter()
             .filter_map(|d| d.edit(text))

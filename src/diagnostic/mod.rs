@@ -20,7 +20,7 @@ pub use render::{
     DEFAULT_WIDTH, MAX_LABELS, MAX_TEXT, PathView, RenderOptions, render, render_with, write_report,
 };
 
-use crate::source::{SourceMap, Span};
+use crate::source::{FileId, SourceMap, Span};
 use serde::Serialize;
 use std::fmt;
 use std::path::Path;
@@ -109,7 +109,8 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// What to write instead, as a value (see [`fix`]): `check --fix`, the language
     /// server's quick fixes and SARIF's fixes take it from here (through
-    /// [`Diagnostic::edit`]), not from the help's prose.
+    /// [`Diagnostic::edits`]); a "did you mean" help is written from it
+    /// ([`Diagnostic::with_did_you_mean`]), never read back.
     pub suggestion: Option<Box<Suggestion>>,
     /// The name an unknown-name finding is about and what would define it, as a value: the
     /// data folder's other campaigns are searched for it ([`crate::model::elsewhere`]) from
@@ -212,20 +213,9 @@ impl Diagnostic {
         self
     }
 
-    /// Sets the replacement the diagnostic suggests for (the part of) its span that the
-    /// text stands for: a guess, applied only as an unsafe fix.
-    pub fn with_suggestion(mut self, text: impl Into<String>) -> Self {
-        self.suggestion = Some(Box::new(Suggestion {
-            text: text.into(),
-            span: None,
-            safety: Safety::Unsafe,
-            more: Vec::new(),
-        }));
-        self
-    }
-
     /// Sets the replacement of exactly `span` the diagnostic suggests, and whether it keeps
-    /// the meaning (a [`Safety::Safe`] fix is applied by `check --fix`, and a note says so).
+    /// the meaning (a [`Safety::Safe`] fix is applied by `check --fix`; an unsafe one only
+    /// with `--unsafe-fixes`). A "did you mean" is [`Diagnostic::with_did_you_mean`].
     pub fn with_fix(self, span: Span, text: impl Into<String>, safety: Safety) -> Self {
         self.with_fixes(vec![(span, text.into())], safety)
     }
@@ -237,7 +227,7 @@ impl Diagnostic {
         if let Some((span, text)) = edits.next() {
             self.suggestion = Some(Box::new(Suggestion {
                 text,
-                span: Some(span),
+                span,
                 safety,
                 more: edits.collect(),
             }));
@@ -256,6 +246,32 @@ impl Diagnostic {
             kind,
         }));
         self
+    }
+
+    /// Every span of the diagnostic: its own, its labels', and its suggestion's edits'.
+    pub fn spans(&self) -> impl Iterator<Item = Span> + '_ {
+        let suggested = self
+            .suggestion
+            .iter()
+            .flat_map(|s| std::iter::once(s.span).chain(s.more.iter().map(|(span, _)| *span)));
+        std::iter::once(self.span)
+            .chain(self.labels.iter().map(|l| l.span))
+            .chain(suggested)
+    }
+
+    /// Moves every span of the diagnostic ([`Diagnostic::spans`]) into file `to`: a finding
+    /// made over one copy of a file (a cache's, a PCC parsed alone) placed on the load
+    /// set's. A [`Span::DETACHED`] one stays detached.
+    pub fn move_to(&mut self, to: FileId) {
+        let suggested = self.suggestion.iter_mut().flat_map(|s| {
+            std::iter::once(&mut s.span).chain(s.more.iter_mut().map(|(span, _)| span))
+        });
+        let spans = std::iter::once(&mut self.span)
+            .chain(self.labels.iter_mut().map(|l| &mut l.span))
+            .chain(suggested);
+        for span in spans.filter(|s| **s != Span::DETACHED) {
+            span.file = to;
+        }
     }
 
     /// True for errors.

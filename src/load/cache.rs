@@ -78,14 +78,11 @@ type Findings = (&'static str, Arc<[Diagnostic]>);
 /// `d` with every span in file `from` moved to file `to`; `None` when a span lies in
 /// another file (such a finding is not the file's alone).
 fn moved(d: &Diagnostic, from: FileId, to: FileId) -> Option<Diagnostic> {
-    if d.span.file != from || d.labels.iter().any(|l| l.span.file != from) {
+    if d.spans().any(|s| s.file != from) {
         return None;
     }
     let mut d = d.clone();
-    d.span.file = to;
-    for l in &mut d.labels {
-        l.span.file = to;
-    }
+    d.move_to(to);
     Some(d)
 }
 

@@ -484,10 +484,7 @@ pub(crate) fn parse_pcc_cached(
     let place = |span: &mut Span| span.file = file;
     diagnostics.extend(parsed.diagnostics.iter().map(|d| {
         let mut d = d.clone();
-        place(&mut d.span);
-        for l in &mut d.labels {
-            place(&mut l.span);
-        }
+        d.move_to(file);
         d
     }));
     let mut c = parsed.campaign.clone();

@@ -570,6 +570,21 @@ fn require_pass(
     }
 }
 
+/// The first `|`-separated piece of the text at `span`, without the blanks around it (the
+/// first game mode of a `GAMEMODE:` value); `span` when its text is not in `sources`.
+fn first_piece(sources: &SourceMap, span: Span) -> Span {
+    let Some(text) = sources
+        .get(span.file)
+        .and_then(|f| f.text.get(span.range()))
+    else {
+        return span;
+    };
+    let piece = text.split('|').next().unwrap_or(text);
+    let lead = piece.len() - piece.trim_start().len();
+    let start = span.start as usize + lead;
+    Span::new(span.file, start..start + piece.trim().len())
+}
+
 /// A requirement of a PRECAMPAIGN that no campaign under the data folder provides: a
 /// campaign (`what` is its name, quoted) or a book type (`why` says why no campaign of the
 /// game mode can be added).
@@ -863,16 +878,14 @@ fn load_from(
                         format!("no game mode allows `{}`", c.game_modes.join("|")),
                     )
                     .with_label("matched against each game mode's ALLOWEDMODES");
-                    d = match crate::name::closest(
-                        c.game_modes.first().map_or("", |s| s),
-                        known.iter().copied(),
-                    ) {
-                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                        None => d.with_help(format!(
-                            "install the game mode, or use one of: {}",
-                            known.join(", ")
-                        )),
-                    };
+                    d = d.with_did_you_mean_or(
+                        first_piece(&l.sources, span),
+                        crate::name::closest(
+                            c.game_modes.first().map_or("", |s| s),
+                            known.iter().copied(),
+                        ),
+                        format!("install the game mode, or use one of: {}", known.join(", ")),
+                    );
                     l.diagnostics.push(d);
                 }
             }

@@ -60,10 +60,14 @@ impl Settings {
     pub fn policy(&self) -> Result<Policy, String> {
         let mut policy = Policy::default();
         for d in &self.deny {
-            policy.deny.push(selector(d, "deny")?);
+            policy
+                .deny
+                .push(selector(d, "deny").map_err(|e| e.to_string())?);
         }
         for a in &self.allow {
-            policy.allow.push(selector(a, "allow")?);
+            policy
+                .allow
+                .push(selector(a, "allow").map_err(|e| e.to_string())?);
         }
         Ok(policy)
     }

@@ -6,8 +6,10 @@
 //! target of the old token system) names something another PCC of the same game system
 //! defines, its help names that campaign and the defining `file:line`, and says how to
 //! declare the dependency (`PRECAMPAIGN:1,INCLUDES=<campaign>` in the PCC). A "did you mean"
-//! the help gave before is kept as a note. What a finding lacks is read from its
-//! [`Diagnostic::missing`], never from its message.
+//! the help gave before is kept as a note, with its fix, when it is one letter away (a
+//! typo's); otherwise its suggestion is dropped. What a finding lacks is read from its
+//! [`Diagnostic::missing`] and what it guessed from its [`Diagnostic::suggestion`], never
+//! from its message or help.
 //!
 //! The data folder's definitions are scanned once per run, on the first load set that has
 //! such a finding ([`crate::load::CampaignIndex::definitions`]).
@@ -15,7 +17,7 @@
 //! An old formula's variable that another campaign defines is not a finding at all
 //! ([`OldVariablesElsewhere`]): the data reads optional books' variables on purpose.
 
-use crate::diagnostic::{Diagnostic, MissingKind};
+use crate::diagnostic::{Diagnostic, MissingKind, Safety};
 use crate::load::definitions::{DefinedKind, Definition, OldVariableFiles};
 use crate::load::{CampaignIndex, FileCache, FileKind, FileSystem, LoadSet, PcgenRoot};
 use std::collections::HashSet;
@@ -260,10 +262,13 @@ pub fn name_defining_campaigns(
             root.display(&def.path),
             def.line
         );
-        if let Some(old) = d.help.replace(help) {
-            if typo_suggestion(&def.name, &old) {
+        let old = d.help.replace(help);
+        // The guess stays (its help as a note, its fix) only when it is a typo's.
+        match (old, d.suggestion.as_deref()) {
+            (Some(old), Some(s)) if s.safety == Safety::Unsafe && one_slip(&def.name, &s.text) => {
                 d.notes.push(format!("or, if the name is a typo: {old}"));
             }
+            _ => d.suggestion = None,
         }
     }
 }
@@ -277,20 +282,13 @@ struct CampaignRank {
     depth: usize,
 }
 
-/// Whether the help `old` a finding about `name` gave before is worth keeping beside the
-/// defining campaign: a "did you mean" one letter away (a slip of the keyboard: `…Blessing`
-/// for `…Blessings`). A name another campaign of the same system defines verbatim is what
-/// the author meant; the fuzzy match the model offered may differ in a third of a long
-/// name and is then another class's fact (`Skald_CF_BardicKnowledge` → `Bard_CF_…`).
-/// Generic advice ("add a FACTDEF") is never kept.
-fn typo_suggestion(name: &str, old: &str) -> bool {
-    let Some(suggested) = old
-        .strip_prefix("did you mean `")
-        .and_then(|s| s.split('`').next())
-    else {
-        return false;
-    };
-    crate::name::edit_distance(&name.to_lowercase(), &suggested.to_lowercase()) <= 1
+/// Whether the "did you mean" `guess` a finding about `name` gave is worth keeping beside
+/// the defining campaign: a guess one letter away (a slip of the keyboard: `…Blessing` for
+/// `…Blessings`). A name another campaign of the same system defines verbatim is what the
+/// author meant; the fuzzy match the model offered may differ in a third of a long name and
+/// is then another class's fact (`Skald_CF_BardicKnowledge` → `Bard_CF_…`).
+fn one_slip(name: &str, guess: &str) -> bool {
+    crate::name::edit_distance(&name.to_lowercase(), &guess.to_lowercase()) <= 1
 }
 
 /// The PCC that listed the file a diagnostic is in (else the first selected PCC).
@@ -308,21 +306,14 @@ fn listing_pcc<'l>(load: &'l LoadSet, d: &Diagnostic) -> Option<&'l Path> {
 
 #[cfg(test)]
 mod tests {
-    use super::typo_suggestion;
+    use super::one_slip;
 
     #[test]
-    fn only_a_one_letter_did_you_mean_is_kept_beside_the_defining_campaign() {
-        assert!(typo_suggestion(
-            "Warpriest_Blessings",
-            "did you mean `Warpriest_Blessing`?"
-        ));
-        assert!(!typo_suggestion(
+    fn only_a_one_letter_guess_is_kept_beside_the_defining_campaign() {
+        assert!(one_slip("Warpriest_Blessings", "Warpriest_Blessing"));
+        assert!(!one_slip(
             "Skald_CF_BardicKnowledge",
-            "did you mean `Bard_CF_BardicKnowledge`?"
-        ));
-        assert!(!typo_suggestion(
-            "IsPC",
-            "add `FACTDEF:RACE|IsPC` to a DATACONTROL file of this load"
+            "Bard_CF_BardicKnowledge"
         ));
     }
 }

@@ -98,6 +98,21 @@ impl<'a> ScopeEnv<'a> {
         call.args.get(i).map_or(call.span, |a| a.span())
     }
 
+    /// `d`, about the literal name of argument `i`, with "did you mean" `guess` (the name
+    /// inside the quotes replaced), else the help `otherwise` gives.
+    fn with_guess(
+        d: Diagnostic,
+        call: &HostCall<'_>,
+        i: usize,
+        guess: Option<&str>,
+        otherwise: impl FnOnce() -> String,
+    ) -> Diagnostic {
+        match (guess, call.literal_span(i)) {
+            (Some(s), Some(span)) => d.with_did_you_mean(span, s),
+            _ => d.with_help(otherwise()),
+        }
+    }
+
     fn input(&self, call: &HostCall<'_>) -> Result<HostSignature, Vec<Diagnostic>> {
         self.arity(call, "1 argument (a channel name)", call.args.len() == 1)?;
         let name = self.literal_arg(call, 0, "channel name")?;
@@ -111,24 +126,19 @@ impl<'a> ScopeEnv<'a> {
                 })
                 .map(|v| v.name.to_string())
                 .collect();
-            let help = match closest(&name, known.iter().map(String::as_str)) {
-                Some(s) => format!("did you mean \"{s}\"?"),
-                None => {
-                    format!("define it with `CHANNEL:<scope>|<format>={name}` in a VARIABLE file")
-                }
-            };
-            return Err(vec![
-                Diagnostic::error(
-                    codes::UNKNOWN_CHANNEL,
-                    Self::arg_span(call, 0),
-                    format!(
-                        "no channel `{name}` is visible from {}",
-                        self.ds.scopes.name(self.scope)
-                    ),
-                )
-                .with_label("unknown channel")
-                .with_help(help),
-            ]);
+            let d = Diagnostic::error(
+                codes::UNKNOWN_CHANNEL,
+                Self::arg_span(call, 0),
+                format!(
+                    "no channel `{name}` is visible from {}",
+                    self.ds.scopes.name(self.scope)
+                ),
+            )
+            .with_label("unknown channel");
+            let guess = closest(&name, known.iter().map(String::as_str));
+            return Err(vec![Self::with_guess(d, call, 0, guess, || {
+                format!("define it with `CHANNEL:<scope>|<format>={name}` in a VARIABLE file")
+            })]);
         };
         let format = self
             .ds
@@ -150,36 +160,30 @@ impl<'a> ScopeEnv<'a> {
         let table_name = self.literal_arg(call, 0, "table name")?;
         let Some(table) = self.ds.table(&table_name) else {
             let names: Vec<String> = self.ds.tables.iter().map(|t| t.name.to_string()).collect();
-            let help = match closest(&table_name, names.iter().map(String::as_str)) {
-                Some(s) => format!("did you mean \"{s}\"?"),
-                None => "define the table in a DATATABLE file".to_owned(),
-            };
-            return Err(vec![
-                Diagnostic::error(
-                    codes::UNKNOWN_TABLE,
-                    Self::arg_span(call, 0),
-                    format!("no table `{table_name}`"),
-                )
-                .with_label("unknown table")
-                .with_help(help),
-            ]);
+            let d = Diagnostic::error(
+                codes::UNKNOWN_TABLE,
+                Self::arg_span(call, 0),
+                format!("no table `{table_name}`"),
+            )
+            .with_label("unknown table");
+            let guess = closest(&table_name, names.iter().map(String::as_str));
+            return Err(vec![Self::with_guess(d, call, 0, guess, || {
+                "define the table in a DATATABLE file".to_owned()
+            })]);
         };
         let column = self.literal_arg(call, 2, "column name")?;
         let Some((_, col_format)) = table.columns.iter().find(|(n, _)| n.is(&column)) else {
             let names: Vec<&str> = table.columns.iter().map(|(n, _)| n.as_str()).collect();
-            let help = match closest(&column, names.iter().copied()) {
-                Some(s) => format!("did you mean \"{s}\"?"),
-                None => format!("the columns are: {}", names.join(", ")),
-            };
-            return Err(vec![
-                Diagnostic::error(
-                    codes::UNKNOWN_COLUMN,
-                    Self::arg_span(call, 2),
-                    format!("table `{}` has no column `{column}`", table.name),
-                )
-                .with_label("unknown column")
-                .with_help(help),
-            ]);
+            let d = Diagnostic::error(
+                codes::UNKNOWN_COLUMN,
+                Self::arg_span(call, 2),
+                format!("table `{}` has no column `{column}`", table.name),
+            )
+            .with_label("unknown column");
+            let guess = closest(&column, names.iter().copied());
+            return Err(vec![Self::with_guess(d, call, 2, guess, || {
+                format!("the columns are: {}", names.join(", "))
+            })]);
         };
         let key_format = table
             .columns

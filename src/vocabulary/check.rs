@@ -200,10 +200,7 @@ fn check_files(load: &LoadSet, cache: Option<&FileCache>) -> Vec<Diagnostic> {
             let mut found = Vec::new();
             check_lines(f.kind, &src.text, f.lines.shared(), &mut found);
             for d in &mut found {
-                d.span.file = id;
-                for l in &mut d.labels {
-                    l.span.file = id;
-                }
+                d.move_to(id);
             }
             found
         };
@@ -719,14 +716,17 @@ impl<'t> Checker<'t, '_> {
             "PCGen reads a bonus as `TYPE|targets|value`, then only `PRExxx:`/`!PRExxx:` and \
              `TYPE=` fields; it drops any other field without a word",
         );
+        let field_span = d.span;
         d = match bonus::rewrite(field) {
             _ if repeated => d.with_help(
                 "the bonus writes its `BONUS:TYPE|` twice, which moves every field one place \
                  right: remove the repeat",
             ),
-            Some(fixed) => d
-                .with_help(format!("write `{fixed}`"))
-                .with_suggestion(fixed),
+            Some(fixed) => d.with_help(format!("write `{fixed}`")).with_fix(
+                field_span,
+                fixed,
+                crate::diagnostic::Safety::Unsafe,
+            ),
             None => d.with_help(
                 "remove the field, or make it part of the bonus: targets are one field \
                  separated by `,`, and the value is the third field",
@@ -804,22 +804,20 @@ impl<'t> Checker<'t, '_> {
             .filter(|r| !r.token.starts_with('<'))
             .map(|r| r.token)
             .collect();
-        let help = match suggest(name, candidates.iter().copied()) {
-            Some(s) if s.eq_ignore_ascii_case(name) => {
-                format!("did you mean `{s}`? token names are case-sensitive")
-            }
-            Some(s) => format!("did you mean `{s}`?"),
-            None => format!("see the {kind} tokens in docs/loading.md"),
-        };
-        self.out.push(
-            Diagnostic::error(
-                codes::UNKNOWN_TOKEN,
-                span,
-                format!("unknown token `{name}`"),
-            )
-            .with_label(format!("PCGen has no `{name}` token"))
-            .with_help(help),
-        );
+        let d = Diagnostic::error(
+            codes::UNKNOWN_TOKEN,
+            span,
+            format!("unknown token `{name}`"),
+        )
+        .with_label(format!("PCGen has no `{name}` token"));
+        self.out
+            .push(match suggest(name, candidates.iter().copied()) {
+                Some(s) if s.eq_ignore_ascii_case(name) => {
+                    d.with_did_you_mean_as(span, s, "", "token names are case-sensitive")
+                }
+                Some(s) => d.with_did_you_mean(span, s),
+                None => d.with_help(format!("see the {kind} tokens in docs/loading.md")),
+            });
     }
 
     /// Checks the sub-token of BONUS, CHOOSE, ADD, AUTO, QUALIFY, REMOVE or TEMPBONUS.
@@ -886,15 +884,32 @@ impl<'t> Checker<'t, '_> {
                     })
                     .collect();
                 let diag = if elsewhere.is_empty() {
-                    let help = match suggest(sub, row.subtokens.iter().copied()) {
-                        Some(s) if s.eq_ignore_ascii_case(sub) && exact_case => {
-                            format!(
-                                "did you mean `{}:{s}`? this name is case-sensitive",
-                                row.token
-                            )
+                    let d = Diagnostic::error(
+                        codes::UNKNOWN_SUBTOKEN,
+                        sub_span,
+                        format!("unknown {} sub-token `{sub}`", row.token),
+                    )
+                    .with_label(format!("PCGen has no `{full}`"));
+                    match suggest(sub, row.subtokens.iter().copied()) {
+                        Some(s) => {
+                            let remark = match s.eq_ignore_ascii_case(sub) && exact_case {
+                                true => "this name is case-sensitive",
+                                false => "",
+                            };
+                            // A bonus type that takes a name (`WEAPONPROF=`): only the type
+                            // before the `=` is replaced, the name after it kept.
+                            let (name, written) = match s.strip_suffix('=') {
+                                Some(n) => (n, sub.split('=').next().unwrap_or(sub)),
+                                None => (s, sub),
+                            };
+                            let before = format!("{}:", row.token);
+                            let replaced = Span::new(
+                                sub_span.file,
+                                sub_span.start as usize..sub_span.start as usize + written.len(),
+                            );
+                            d.with_did_you_mean_as(replaced, name, &before, remark)
                         }
-                        Some(s) => format!("did you mean `{}:{s}`?", row.token),
-                        None => format!(
+                        None => d.with_help(format!(
                             "{} takes {}",
                             row.token,
                             row.subtokens
@@ -903,15 +918,8 @@ impl<'t> Checker<'t, '_> {
                                 .copied()
                                 .collect::<Vec<_>>()
                                 .join(", ")
-                        ),
-                    };
-                    Diagnostic::error(
-                        codes::UNKNOWN_SUBTOKEN,
-                        sub_span,
-                        format!("unknown {} sub-token `{sub}`", row.token),
-                    )
-                    .with_label(format!("PCGen has no `{full}`"))
-                    .with_help(help)
+                        )),
+                    }
                 } else {
                     Diagnostic::error(
                         codes::UNKNOWN_SUBTOKEN,
@@ -975,19 +983,20 @@ impl<'t> Checker<'t, '_> {
                 return;
             }
             let candidates = vocab.tokens_for("PRE");
-            let help = match suggest(&upper, candidates.iter().map(|r| r.token)) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => "see the PRE tokens in docs/loading.md".to_owned(),
-            };
-            self.out.push(
-                Diagnostic::error(
-                    codes::UNKNOWN_TOKEN,
-                    sub_span(span, piece_at, name.len()),
-                    format!("unknown prerequisite `{name}`"),
-                )
-                .with_label(format!("PCGen has no `{name}` prerequisite"))
-                .with_help(help),
-            );
+            let d = Diagnostic::error(
+                codes::UNKNOWN_TOKEN,
+                sub_span(span, piece_at, name.len()),
+                format!("unknown prerequisite `{name}`"),
+            )
+            .with_label(format!("PCGen has no `{name}` prerequisite"));
+            // The name after a negating `!`, which the fix keeps.
+            let negated = usize::from(name.starts_with('!'));
+            let written = sub_span(span, piece_at + negated, name.len() - negated);
+            self.out.push(d.with_did_you_mean_or(
+                written,
+                suggest(bare, candidates.iter().map(|r| r.token)),
+                "see the PRE tokens in docs/loading.md",
+            ));
         }
     }
 }
@@ -1138,6 +1147,61 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn a_did_you_mean_replaces_only_the_misspelt_name_in_its_token() {
+        // (line, what the fix replaces, what it writes, the help)
+        let cases = [
+            (
+                "A\tVISIBEL:YES\n",
+                "VISIBEL",
+                "VISIBLE",
+                "did you mean `VISIBLE`?",
+            ),
+            (
+                "A\tvisible:YES\n",
+                "visible",
+                "VISIBLE",
+                "did you mean `VISIBLE`? token names are case-sensitive",
+            ),
+            (
+                "A\tBONUS:COMBT|AC|1\n",
+                "COMBT",
+                "COMBAT",
+                "did you mean `BONUS:COMBAT`?",
+            ),
+            (
+                "A\tBONUS:WEAPONPRF=Club|DAMAGE|1\n",
+                "WEAPONPRF",
+                "WEAPONPROF",
+                "did you mean `BONUS:WEAPONPROF`?",
+            ),
+            (
+                "A\tQUALIFY:ability=FEAT|Dodge\n",
+                "ability",
+                "ABILITY",
+                "did you mean `QUALIFY:ABILITY`? this name is case-sensitive",
+            ),
+            (
+                "A\tBONUS:VAR|x|1|!PREVRAGT:x,1\n",
+                "PREVRAGT",
+                "PREVARGT",
+                "did you mean `PREVARGT`?",
+            ),
+        ];
+        for (text, replaced, written, help) in cases {
+            let mut out = Vec::new();
+            let lines = lines(FileId(0), text, LineMode::Object);
+            check_lines(FileKind::Feat, text, &lines, &mut out);
+            let d = out.first().unwrap_or_else(|| panic!("{text}: no finding"));
+            let edit = d.edit(text).unwrap_or_else(|| panic!("{text}: no fix"));
+            assert_eq!(
+                (&text[edit.range], edit.text.as_str(), d.help.as_deref()),
+                (replaced, written, Some(help)),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! Every loader and model diagnostic has a broken example under
 //! `tests/fixtures/broken/<CODE>-<name>/` (the PCGen root of the cases is `tests/fixtures`): its
 //! rendered report is an insta snapshot, and the JSON output places it at the file, line and
-//! column named in the case's `expect.txt`. The example dataset in `data/handsworld` checks
+//! column named in the case's `expect.txt`. Every "did you mean" among them is a suggestion
+//! replacing exactly the misspelt name. The example dataset in `data/handsworld` checks
 //! without errors, and so does the whole `data/` folder.
 
 use rulebook::check::check_load_set;
-use rulebook::diagnostic::{Severity, render, to_json};
+use rulebook::diagnostic::{Safety, Severity, render, to_json};
 use rulebook::load::{DiskFs, PcgenRoot};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn data() -> PathBuf {
@@ -65,6 +67,76 @@ fn every_broken_case_reports_its_code_at_the_expected_place() {
         let report = render(&set.diagnostics, &set.load.sources, false);
         insta::assert_snapshot!(name, report);
     }
+}
+
+/// A "did you mean" is never prose alone: the finding carries the suggestion as a value, an
+/// unsafe fix on its own line that replaces exactly the misspelt name (no separator or blank
+/// of the token around it) with the name its help shows. The help is read here, as the
+/// oracle of which findings guess; nothing in rulebook reads it.
+#[test]
+fn every_did_you_mean_is_a_suggestion_of_exactly_the_misspelt_name() {
+    let root = PcgenRoot::at(&DiskFs, &fixtures());
+    let mut seen: BTreeMap<&str, (String, String)> = BTreeMap::new();
+    for dir in cases() {
+        let set = check_load_set(&DiskFs, &root, &[dir.join("case.pcc")]);
+        for d in &set.diagnostics {
+            let Some(help) = d.help.as_deref().filter(|h| h.starts_with("did you mean")) else {
+                continue;
+            };
+            let place = format!("{} {}: {}", dir.display(), d.code.id, d.message);
+            let s = d
+                .suggestion
+                .as_deref()
+                .unwrap_or_else(|| panic!("{place}: no suggestion"));
+            assert_eq!(s.safety, Safety::Unsafe, "{place}");
+            assert!(help.contains(&format!("{}`?", s.text)), "{place}: {help}");
+            let file = set
+                .load
+                .sources
+                .get(d.span.file)
+                .expect("the finding's file");
+            let edit = d
+                .edit(&file.text)
+                .unwrap_or_else(|| panic!("{place}: no edit"));
+            let line = file.line_range_at(d.span.start as usize);
+            assert!(
+                line.start <= edit.range.start && edit.range.end <= line.end,
+                "{place}: the edit is not on the finding's line"
+            );
+            let replaced = &file.text[edit.range.clone()];
+            assert!(
+                !replaced.is_empty()
+                    && replaced.trim() == replaced
+                    && !replaced.contains(['\t', '|', '\n'])
+                    && replaced != s.text,
+                "{place}: replaces `{replaced}` with `{}`",
+                s.text
+            );
+            seen.insert(d.code.id, (replaced.to_owned(), s.text.clone()));
+        }
+    }
+    // One of each producer among the examples: the misspelt name as written, the name
+    // suggested.
+    let pairs = |list: &[(&'static str, &str, &str)]| -> BTreeMap<&'static str, (String, String)> {
+        list.iter()
+            .map(|(code, from, to)| (*code, ((*from).to_owned(), (*to).to_owned())))
+            .collect()
+    };
+    assert_eq!(
+        seen,
+        pairs(&[
+            ("J0120", "RageLevle", "RageLevel"),
+            ("L0104", "Handworld", "Handsworld"),
+            ("M0115", "Bastrd Sword", "Bastard Sword"),
+            ("M0125", "StatScor", "StatScore"),
+            ("M0126", "Encumbrence", "Encumbrance"),
+            ("R0101", "Figther", "Fighter"),
+            ("R0105", "Clkimb", "Climb"),
+            ("R0106", "Dodg", "Dodge"),
+            ("T0110", "MODIFFY", "MODIFY"),
+            ("T0112", "SKIL", "SKILL"),
+        ])
+    );
 }
 
 #[test]

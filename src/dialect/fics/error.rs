@@ -133,6 +133,10 @@ pub struct SyntaxError {
     pub secondary: Vec<(Span, String)>,
     /// Extra facts.
     pub notes: Vec<String>,
+    /// The known name closest to the offending text, if one is near: the help then says
+    /// "did you mean" it (a suggestion, see [`Diagnostic::with_did_you_mean`]), and `help`
+    /// becomes a note.
+    pub guess: Option<String>,
 }
 
 impl SyntaxError {
@@ -152,6 +156,7 @@ impl SyntaxError {
             help: help.into(),
             secondary: Vec::new(),
             notes: Vec::new(),
+            guess: None,
         }
     }
 
@@ -167,11 +172,20 @@ impl SyntaxError {
         self
     }
 
+    /// Sets the known name closest to the offending text (see [`SyntaxError::guess`]).
+    pub fn with_guess(mut self, name: impl Into<String>) -> Self {
+        self.guess = Some(name.into());
+        self
+    }
+
     /// The diagnostic users see.
     pub fn into_diagnostic(self) -> Diagnostic {
-        let mut d = Diagnostic::error(self.class.code(), self.span, self.message)
-            .with_label(self.label)
-            .with_help(self.help);
+        let mut d =
+            Diagnostic::error(self.class.code(), self.span, self.message).with_label(self.label);
+        d = match self.guess {
+            Some(g) => d.with_did_you_mean(self.span, g).with_note(self.help),
+            None => d.with_help(self.help),
+        };
         for (span, text) in self.secondary {
             d = d.with_secondary(span, text);
         }

@@ -361,7 +361,7 @@ impl Parser<'_> {
              ratingdiff registered standard time timeseal untimed wild, and f1 to f9",
         );
         if let Some(best) = crate::name::closest(word, VARIABLES.iter().map(|(n, _)| *n)) {
-            e = e.with_note(format!("did you mean `{best}`?"));
+            e = e.with_guess(best);
         }
         if word.eq_ignore_ascii_case("etime") {
             e = e.with_note(

@@ -352,17 +352,17 @@ impl Parser<'_> {
 }
 
 fn unknown_term(word: &str, span: Span) -> Diagnostic {
-    let mut d = Diagnostic::error(UNKNOWN_TERM, span, format!("unknown term `{word}`"))
-        .with_label("not an ICC formula term")
-        .with_help(
-            "the terms are: bullet blitz standard wild time inc etime rated rating provisional \
-             established timeodds ropen wopen mywild myrated myinc mytime mood myrating noescape \
-             registered color autocolor computer freeweek lag premove",
-        );
+    let d = Diagnostic::error(UNKNOWN_TERM, span, format!("unknown term `{word}`"))
+        .with_label("not an ICC formula term");
+    let terms = "the terms are: bullet blitz standard wild time inc etime rated rating \
+                 provisional established timeodds ropen wopen mywild myrated myinc mytime mood \
+                 myrating noescape registered color autocolor computer freeweek lag premove";
     if let Some(best) = crate::name::closest(word, TERMS.iter().map(|(n, _)| *n)) {
-        d = d.with_note(format!("did you mean `{best}`?"));
-    } else if word.eq_ignore_ascii_case("and") || word.eq_ignore_ascii_case("or") {
-        d = d.with_note("ICC spells these `&` and `|`");
+        return d.with_did_you_mean(span, best).with_note(terms);
+    }
+    let d = d.with_help(terms);
+    if word.eq_ignore_ascii_case("and") || word.eq_ignore_ascii_case("or") {
+        return d.with_note("ICC spells these `&` and `|`");
     }
     d
 }

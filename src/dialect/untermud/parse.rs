@@ -292,15 +292,15 @@ fn resolve_one(text: &str, span: Span, world: &World) -> Result<String, Box<Diag
                     ));
                 }
             }
-            let mut d = Diagnostic::error(UNKNOWN_OBJECT, span, format!("no object `{text}`"))
-                .with_label("no object has this name or OID")
-                .with_help("name an existing object or player, or use its OID");
-            if let Some(best) =
-                crate::name::closest(text, world.objects.values().map(|o| o.name.as_str()))
-            {
-                d = d.with_note(format!("did you mean `{best}`?"));
-            }
-            Err(Box::new(d))
+            let d = Diagnostic::error(UNKNOWN_OBJECT, span, format!("no object `{text}`"))
+                .with_label("no object has this name or OID");
+            let advice = "name an existing object or player, or use its OID";
+            Err(Box::new(
+                match crate::name::closest(text, world.objects.values().map(|o| o.name.as_str())) {
+                    Some(best) => d.with_did_you_mean(span, best).with_note(advice),
+                    None => d.with_help(advice),
+                },
+            ))
         }
         many => {
             let list = many

@@ -69,6 +69,22 @@ impl<'a> HostCall<'a> {
     pub fn literal(&self, i: usize) -> Option<&'a str> {
         literal_name(self.args.get(i)?)
     }
+
+    /// The span of the text of argument `i` when it is a bare word or a quoted string:
+    /// the name itself, without the quotes around it.
+    pub fn literal_span(&self, i: usize) -> Option<Span> {
+        let a = self.args.get(i)?;
+        let text = literal_name(a)?;
+        let span = a.span();
+        // A bare word is its span; a quoted string has one quote on each side.
+        let quote = match span.range().len().checked_sub(text.len())? {
+            0 => 0,
+            2 => 1,
+            _ => return None,
+        };
+        let start = span.start as usize + quote;
+        Some(Span::new(span.file, start..start + text.len()))
+    }
 }
 
 /// The text of an argument written as a name: a bare word or a quoted string.

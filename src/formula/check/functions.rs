@@ -251,20 +251,17 @@ impl<'a> Checker<'a> {
         let env = self.env;
         let mut names: Vec<Name> = env.function_names();
         names.extend(builtin_names().filter(|b| *b != "arg").map(Name::new));
-        let suggestion = closest(name, names.iter().map(Name::as_str)).map(str::to_owned);
-        let help = match suggestion {
-            Some(s) => format!("did you mean `{s}`?"),
-            None => "define it with FUNCTION:name and VALUE:formula, or fix the name".into(),
-        };
-        self.error(
-            Diagnostic::error(
-                UNKNOWN_FUNCTION,
-                name_span,
-                format!("unknown function `{name}`"),
-            )
-            .with_label("no function of this name")
-            .with_help(help),
-        );
+        let d = Diagnostic::error(
+            UNKNOWN_FUNCTION,
+            name_span,
+            format!("unknown function `{name}`"),
+        )
+        .with_label("no function of this name");
+        self.error(d.with_did_you_mean_or(
+            name_span,
+            closest(name, names.iter().map(Name::as_str)),
+            "define it with FUNCTION:name and VALUE:formula, or fix the name",
+        ));
         // Still check the arguments, to report their problems too.
         for a in args.iter() {
             let _ = self.expr(a, None);

@@ -74,7 +74,7 @@ impl<'a> Checker<'a> {
             .with_label("no variable of this name is visible here")
             .with_missing(name, crate::diagnostic::MissingKind::Variable);
         d = match suggestion {
-            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            Some(s) => d.with_did_you_mean(span, s),
             None if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") => d.with_help(
                 "there are no boolean literals; compare instead, e.g. `1==1`, or define the variable",
             ),

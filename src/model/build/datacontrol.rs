@@ -153,10 +153,7 @@ impl<'a> Builder<'a> {
     fn cached_fact_def(&mut self, fact: &CachedFact, id: FileId) {
         let placed = |d: &Diagnostic| {
             let mut d = d.clone();
-            d.span.file = id;
-            for l in &mut d.labels {
-                l.span.file = id;
-            }
+            d.move_to(id);
             d
         };
         let (def, steps, hash) = match fact {
@@ -687,10 +684,6 @@ fn read_fact_def(
     };
     let loc = loc.trim();
     if !fact_locations().any(|l| l == loc.text) {
-        let help = match closest(loc.text, fact_locations()) {
-            Some(s) => format!("did you mean `{s}`?"),
-            None => "use an object kind such as ABILITY, RACE, TEMPLATE or EQUIPMENT".into(),
-        };
         return CachedFact::Rejected(
             Diagnostic::error(
                 codes::BAD_FACT_LOCATION,
@@ -698,7 +691,11 @@ fn read_fact_def(
                 format!("`{}` is not a fact location", loc.text),
             )
             .with_label("invalid data definition location")
-            .with_help(help),
+            .with_did_you_mean_or(
+                loc.span,
+                closest(loc.text, fact_locations()),
+                "use an object kind such as ABILITY, RACE, TEMPLATE or EQUIPMENT",
+            ),
         );
     }
     let name = name.trim();

@@ -161,11 +161,11 @@ pub(in crate::model) enum LineForm {
     Forget(String),
 }
 
-/// The facts of one FACTDEF location to suggest from, and the help given so far for each
-/// unknown fact name as written.
+/// The facts of one FACTDEF location to suggest from, and the "did you mean" given so far
+/// for each unknown fact name as written.
 type UnknownFacts = (
     suggest::Candidates,
-    crate::model::fxhash::FxHashMap<String, String>,
+    crate::model::fxhash::FxHashMap<String, Option<String>>,
 );
 
 pub(crate) struct Builder<'a> {
@@ -377,16 +377,12 @@ impl<'a> Builder<'a> {
                         format!("unknown scope `{}`", at.value),
                     )
                     .with_label("scope names are case-sensitive")
-                    .with_help(format!("did you mean `{full}`?")),
+                    .with_did_you_mean(at.span, full),
                 );
                 None
             }
             None => {
                 let names: Vec<String> = self.ds.scopes.names().map(str::to_owned).collect();
-                let help = match closest(&at.value, names.iter().map(String::as_str)) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => format!("known scopes: {}", names.join(", ")),
-                };
                 self.diags.push(
                     Diagnostic::error(
                         codes::UNKNOWN_SCOPE,
@@ -394,7 +390,11 @@ impl<'a> Builder<'a> {
                         format!("unknown scope `{}`", at.value),
                     )
                     .with_label("no such scope")
-                    .with_help(help),
+                    .with_did_you_mean_or(
+                        at.span,
+                        closest(&at.value, names.iter().map(String::as_str)),
+                        format!("known scopes: {}", names.join(", ")),
+                    ),
                 );
                 None
             }
@@ -426,7 +426,7 @@ impl<'a> Builder<'a> {
     /// "did you mean" names, if any, as `Err(Some(guess))`.
     pub(super) fn format_or_guess(&mut self, at: &At<String>) -> Result<Format, Option<Format>> {
         let f = format_from_name(&at.value).filter(|f| self.known_format(f));
-        let mut guess = None;
+        let mut guessed = None;
         if f.is_none() {
             let mut names: Vec<String> = ["NUMBER", "BOOLEAN", "STRING", "ORDEREDPAIR", "DICE"]
                 .into_iter()
@@ -439,16 +439,8 @@ impl<'a> Builder<'a> {
                     .iter()
                     .filter_map(|(_, s)| s.dynamic.as_ref().map(|d| d.to_string())),
             );
-            let help = match closest(&at.value, names.iter().map(String::as_str)) {
-                Some(s) => {
-                    guess = format_from_name(s);
-                    format!("did you mean `{s}`?")
-                }
-                None => {
-                    "use NUMBER, BOOLEAN, STRING, ORDEREDPAIR, DICE, ARRAY[…] or an object format"
-                        .into()
-                }
-            };
+            let guess = closest(&at.value, names.iter().map(String::as_str));
+            guessed = guess.and_then(format_from_name);
             self.diags.push(
                 Diagnostic::error(
                     codes::UNKNOWN_FORMAT,
@@ -456,10 +448,14 @@ impl<'a> Builder<'a> {
                     format!("unknown format `{}`", at.value),
                 )
                 .with_label("no such format")
-                .with_help(help),
+                .with_did_you_mean_or(
+                    at.span,
+                    guess,
+                    "use NUMBER, BOOLEAN, STRING, ORDEREDPAIR, DICE, ARRAY[…] or an object format",
+                ),
             );
         }
-        f.ok_or(guess)
+        f.ok_or(guessed)
     }
 
     pub(super) fn malformed(&mut self, span: Span, message: impl Into<String>, help: &str) {

@@ -76,10 +76,20 @@ impl<'a> Builder<'a> {
         };
         let selector = to_selector(&item.address.grouping.value);
         if let Selector::Key(k) = &selector {
+            // The key itself, without a `KEY=` before it or blanks around it.
+            let grouping = item.address.grouping.span;
+            let written = self.text(grouping).trim_end();
+            let span = match written.strip_suffix(k.as_str()) {
+                Some(before) => Span::new(
+                    grouping.file,
+                    grouping.start as usize + before.len()..grouping.start as usize + written.len(),
+                ),
+                None => grouping,
+            };
             self.refs.push(PendingRef {
                 scope,
                 key: k.clone(),
-                span: item.address.grouping.span,
+                span,
                 what: "object",
             });
         }
@@ -169,14 +179,11 @@ impl<'a> Builder<'a> {
                     .with_label("not a modifier type")
                 };
                 if d.help.is_none() {
-                    d = d.with_help(
-                        match closest(
-                            &item.kind.value,
-                            ["SET", "ADD", "MULTIPLY", "DIVIDE", "MAX", "MIN"],
-                        ) {
-                            Some(s) => format!("did you mean `{s}`?"),
-                            None => "use SET, ADD, MULTIPLY, DIVIDE, MAX or MIN".into(),
-                        },
+                    let kinds = ["SET", "ADD", "MULTIPLY", "DIVIDE", "MAX", "MIN"];
+                    d = d.with_did_you_mean_or(
+                        item.kind.span,
+                        closest(&item.kind.value, kinds),
+                        "use SET, ADD, MULTIPLY, DIVIDE, MAX or MIN",
                     );
                 }
                 self.diags.push(d);
@@ -416,16 +423,14 @@ impl<'a> Builder<'a> {
                 d = d.with_secondary(s, "defined here");
             }
         }
-        d = d.with_help(
-            match closest(&item.var.value, visible.iter().map(String::as_str)) {
-                _ if child_hint => format!(
-                    "address the parts with a child selector such as `ALL[ALL]`, or modify a {} variable that each part reads (e.g. CritMultAdder)",
-                    self.ds.scopes.name(scope)
-                ),
-                Some(s) => format!("did you mean `{s}`?"),
-                None => "define it with GLOBAL: or LOCAL: in a VARIABLE file".to_owned(),
-            },
-        );
+        d = match closest(&item.var.value, visible.iter().map(String::as_str)) {
+            _ if child_hint => d.with_help(format!(
+                "address the parts with a child selector such as `ALL[ALL]`, or modify a {} variable that each part reads (e.g. CritMultAdder)",
+                self.ds.scopes.name(scope)
+            )),
+            Some(s) => d.with_did_you_mean(item.var.span, s),
+            None => d.with_help("define it with GLOBAL: or LOCAL: in a VARIABLE file"),
+        };
         self.diags.push(d);
     }
 }

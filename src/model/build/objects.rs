@@ -46,22 +46,20 @@ impl<'a> Builder<'a> {
                 .iter()
                 .filter_map(|(_, s)| s.dynamic.as_ref().map(|d| d.to_string()))
                 .collect();
-            let help = match closest(cat.text, cats.iter().map(String::as_str)) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => format!(
-                    "add `DYNAMICSCOPE:{}` to a DATACONTROL file",
-                    cat.text.trim()
-                ),
-            };
+            let written = cat.trim();
             self.diags.push(
                 Diagnostic::error(
                     codes::UNKNOWN_CATEGORY,
                     cat.span,
-                    format!("`{}` is not a DYNAMICSCOPE", cat.text.trim()),
+                    format!("`{}` is not a DYNAMICSCOPE", written.text),
                 )
                 .with_label("no DYNAMICSCOPE of this name")
-                .with_help(help)
-                .with_missing(cat.text.trim(), MissingKind::DynamicScope),
+                .with_did_you_mean_or(
+                    written.span,
+                    closest(cat.text, cats.iter().map(String::as_str)),
+                    format!("add `DYNAMICSCOPE:{}` to a DATACONTROL file", written.text),
+                )
+                .with_missing(written.text, MissingKind::DynamicScope),
             );
         }
         found
@@ -591,7 +589,7 @@ impl<'a> Builder<'a> {
     ) {
         let def = if set { "FACTSETDEF" } else { "FACTDEF" };
         let fact_defs = &self.ds.fact_defs;
-        let (candidates, helps) = self.unknown_facts.entry((set, loc)).or_insert_with(|| {
+        let (candidates, guesses) = self.unknown_facts.entry((set, loc)).or_insert_with(|| {
             let known = fact_defs
                 .iter()
                 .filter(|d| d.set == set && d.location.is(loc))
@@ -599,27 +597,29 @@ impl<'a> Builder<'a> {
             (super::suggest::Candidates::new(known), Default::default())
         });
         let name = name.as_str();
-        let help = match helps.get(name) {
-            Some(help) => help.clone(),
+        let guess = match guesses.get(name) {
+            Some(guess) => guess.clone(),
             None => {
-                let help = match candidates.closest(name) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => format!("add `{def}:{loc}|{name}` to a DATACONTROL file of this load"),
-                };
-                helps.insert(name.to_owned(), help.clone());
-                help
+                let guess = candidates.closest(name).map(str::to_owned);
+                guesses.insert(name.to_owned(), guess.clone());
+                guess
             }
         };
+        let span = self.fact_spans(token).0;
         let diag = Diagnostic::error(
             codes::UNKNOWN_FACT,
-            self.fact_spans(token).0,
+            span,
             format!(
                 "{} `{name}` has no {def} for {loc}",
                 if set { "FACTSET" } else { "FACT" },
             ),
         )
         .with_label(format!("not defined for {loc} objects in this load"))
-        .with_help(help)
+        .with_did_you_mean_or(
+            span,
+            guess,
+            format!("add `{def}:{loc}|{name}` to a DATACONTROL file of this load"),
+        )
         .with_missing(
             name,
             MissingKind::Fact {
@@ -725,10 +725,6 @@ impl<'a> Builder<'a> {
                 .objects_in(r.scope)
                 .map(|o| self.ds.key_of(o).to_string())
                 .collect();
-            let help = match closest(r.key.as_str(), keys.iter().map(String::as_str)) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => "check the key; MODIFYOTHER addresses objects by KEY".to_owned(),
-            };
             self.diags.push(
                 Diagnostic::error(
                     codes::UNKNOWN_OBJECT,
@@ -741,7 +737,11 @@ impl<'a> Builder<'a> {
                     ),
                 )
                 .with_label("unknown key")
-                .with_help(help)
+                .with_did_you_mean_or(
+                    r.span,
+                    closest(r.key.as_str(), keys.iter().map(String::as_str)),
+                    "check the key; MODIFYOTHER addresses objects by KEY",
+                )
                 .with_missing(
                     r.key.as_str(),
                     MissingKind::ScopedObject {

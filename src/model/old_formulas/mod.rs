@@ -207,31 +207,28 @@ impl<'f> Known<'f> {
     ) -> Diagnostic {
         let name = &r.name;
         let others = crate::diagnostic::more_uses(r.uses);
-        let help = match (&suggestion, crowd > FEW) {
-            (Some(s), _) => format!("did you mean `{s}`?"),
-            (None, true) => format!(
-                "this file reads {crowd} variables the load set does not define: load the \
-                 campaign that defines them (a `PRECAMPAIGN` in the PCC), or correct the names"
-            ),
-            (None, false) => "define it (`DEFINE:name|0`), correct the name, or load the \
-                              campaign that defines it (a `PRECAMPAIGN` in the PCC)"
-                .to_owned(),
-        };
-        let mut d = Diagnostic::error(
+        let span = f.lines.place(r.span);
+        let d = Diagnostic::error(
             codes::UNKNOWN_VARIABLE,
-            f.lines.place(r.span),
+            span,
             format!("no variable `{name}` in this load set{others}"),
         )
         .with_label("no DEFINE, BONUS:VAR, stat, term or output-sheet token of this name")
-        .with_help(help)
         .with_note(
             "PCGen finds no value for this name when it computes the character and evaluates \
              it to 0, silently",
         );
-        if let Some(s) = suggestion {
-            d = d.with_suggestion(s.as_str());
+        match (suggestion, crowd > FEW) {
+            (Some(s), _) => d.with_did_you_mean(span, s.as_str()),
+            (None, true) => d.with_help(format!(
+                "this file reads {crowd} variables the load set does not define: load the \
+                 campaign that defines them (a `PRECAMPAIGN` in the PCC), or correct the names"
+            )),
+            (None, false) => d.with_help(
+                "define it (`DEFINE:name|0`), correct the name, or load the campaign that \
+                 defines it (a `PRECAMPAIGN` in the PCC)",
+            ),
         }
-        d
     }
 }
 

@@ -494,26 +494,38 @@ impl<'a> Resolver<'a> {
         None
     }
 
-    /// "did you mean" among the keys of `space`, unless the file misses `crowd` objects of
-    /// it: then the book that makes them is what is missing.
-    fn help(&self, space: &Space, key: &Name, noun: &str, crowd: usize) -> String {
+    /// `d`, about the key `key` written at `span`, with its help: "did you mean" among the
+    /// keys of `space`, unless the file misses `crowd` objects of it: then the book that
+    /// makes them is what is missing.
+    fn with_help(
+        &self,
+        d: Diagnostic,
+        span: Span,
+        space: &Space,
+        key: &Name,
+        noun: &str,
+        crowd: usize,
+    ) -> Diagnostic {
         if crowd > FEW {
-            return format!(
+            return d.with_help(format!(
                 "this file names {crowd} {noun}s the load set does not have: load the campaign \
                  that makes them (a `PRECAMPAIGN` in the PCC), or correct the names"
-            );
+            ));
         }
-        // The closest of every group's keys: each group's closest, kept for the run.
+        // The closest of every group's keys: each group's closest, kept for the run. A
+        // group holding the key itself (an object the load set filters out) has no guess.
         let best = self
             .groups(space)
             .filter_map(|(_, g)| g.closest(key))
+            .filter(|(_, c)| c != key)
             .min_by(|(d, c), (e, b)| d.cmp(e).then_with(|| c.as_str().cmp(b.as_str())));
-        match best {
-            Some((_, s)) => format!("did you mean `{s}`?"),
-            None => format!(
+        d.with_did_you_mean_or(
+            span,
+            best.map(|(_, s)| s.as_str().to_owned()),
+            format!(
                 "correct the name, or load the campaign that makes this {noun} (a `PRECAMPAIGN` in the PCC)"
             ),
-        }
+        )
     }
 
     /// The error for a `.COPY=` or `.MOD` of a missing object, one of `crowd` of its file.
@@ -529,13 +541,13 @@ impl<'a> Resolver<'a> {
             ".COPY skipped"
         };
         let what = m.what;
-        Diagnostic::error(
+        let span = m.file.lines.place(m.target.key.span);
+        let d = Diagnostic::error(
             codes::MOD_TARGET_MISSING,
-            m.file.lines.place(m.target.key.span),
+            span,
             format!("`{what}` of `{key}`, but no {noun} of the load set has this key"),
         )
         .with_label(format!("no {noun} `{key}`"))
-        .with_help(self.help(&m.space, key, &noun, crowd))
         .with_note(format!(
             "PCGen skips the whole line: \"PObject {key} not found; {skipped}\""
         ))
@@ -544,7 +556,8 @@ impl<'a> Resolver<'a> {
             MissingKind::Object {
                 kind: m.kind.token(),
             },
-        )
+        );
+        self.with_help(d, span, &m.space, key, &noun, crowd)
     }
 
     /// Every name a token value of a file read gives must be an object of its kind (or
@@ -863,9 +876,10 @@ impl<'a> Resolver<'a> {
             found
         });
         let others = crate::diagnostic::more_uses(reference.uses);
+        let span = f.lines.place(reference.name.span);
         let d = Diagnostic::warning(
             codes::UNKNOWN_PREREQUISITE_KEY,
-            f.lines.place(reference.name.span),
+            span,
             format!("`{token}` names the {noun} `{name}`, which no campaign defines{others}"),
         )
         .with_label(format!("no {noun} of this key in any load"))
@@ -874,14 +888,11 @@ impl<'a> Resolver<'a> {
              silently: it never reports this, and the prerequisite can never pass (negated, it \
              always passes)",
         );
-        match suggestion {
-            Some(s) => d
-                .with_help(format!("did you mean `{s}`?"))
-                .with_suggestion(s),
-            None => d.with_help(format!(
-                "correct the key: no campaign under the data folder makes a {noun} `{name}`"
-            )),
-        }
+        d.with_did_you_mean_or(
+            span,
+            suggestion,
+            format!("correct the key: no campaign under the data folder makes a {noun} `{name}`"),
+        )
     }
 
     fn unknown_reference(
@@ -893,15 +904,14 @@ impl<'a> Resolver<'a> {
         let space = Space::File(reference.target);
         let name = &reference.name.name;
         let noun = kind_noun(reference.target);
-        let help = self.help(&space, name, noun, crowd);
         let others = crate::diagnostic::more_uses(reference.uses);
-        Diagnostic::error(
+        let span = f.lines.place(reference.name.span);
+        let d = Diagnostic::error(
             codes::UNKNOWN_REFERENCE,
-            f.lines.place(reference.name.span),
+            span,
             format!("no {noun} `{name}` in this load set{others}"),
         )
         .with_label(format!("not the key of any {noun}"))
-        .with_help(help)
         .with_note(format!(
             "PCGen: \"Unconstructed Reference: {} {name}\"; the token loses this name",
             pcgen_class(reference.target)
@@ -911,7 +921,8 @@ impl<'a> Resolver<'a> {
             MissingKind::Object {
                 kind: reference.target.token(),
             },
-        )
+        );
+        self.with_help(d, span, &space, name, noun, crowd)
     }
 
     /// The collected reports, with one per file and unknown category.
@@ -974,23 +985,24 @@ fn unknown_prefact(
     facts: &crate::fxhash::FxHashSet<Name>,
 ) -> Diagnostic {
     let name = &reference.name.name;
-    let help = match closest(name.as_str(), facts.iter().map(Name::as_str)) {
-        Some(s) => format!("did you mean `{s}`?"),
-        None => format!(
-            "load the campaign whose DATACONTROL file defines it (`FACTDEF:…|{name}`), or correct the name"
-        ),
-    };
     let others = crate::diagnostic::more_uses(uses);
-    Diagnostic::error(
+    let span = f.lines.place(reference.name.span);
+    let d = Diagnostic::error(
         codes::UNKNOWN_REFERENCE,
-        f.lines.place(reference.name.span),
+        span,
         format!("no FACTDEF defines `{name}` in this load set{others}"),
     )
     .with_label("not a FACT of this load set")
-    .with_help(help)
     .with_note(format!(
         "PCGen: \"Unknown FACT in PREFACT. Test was: {name}=…\"; the prerequisite is not read"
-    ))
+    ));
+    d.with_did_you_mean_or(
+        span,
+        closest(name.as_str(), facts.iter().map(Name::as_str)),
+        format!(
+            "load the campaign whose DATACONTROL file defines it (`FACTDEF:…|{name}`), or correct the name"
+        ),
+    )
 }
 
 /// The names the load set's PCCs declare with `FORWARDREF:TYPE|key,…`, by the kind of
@@ -1099,26 +1111,26 @@ fn target_without_category(f: &LoadedFile, target: &Target, suffix: &str) -> Dia
 
 fn unknown_category(u: &UnknownCategory, known: &[Name]) -> Diagnostic {
     let name = &u.name;
-    let help = match closest(name.as_str(), known.iter().map(Name::as_str)) {
-        Some(s) => format!("did you mean `{s}`?"),
-        None => "define it in an ABILITYCATEGORY file, or load the campaign that does".to_owned(),
-    };
     let others = match u.lines.saturating_sub(1) {
         0 => String::new(),
         1 => " (and 1 more line of this file)".to_owned(),
         n => format!(" (and {n} more lines of this file)"),
     };
-    Diagnostic::error(
+    let d = Diagnostic::error(
         codes::UNKNOWN_ABILITY_CATEGORY,
         u.span,
         format!("`{name}` is not an ability category of this load set{others}"),
     )
     .with_label("no ABILITYCATEGORY of this name in the game mode or the load set")
-    .with_help(help)
     .with_note(format!(
         "PCGen drops every ability of this category (\"Cannot find Ability Category: {name}\") \
          and every ABILITY: or BONUS:ABILITYPOOL token that names it"
-    ))
+    ));
+    d.with_did_you_mean_or(
+        u.span,
+        closest(name.as_str(), known.iter().map(Name::as_str)),
+        "define it in an ABILITYCATEGORY file, or load the campaign that does",
+    )
 }
 
 #[cfg(test)]
