@@ -4,7 +4,8 @@
 //! set that needs a campaign it did not select gets that campaign added, with a note: on the
 //! whole PCGen corpus half the findings are these notes, and they filled the first screens.
 //! The human report shows one line per campaign after the other findings instead;
-//! `--verbose` shows each note. The counts, JSON and other formats keep every note.
+//! `--verbose` shows each note. The counts, JSON and other formats keep every note. Each
+//! note's campaign and PCC are read from its [`Diagnostic::added`], not from its prose.
 
 use rulebook::diagnostic::Diagnostic;
 use std::io::{self, Write};
@@ -35,14 +36,10 @@ impl AddedCampaigns {
         {
             return false;
         }
-        // The message names the campaign first (`required campaign `X` was added …`,
-        // `` `X`, the required `Core Rules` book, was added …``); the note says its file.
-        let campaign = d.message.split('`').nth(1).unwrap_or(&d.message).to_owned();
-        let file = d
-            .notes
-            .first()
-            .map(|n| n.strip_prefix("from ").unwrap_or(n).to_owned())
-            .unwrap_or_default();
+        let Some(added) = d.added.as_deref() else {
+            return false;
+        };
+        let (campaign, file) = (added.name.clone(), added.file.clone());
         self.notes += 1;
         match self
             .campaigns

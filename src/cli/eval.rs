@@ -133,7 +133,7 @@ fn hint(args: &EvalArgs, problems: &[Diagnostic]) -> Option<String> {
         ));
     }
     let unknown = problems.iter().find(|d| d.code.id == "F0101")?;
-    let name = unknown.message.split('`').nth(1)?;
+    let name = unknown.missing.as_deref()?.name.as_str();
     Some(match &args.pcc {
         Some(_) => format!("`{name}` is not a variable of the dataset (rulebook calc lists them)"),
         None => format!(

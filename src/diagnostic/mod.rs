@@ -116,6 +116,19 @@ pub struct Diagnostic {
     /// data folder's other campaigns are searched for it ([`crate::model::elsewhere`]) from
     /// here, not from the message's prose. `None` for the other findings.
     pub missing: Option<Box<Missing>>,
+    /// The campaign a `L0106` note says was added to the load set, as a value: `check`
+    /// sums those notes up per campaign from here, not from the message's prose. `None` for
+    /// the other findings.
+    pub added: Option<Box<AddedCampaign>>,
+}
+
+/// A campaign added to a load set because a selected one requires it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddedCampaign {
+    /// Its name, as the requirement names it.
+    pub name: String,
+    /// Its PCC, as reports show paths (relative to the PCGen root).
+    pub file: String,
 }
 
 /// What an unknown-name finding lacks: a name, and the kind of definition that would give it.
@@ -168,6 +181,7 @@ impl Diagnostic {
             notes: Vec::new(),
             suggestion: None,
             missing: None,
+            added: None,
         }
     }
 
@@ -248,6 +262,18 @@ impl Diagnostic {
         self
     }
 
+    /// Records the campaign the note says was added (see [`AddedCampaign`]), and adds the
+    /// note saying its PCC (`from data/…/book.pcc`).
+    pub fn with_added(mut self, name: impl Into<String>, file: impl Into<String>) -> Self {
+        let added = AddedCampaign {
+            name: name.into(),
+            file: file.into(),
+        };
+        self.notes.push(format!("from {}", added.file));
+        self.added = Some(Box::new(added));
+        self
+    }
+
     /// Every span of the diagnostic: its own, its labels', and its suggestion's edits'.
     pub fn spans(&self) -> impl Iterator<Item = Span> + '_ {
         let suggested = self
@@ -314,6 +340,7 @@ impl fmt::Debug for Diagnostic {
                 .field("notes", &self.notes)
                 .field("suggestion", &self.suggestion)
                 .field("missing", &self.missing)
+                .field("added", &self.added)
                 .finish();
         }
         fmt::Display::fmt(self, f)?;

@@ -511,23 +511,28 @@ fn require_pass(
                     continue;
                 }
                 let found = match item {
-                    PreItem::Name(n) | PreItem::Includes(n) => l
-                        .index()
-                        .find(n)
-                        .filter(|c| allowed(c))
-                        .map(|c| (c.path.clone(), format!("required campaign `{n}`"))),
+                    PreItem::Name(n) | PreItem::Includes(n) => {
+                        l.index().find(n).filter(|c| allowed(c)).map(|c| {
+                            (
+                                c.path.clone(),
+                                n.clone(),
+                                format!("required campaign `{n}`"),
+                            )
+                        })
+                    }
                     PreItem::BookType(t) | PreItem::IncludesBookType(t) => l
                         .index()
                         .for_book_type(t, &beside, &modes, &excluded)
                         .map(|c| {
                             (
                                 c.path.clone(),
+                                c.name.clone(),
                                 format!("`{}`, the required `{t}` book,", c.name),
                             )
                         }),
                     PreItem::Except(_) => continue,
                 };
-                let Some((path, what)) = found else {
+                let Some((path, name, what)) = found else {
                     missing.push(match item {
                         PreItem::BookType(t) | PreItem::IncludesBookType(t) => {
                             missing_book(l.index(), t, &modes, &beside)
@@ -550,7 +555,7 @@ fn require_pass(
                             pre.span,
                             format!("{what} was added to the load"),
                         )
-                        .with_note(format!("from {}", l.root.display(&path))),
+                        .with_added(name, l.root.display(&path)),
                     );
                 }
             }
