@@ -19,7 +19,7 @@
 use super::added::AddedCampaigns;
 use super::baseline::Accepted;
 use super::changed::Changed;
-use super::findings::{self, Finding, Tally};
+use super::findings::{self, Finding, Fixable, Tally};
 use super::output::{Out, OutputArgs, Stream};
 use super::sarif;
 use clap::{Args, ValueEnum};
@@ -322,6 +322,7 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
     let mut added = AddedCampaigns::default();
     let mut refused: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut found: Vec<Finding> = Vec::new();
+    let mut fixable = Fixable::default();
     // The human report's warnings and notes, held back until every error is out: on a
     // whole data folder the errors come first, whatever load set they are in.
     let mut later: (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
@@ -358,6 +359,9 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
             OutputFormat::Human if written.is_ok() => {
                 let mut new = new;
                 new.retain(|d| policy.shown(d) && (out.verbose || !added.take(d)));
+                for d in &mut new {
+                    findings::say_fix(d, &report.sources, &mut fixable);
+                }
                 // Errors now; warnings and notes after every error of the run.
                 let (errors, others): (Vec<_>, Vec<_>) =
                     new.into_iter().partition(|d| d.severity == Severity::Error);
@@ -389,8 +393,16 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
         }
     });
     findings::sort(&mut found);
+    for f in &found {
+        fixable.add(f.json.fix.as_ref().map(|fix| fix.safety));
+    }
     let totals = run.summary();
     let summary_line = !policy.quiet;
+    // The summary, and how many findings have a fix.
+    let summary = match fixable.line() {
+        Some(fixes) => format!("{}\n{fixes}", totals.line()),
+        None => totals.line(),
+    };
     let written = written.and_then(|()| match format {
         _ if args.statistics => tally.write(&mut stdout).and_then(|()| match summary_line {
             true => writeln!(stdout, "{}", totals.line()),
@@ -401,7 +413,7 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
             .and_then(|()| stdout.write_all(&later.1))
             .and_then(|()| added.write(&mut stdout))
             .and_then(|()| match summary_line {
-                true => writeln!(stdout, "{}", totals.line()),
+                true => writeln!(stdout, "{summary}"),
                 false => Ok(()),
             }),
         OutputFormat::Concise | OutputFormat::Github => {
@@ -410,7 +422,7 @@ pub fn run(args: CheckArgs, out: &OutputArgs) -> ExitCode {
                 _ => findings::write_concise(&mut stdout, &found),
             };
             if summary_line {
-                super::output::eprint(&format!("{}\n", totals.line()));
+                super::output::eprint(&format!("{summary}\n"));
             }
             w
         }

@@ -2,26 +2,22 @@
 //! style, `path:line:col: severity[CODE] message`), `--format github` (workflow command
 //! annotations) and the rows of `--statistics`; [`super::sarif`] builds on the same values.
 //!
+//! Every format says whether a finding has a fix, from its [`JsonFix`] (the diagnostic's
+//! suggestion, [`Diagnostic::fix_in`]): the one-line formats mark its message ([`marker`]:
+//! `[*]` safe, `[?]` unsafe), the reports with notes add [`Safety::note`], and a run ends
+//! with how many have one ([`Fixable`]).
+//!
 //! Paths are shown as the human report shows them: relative to the current folder when the
 //! file is below it, else absolute.
 
 use rulebook::check::SetReport;
 use rulebook::diagnostic::{
-    Diagnostic, JsonDiagnostic, PathView, Severity, escape::escape_line, to_json_rooted,
+    Diagnostic, JsonDiagnostic, JsonFix, PathView, Safety, Severity, escape::escape_line,
+    to_json_rooted,
 };
+use rulebook::source::SourceMap;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-
-/// One edit of the fix a diagnostic suggests ([`Diagnostic::edits`]).
-#[derive(Clone, Debug)]
-pub struct Fix {
-    /// The text written.
-    pub replacement: String,
-    /// 1-based line and column (characters) where the replaced text starts.
-    pub start: (usize, usize),
-    /// Where it ends (the column is exclusive).
-    pub end: (usize, usize),
-}
 
 /// One reported diagnostic, with what the formats need besides its JSON form.
 #[derive(Clone, Debug)]
@@ -31,8 +27,6 @@ pub struct Finding {
     /// The path of each label's file as a report shows it (the primary first, as in
     /// `json.labels`); empty for text that is no file.
     pub shown: Vec<String>,
-    /// The edits of the fix the finding suggests, in order of place (empty for none).
-    pub fix: Vec<Fix>,
     /// See [`rulebook::diagnostic::fingerprint`].
     pub fingerprint: String,
     /// With `--changed-since`: the finding is in a file that did not change (its load set
@@ -62,24 +56,9 @@ impl Finding {
                 None => l.file.clone(),
             })
             .collect();
-        let file = set.sources.get(d.span.file);
-        let mut fix: Vec<Fix> = file
-            .map(|f| {
-                d.edits(&f.text)
-                    .into_iter()
-                    .map(|e| Fix {
-                        replacement: e.text,
-                        start: f.line_col(e.range.start),
-                        end: f.line_col(e.range.end),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        fix.sort_by_key(|e| (e.start, e.end));
         Finding {
             json,
             shown,
-            fix,
             fingerprint,
             unchanged: false,
         }
@@ -105,11 +84,76 @@ pub fn sort(findings: &mut [Finding]) {
     });
 }
 
-/// `--format concise`: one `path:line:col: severity[CODE] message` line per finding.
+/// What the one-line formats write before a finding's message: `[*] ` for a safe fix
+/// (`rulebook check --fix` makes it, as ruff marks its fixable findings), `[?] ` for an
+/// unsafe one (`--fix --unsafe-fixes` makes it: a guess, or a change of meaning, to check
+/// first), nothing for a finding without a fix.
+pub fn marker(fix: Option<&JsonFix>) -> &'static str {
+    match fix.map(|f| f.safety) {
+        Some(Safety::Safe) => "[*] ",
+        Some(Safety::Unsafe) => "[?] ",
+        None => "",
+    }
+}
+
+/// How many findings a run reported with a fix, by safety.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fixable {
+    safe: usize,
+    unsafe_fixes: usize,
+}
+
+impl Fixable {
+    /// Counts a finding whose fix (if any) is of `safety`.
+    pub fn add(&mut self, safety: Option<Safety>) {
+        match safety {
+            Some(Safety::Safe) => self.safe += 1,
+            Some(Safety::Unsafe) => self.unsafe_fixes += 1,
+            None => {}
+        }
+    }
+
+    /// The line a run's summary adds, `fixable: 2 findings with `rulebook check --fix`, 1
+    /// more with `rulebook check --fix --unsafe-fixes``; `None` when no finding has a fix.
+    pub fn line(&self) -> Option<String> {
+        let findings = |n: usize| format!("{n} finding{}", if n == 1 { "" } else { "s" });
+        let safe =
+            (self.safe > 0).then(|| format!("{} with `rulebook check --fix`", findings(self.safe)));
+        let guesses = (self.unsafe_fixes > 0).then(|| {
+            let n = self.unsafe_fixes;
+            match self.safe {
+                0 => format!("{} with `rulebook check --fix --unsafe-fixes`", findings(n)),
+                _ => format!("{n} more with `rulebook check --fix --unsafe-fixes`"),
+            }
+        });
+        let parts: Vec<String> = safe.into_iter().chain(guesses).collect();
+        (!parts.is_empty()).then(|| format!("fixable: {}", parts.join(", ")))
+    }
+}
+
+/// Adds to `d`, a diagnostic of a load whose files are `sources` reported by the human
+/// format, the note saying that it has a fix and what makes it ([`Safety::note`]), and
+/// counts it in `fixable`.
+pub fn say_fix(d: &mut Diagnostic, sources: &SourceMap, fixable: &mut Fixable) {
+    let safety = d.fix_in(sources).0.first().map(|e| e.safety);
+    fixable.add(safety);
+    if let Some(s) = safety {
+        d.notes.push(s.note().to_owned());
+    }
+}
+
+/// `--format concise`: one `path:line:col: severity[CODE] message` line per finding, the
+/// message marked when the finding has a fix ([`marker`]).
 pub fn write_concise(w: &mut dyn Write, findings: &[Finding]) -> io::Result<()> {
     for f in findings {
         let j = &f.json;
-        let mut what = format!("{}[{}] {}", j.severity, j.code, escape_line(&j.message));
+        let mut what = format!(
+            "{}[{}] {}{}",
+            j.severity,
+            j.code,
+            marker(j.fix.as_ref()),
+            escape_line(&j.message)
+        );
         if f.unchanged {
             what.push_str(" (in an unchanged file of a changed load set)");
         }
@@ -122,7 +166,8 @@ pub fn write_concise(w: &mut dyn Write, findings: &[Finding]) -> io::Result<()> 
 }
 
 /// `--format github`: one workflow command per finding (`::error file=…,line=…::message`),
-/// which a GitHub Actions run shows as an annotation on the line. Notes are `notice`s.
+/// which a GitHub Actions run shows as an annotation on the line. Notes are `notice`s. A
+/// finding with a fix has its message marked ([`marker`]) and a note saying what makes it.
 pub fn write_github(w: &mut dyn Write, findings: &[Finding]) -> io::Result<()> {
     for f in findings {
         let j = &f.json;
@@ -140,16 +185,26 @@ pub fn write_github(w: &mut dyn Write, findings: &[Finding]) -> io::Result<()> {
             properties.push(format!("endColumn={}", j.end_column));
         }
         properties.push(format!("title={}", property(&j.code)));
-        let mut message = j.message.clone();
-        if let Some(help) = &j.help {
-            message.push_str(&format!("\nhelp: {help}"));
-        }
-        for n in &j.notes {
-            message.push_str(&format!("\nnote: {n}"));
-        }
+        let message = format!("{}{}", marker(j.fix.as_ref()), text(j));
         writeln!(w, "::{level} {}::{}", properties.join(","), data(&message))?;
     }
     Ok(())
+}
+
+/// A finding's message, then its help, its notes and, with a fix, what makes it
+/// ([`Safety::note`]), one a line: the text of a GitHub annotation and of a SARIF result.
+pub fn text(j: &JsonDiagnostic) -> String {
+    let mut text = j.message.clone();
+    if let Some(help) = &j.help {
+        text.push_str(&format!("\nhelp: {help}"));
+    }
+    for n in &j.notes {
+        text.push_str(&format!("\nnote: {n}"));
+    }
+    if let Some(fix) = &j.fix {
+        text.push_str(&format!("\nnote: {}", fix.safety.note()));
+    }
+    text
 }
 
 /// A workflow command's message: `%`, carriage returns and line feeds escaped, and the

@@ -1,5 +1,6 @@
 //! `rulebook check --fix [--unsafe-fixes] [--diff]`: the edits the findings suggest
-//! ([`Diagnostic::edit`], the same the language server offers), applied to the files.
+//! ([`Diagnostic::fix_in`], the same the reports say a finding has and the language server
+//! offers), applied to the files.
 //!
 //! Safe edits (exact rewrites of deprecated forms) are applied by default, unsafe ones ("did
 //! you mean" guesses) only with `--unsafe-fixes`. Only the findings the run reports (after
@@ -14,7 +15,6 @@ use rulebook::config::policy::Policy;
 use rulebook::diagnostic::fix::apply;
 use rulebook::diagnostic::{Diagnostic, Edit, PathView, Safety};
 use rulebook::load::PcgenRoot;
-use rulebook::source::TextEncoding;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -47,13 +47,10 @@ fn collect(
     let mut diagnostics: Vec<Diagnostic> = report.diagnostics.clone();
     policy.apply_in(&mut diagnostics, &report.sources, &report.root);
     for d in diagnostics.iter().filter(|d| policy.shown(d)) {
-        let Some(source) = report.sources.get(d.span.file) else {
+        // What every report says of the finding's fix (none in a file that is not UTF-8).
+        let (edits, Some(source)) = d.fix_in(&report.sources) else {
             continue;
         };
-        if !matches!(source.encoding, TextEncoding::Utf8) {
-            continue;
-        }
-        let edits = d.edits(&source.text);
         let Some(first) = edits.first() else {
             continue;
         };

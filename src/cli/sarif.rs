@@ -223,13 +223,7 @@ pub fn log(findings: &[Finding], docs_base: &str, cwd: &Path) -> Log {
             });
             rules.len() - 1
         });
-        let mut text = j.message.clone();
-        if let Some(help) = &j.help {
-            text.push_str(&format!("\nhelp: {help}"));
-        }
-        for n in &j.notes {
-            text.push_str(&format!("\nnote: {n}"));
-        }
+        let text = super::findings::text(j);
         let mut places = j
             .labels
             .iter()
@@ -250,12 +244,13 @@ pub fn log(findings: &[Finding], docs_base: &str, cwd: &Path) -> Log {
                 }),
             })
             .collect();
-        let fixes = match (&f.fix[..], &primary) {
-            ([], _) | (_, None) => Vec::new(),
-            (edits, Some((_, at))) => {
+        let fixes = match (&j.fix, &primary) {
+            (None, _) | (_, None) => Vec::new(),
+            (Some(fix), Some((_, at))) => {
+                let edits = &fix.edits;
                 let said: Vec<String> = edits
                     .iter()
-                    .map(|e| match e.replacement.as_str() {
+                    .map(|e| match e.text.as_str() {
                         "" => "delete".to_owned(),
                         text => format!("write `{}`", text.trim()),
                     })
@@ -269,9 +264,12 @@ pub fn log(findings: &[Finding], docs_base: &str, cwd: &Path) -> Log {
                         replacements: edits
                             .iter()
                             .map(|e| Replacement {
-                                deleted_region: region(e.start, e.end),
+                                deleted_region: region(
+                                    (e.line, e.column),
+                                    (e.end_line, e.end_column),
+                                ),
                                 inserted_content: Text {
-                                    text: e.replacement.clone(),
+                                    text: e.text.clone(),
                                 },
                             })
                             .collect(),

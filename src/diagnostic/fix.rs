@@ -1,5 +1,6 @@
 //! What a diagnostic suggests writing instead, as a value: the one source of `rulebook check
-//! --fix`, the language server's quick fixes and "fix all", and SARIF's fixes.
+//! --fix`, the language server's quick fixes and "fix all", and the fixes of the JSON and
+//! SARIF reports.
 //!
 //! A [`Suggestion`] is a replacement text, the exact bytes it replaces, and whether applying
 //! it keeps the data's meaning ([`Safety`]). A "did you mean" is made with
@@ -8,11 +9,14 @@
 //! reads a fix back out of a message or help.
 
 use super::Diagnostic;
-use crate::source::Span;
+use crate::source::{SourceFile, SourceMap, Span, TextEncoding};
 use std::ops::Range;
 
 /// Whether applying a suggestion keeps what PCGen reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Safety {
     /// An exact rewrite of a deprecated form into the form PCGen documents for it: the
     /// data means what it meant. `check --fix` applies it.
@@ -20,6 +24,21 @@ pub enum Safety {
     /// A guess (a "did you mean" for a misspelt name) or a change of meaning (a field PCGen
     /// ignores made one it reads): `check --fix` applies it only with `--unsafe-fixes`.
     Unsafe,
+}
+
+impl Safety {
+    /// What a report says of a finding with a fix of this safety: the command that applies
+    /// it. Said by the reports of `check` (not by the diagnostic: `rulebook eval` shows the
+    /// same findings of a formula on its command line, which nothing fixes).
+    pub fn note(self) -> &'static str {
+        match self {
+            Safety::Safe => "`rulebook check --fix` makes this change (a safe fix)",
+            Safety::Unsafe => {
+                "`rulebook check --fix --unsafe-fixes` makes this change (an unsafe fix: \
+                 check it first)"
+            }
+        }
+    }
 }
 
 /// A replacement a diagnostic suggests.
@@ -91,6 +110,20 @@ impl Diagnostic {
             });
         }
         out
+    }
+
+    /// The fix `rulebook check --fix` would make for this diagnostic of a load whose files
+    /// are `sources`: every edit of it ([`Diagnostic::edits`]) in its file's text; empty when
+    /// it suggests nothing, or its file is not UTF-8 (such a file is never rewritten). What
+    /// every report says about a finding's fix comes from here.
+    pub fn fix_in<'s>(&self, sources: &'s SourceMap) -> (Vec<Edit>, Option<&'s SourceFile>) {
+        let Some(file) = sources.get(self.span.file) else {
+            return (Vec::new(), None);
+        };
+        if self.suggestion.is_none() || !matches!(file.encoding, TextEncoding::Utf8) {
+            return (Vec::new(), Some(file));
+        }
+        (self.edits(&file.text), Some(file))
     }
 
     /// A "did you mean": the unsafe suggestion to write `name` over `span` (exactly the

@@ -108,8 +108,8 @@ pub struct Diagnostic {
     /// Extra facts (e.g. "PCGen would reject this").
     pub notes: Vec<String>,
     /// What to write instead, as a value (see [`fix`]): `check --fix`, the language
-    /// server's quick fixes and SARIF's fixes take it from here (through
-    /// [`Diagnostic::edits`]); a "did you mean" help is written from it
+    /// server's quick fixes and the fixes of the JSON and SARIF reports take it from here
+    /// (through [`Diagnostic::edits`]); a "did you mean" help is written from it
     /// ([`Diagnostic::with_did_you_mean`]), never read back.
     pub suggestion: Option<Box<Suggestion>>,
     /// The name an unknown-name finding is about and what would define it, as a value: the
@@ -235,7 +235,8 @@ impl Diagnostic {
     }
 
     /// Sets a fix of several exact edits, applied together (moving a token); nothing when
-    /// `edits` is empty. A safe fix adds a note saying `check --fix` applies it.
+    /// `edits` is empty. The reports of `check` say that the finding has a fix
+    /// ([`Safety::note`]).
     pub fn with_fixes(mut self, edits: Vec<(Span, String)>, safety: Safety) -> Self {
         let mut edits = edits.into_iter();
         if let Some((span, text)) = edits.next() {
@@ -245,10 +246,6 @@ impl Diagnostic {
                 safety,
                 more: edits.collect(),
             }));
-            if safety == Safety::Safe {
-                self.notes
-                    .push("`rulebook check --fix` makes this change (a safe fix)".to_owned());
-            }
         }
         self
     }
@@ -440,6 +437,59 @@ pub struct JsonDiagnostic {
     pub help: Option<String>,
     /// Extra facts.
     pub notes: Vec<String>,
+    /// The fix `rulebook check --fix` makes (with `--unsafe-fixes` for an unsafe one);
+    /// null when the finding has none.
+    pub fix: Option<JsonFix>,
+}
+
+/// The fix of a finding in JSON output: edits applied together.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct JsonFix {
+    /// `safe`: `check --fix` applies it (the data keeps its meaning); `unsafe`: only
+    /// `check --fix --unsafe-fixes` does (a "did you mean" guess, or a change of meaning).
+    pub safety: Safety,
+    /// Its edits, in order of place.
+    pub edits: Vec<JsonEdit>,
+}
+
+/// One edit of a [`JsonFix`]: the text between two places of the finding's file replaced.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct JsonEdit {
+    /// 1-based line where the replaced text starts.
+    pub line: usize,
+    /// 1-based column (characters) where it starts.
+    pub column: usize,
+    /// 1-based line where it ends.
+    pub end_line: usize,
+    /// 1-based column where it ends (exclusive; the start's for an insertion).
+    pub end_column: usize,
+    /// The text written there (empty: a deletion).
+    pub text: String,
+}
+
+/// The fix of `d` as JSON output gives it ([`Diagnostic::fix_in`]).
+fn json_fix(d: &Diagnostic, sources: &SourceMap) -> Option<JsonFix> {
+    let (edits, file) = d.fix_in(sources);
+    let (first, file) = (edits.first()?, file?);
+    let mut out: Vec<JsonEdit> = edits
+        .iter()
+        .map(|e| {
+            let (line, column) = file.line_col(e.range.start);
+            let (end_line, end_column) = file.line_col(e.range.end);
+            JsonEdit {
+                line,
+                column,
+                end_line,
+                end_column,
+                text: e.text.clone(),
+            }
+        })
+        .collect();
+    out.sort_by_key(|e| (e.line, e.column, e.end_line, e.end_column));
+    Some(JsonFix {
+        safety: first.safety,
+        edits: out,
+    })
 }
 
 fn json_label(sources: &SourceMap, root: Option<&Path>, span: Span, message: &str) -> JsonLabel {
@@ -504,6 +554,7 @@ fn json(d: &Diagnostic, sources: &SourceMap, root: Option<&Path>) -> JsonDiagnos
         labels,
         help: d.help.clone(),
         notes: d.notes.clone(),
+        fix: json_fix(d, sources),
     }
 }
 

@@ -158,9 +158,10 @@ fn choose_number_becomes_tempvalue() {
         .find(|d| d["message"] == "`CHOOSE:NUMBER` is deprecated")
         .cloned()
         .unwrap_or_default();
-    let notes = choose["notes"].to_string();
-    assert!(
-        notes.contains("`rulebook check --fix` makes this change"),
+    // The JSON report carries the fix itself: a safe one, its edit replacing the token.
+    assert_eq!(choose["fix"]["safety"], "safe", "{choose:#}");
+    assert_eq!(
+        choose["fix"]["edits"][0]["text"], "TEMPVALUE:MIN=1|MAX=5|TITLE=Pick",
         "{choose:#}"
     );
     let preview = check(&dir, &["--fix", "--diff"]);
