@@ -4,7 +4,9 @@
 //! level-1 line (a safe fix: moved to the CLASS line) and a misspelt token name (an unsafe
 //! "did you mean" fix). A snapshot of the diff of each
 //! kind; `--fix` applies the safe ones only, `--unsafe-fixes` the other too; the re-check
-//! after writing reports the same findings less the fixed ones.
+//! after writing reports the same findings less the fixed ones. A copy with a misspelt name
+//! of each kind a "did you mean" covers shows each replaced exactly, and what every output
+//! format says of a finding's fix.
 
 use crate::support;
 use crate::support::text;
@@ -169,5 +171,159 @@ fn choose_number_becomes_tempvalue() {
     let fixed = check(&dir, &["--fix"]);
     let left: Vec<String> = findings(&fixed, &["T0113"]);
     assert_eq!(left, Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A copy of `data/` with a misspelt name of each kind a "did you mean" covers: a token, a
+/// variable in a formula, a MODIFY's variable, a MODIFYOTHER's object key, an old-formula
+/// variable, a BONUS sub-token, a nested prerequisite (negated), a prerequisite's key and a
+/// `.MOD`'s object key; and the deprecated `PREFEAT` of [`dataset`] (a safe fix).
+fn typos(name: &str) -> PathBuf {
+    let dir = dataset(name);
+    let abilities = dir.join("handsworld/hw_abilities.lst");
+    let mut text = std::fs::read_to_string(&abilities).unwrap();
+    text.push_str(
+        "Definer\tCATEGORY:Feat\tDEFINE:PowerLevel|0\n\
+         Typo Formula\tCATEGORY:Feat\tMODIFY:Hands|ADD|Lukc+1\n\
+         Typo Target\tCATEGORY:Feat\tMODIFY:Hnads|ADD|1\n\
+         Typo Key\tCATEGORY:Feat\tMODIFYOTHER:PC.EQUIPMENT|Bastard Swrd|HandsRequired|ADD|-1\n\
+         Typo Old\tCATEGORY:Feat\tBONUS:VAR|PowerLevel|PowerLevle+1\n\
+         Typo Sub\tCATEGORY:Feat\tBONUS:COMBT|AC|1\n\
+         Typo Pre\tCATEGORY:Feat\tBONUS:VAR|PowerLevel|1|!PREVRAGT:PowerLevel,1\n\
+         Typo Prereq\tCATEGORY:Feat\tPREABILITY:1,CATEGORY=FEAT,Flet\n",
+    );
+    std::fs::write(&abilities, text).unwrap();
+    let equipment = dir.join("handsworld/hw_equip.lst");
+    let mut text = std::fs::read_to_string(&equipment).unwrap();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str("Bastard Swrod.MOD\tTYPE:Extra\n");
+    std::fs::write(&equipment, text).unwrap();
+    dir
+}
+
+/// The codes of the misspelt names of [`typos`].
+const TYPO_CODES: [&str; 9] = [
+    "T0110", "F0101", "M0107", "M0115", "J0120", "T0112", "R0106", "R0101", "T0113",
+];
+
+#[test]
+fn unsafe_fixes_replace_each_kind_of_misspelt_name() {
+    let dir = typos("typos");
+    let before = check(&dir, &[]);
+    // One finding of each code, two of T0110 (the misspelt token and the nested
+    // prerequisite).
+    let found = findings(&before, &TYPO_CODES);
+    assert_eq!(found.len(), 10, "{}", text(&before.stdout));
+    let preview = check(&dir, &["--fix", "--unsafe-fixes", "--diff"]);
+    assert_eq!(preview.status.code(), Some(0), "{}", text(&preview.stderr));
+    insta::assert_snapshot!("fix_unsafe_every_kind_of_typo_diff", text(&preview.stdout));
+    let stderr = text(&preview.stderr);
+    assert!(
+        stderr.contains("would apply 10 fixes in 2 files"),
+        "{stderr}"
+    );
+    let fixed = check(&dir, &["--fix", "--unsafe-fixes"]);
+    assert_eq!(
+        findings(&fixed, &TYPO_CODES),
+        Vec::<String>::new(),
+        "{}",
+        text(&fixed.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_format_says_whether_a_finding_has_a_fix() {
+    let dir = typos("formats");
+    // concise: `[*]` before a safe fix's message, `[?]` before an unsafe one's; the
+    // summary (on stderr) counts them.
+    let concise = check(&dir, &[]);
+    insta::assert_snapshot!("fix_marks_in_concise", text(&concise.stdout));
+    let stderr = text(&concise.stderr);
+    assert!(
+        stderr.contains(
+            "fixable: 1 finding with `rulebook check --fix`, 9 more with \
+             `rulebook check --fix --unsafe-fixes`"
+        ),
+        "{stderr}"
+    );
+    let run = |format: &str| {
+        Command::new(env!("CARGO_BIN_EXE_rulebook"))
+            .current_dir(&dir)
+            .args([
+                "check",
+                "handsworld",
+                "--format",
+                format,
+                "--color",
+                "never",
+            ])
+            .output()
+            .unwrap()
+    };
+    // github: the same marks, and the note saying what makes the fix.
+    let github = text(&run("github").stdout);
+    let annotation = github
+        .lines()
+        .find(|l| l.contains("title=T0113"))
+        .unwrap_or_default();
+    assert!(
+        annotation.contains("::[*] `PREFEAT` is deprecated"),
+        "{github}"
+    );
+    assert!(
+        annotation.contains("note: `rulebook check --fix` makes this change"),
+        "{github}"
+    );
+    assert!(github.contains("::[?] unknown token `VISIBEL`"), "{github}");
+    // human: a note on each finding with a fix.
+    let human = text(&run("human").stdout);
+    assert_eq!(
+        human
+            .matches("`rulebook check --fix --unsafe-fixes` makes this change")
+            .count(),
+        9,
+        "{human}"
+    );
+    assert_eq!(
+        human
+            .matches("`rulebook check --fix` makes this change")
+            .count(),
+        1,
+        "{human}"
+    );
+    // JSON: the fix itself, or null.
+    let json: serde_json::Value = serde_json::from_slice(&run("json").stdout).unwrap();
+    let diagnostics = json["diagnostics"].as_array().unwrap();
+    let with = |safety: &str| {
+        diagnostics
+            .iter()
+            .filter(|d| d["fix"]["safety"] == safety)
+            .count()
+    };
+    assert_eq!((with("safe"), with("unsafe")), (1, 9));
+    assert!(diagnostics.iter().all(|d| d.get("fix").is_some()));
+    let token = diagnostics
+        .iter()
+        .find(|d| d["code"] == "T0112")
+        .unwrap_or(&serde_json::Value::Null);
+    assert_eq!(
+        token["fix"]["edits"],
+        serde_json::json!([{
+            "line": 18, "column": 30, "end_line": 18, "end_column": 35, "text": "COMBAT"
+        }]),
+        "{token:#}"
+    );
+    // SARIF: the fixes as replacements.
+    let sarif: serde_json::Value = serde_json::from_slice(&run("sarif").stdout).unwrap();
+    let fixes = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r.get("fixes").is_some())
+        .count();
+    assert_eq!(fixes, 10);
     let _ = std::fs::remove_dir_all(&dir);
 }
