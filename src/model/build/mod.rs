@@ -82,7 +82,7 @@ pub(super) fn fact_locations() -> impl Iterator<Item = &'static str> {
 /// functions: a FUNCTION of one of these names would shadow them too.
 const PLUGIN_FUNCTIONS: &[&str] = &["getOther", "group", "key", "listAll"];
 
-/// True for a function built into the formula language ([`crate::formula::function::BUILTINS`]),
+/// True for a function built into the formula language ([`crate::formula::function::builtin_names`]),
 /// one the model provides ([`super::HostFn`]) or one of PCGen's plugins: names a FUNCTION
 /// cannot take.
 pub(crate) fn is_builtin_function(name: &str) -> bool {
