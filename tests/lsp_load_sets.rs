@@ -56,7 +56,9 @@ fn load_sets(d: &Value) -> Option<Vec<String>> {
 /// Alien Archive 2's abilities are listed by its own PCC and, through `PCC:`, by the
 /// Starfinder master loader. `check` of the book's PCC finds an M0111 at line 41 that the
 /// master loader (which loads the FACTDEF) does not: the editor shows it, labelled with the
-/// book's load set, and every finding of `check` of the book, no fewer and no more.
+/// book's load set, and every finding of `check` of the book, no fewer and no more. The
+/// book's own findings come first, before the master loader's check is in: what the book
+/// alone finds, with no label.
 #[test]
 fn a_file_gets_the_findings_of_check_of_each_pcc_that_lists_it() {
     let corpus = lsp_client::shared_corpus();
@@ -84,7 +86,12 @@ fn a_file_gets_the_findings_of_check_of_each_pcc_that_lists_it() {
         "textDocument/didOpen",
         json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
     );
-    let diags = c.diagnostics(&doc);
+    let first = c.diagnostics(&doc);
+    let first_found: BTreeSet<Finding> = first.iter().map(finding).collect();
+    assert!(first_found.contains(&m0111), "{first:#?}");
+    assert!(first_found.is_subset(&of_book), "{first:#?}");
+    assert!(first.iter().all(|d| load_sets(d).is_none()), "{first:#?}");
+    let diags = c.settled_diagnostics(&doc);
     let in_set = |set: &Path| -> BTreeSet<Finding> {
         let set = uri(set);
         diags

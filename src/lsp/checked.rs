@@ -23,6 +23,9 @@ pub struct Checked {
     pub set: CheckedSet,
     paths: Vec<Option<PathBuf>>,
     ids: HashMap<PathBuf, FileId>,
+    /// The loader's spellings of the paths it read that differ from their normal form
+    /// (`a/../b.lst`), by that form.
+    respelled: HashMap<PathBuf, Vec<PathBuf>>,
     /// The old system's objects as tokens name them, made on the first request that needs
     /// them (most edits are followed by no such request).
     old_objects: OnceLock<OldObjects>,
@@ -57,11 +60,20 @@ impl Checked {
             .enumerate()
             .filter_map(|(i, p)| Some((p.clone()?, FileId(u32::try_from(i).ok()?))))
             .collect();
+        let mut respelled: HashMap<PathBuf, Vec<PathBuf>> = HashMap::new();
+        let files = set.load.files.iter().map(|f| &f.path);
+        for raw in files.chain(set.load.campaigns.iter().map(|c| &c.path)) {
+            let normal = normalize(raw);
+            if normal != *raw {
+                respelled.entry(normal).or_default().push(raw.clone());
+            }
+        }
         Checked {
             pcc,
             set,
             paths,
             ids,
+            respelled,
             old_objects: OnceLock::new(),
             old_variables: OnceLock::new(),
         }
@@ -87,6 +99,11 @@ impl Checked {
         self.ids.get(&normalize(path)).copied()
     }
 
+    /// True when this load holds the file at `path`, already in normal form.
+    pub fn holds(&self, normal: &Path) -> bool {
+        self.ids.contains_key(normal)
+    }
+
     /// The source of a file of this load.
     pub fn source(&self, id: FileId) -> Option<&SourceFile> {
         self.set.load.sources.get(id)
@@ -95,11 +112,20 @@ impl Checked {
     /// The paths the loader read for the file at (normalised) `path`, as it spelled them
     /// (the keys of the shared file cache).
     pub fn raw_paths<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = &'a Path> + 'a {
-        let files = self.set.load.files.iter().map(|f| f.path.as_path());
-        let pccs = self.set.load.campaigns.iter().map(|c| c.path.as_path());
-        files
-            .chain(pccs)
-            .filter(move |raw| *raw != path && normalize(raw) == path)
+        self.respelled
+            .get(path)
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path)
+    }
+
+    /// The paths of the files this load finds something in.
+    pub fn paths_with_findings(&self) -> impl Iterator<Item = PathBuf> + '_ {
+        let mut seen = std::collections::HashSet::new();
+        (self.set.diagnostics.iter())
+            .filter(move |d| seen.insert(d.span.file))
+            .filter_map(|d| self.path(d.span.file))
+            .map(Path::to_path_buf)
     }
 
     /// Every file path of this load.

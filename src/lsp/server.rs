@@ -423,20 +423,24 @@ const REQUEST_FAILED: i32 = -32803;
 const PULL: &str = "textDocument/diagnostic";
 
 /// Runs a re-check on rayon's pool (a fixed set of threads: a burst of edits queues jobs,
-/// each cancelled one ending at once, never a thread per edit) and sends its result to the
-/// loop.
+/// each cancelled one ending at once, never a thread per edit) and sends the result of each
+/// of its stages to the loop; a failure of the server's own (a panic) ends it with none.
 fn run_check(job: CheckJob, to_loop: &SyncSender<Event>) {
     let to_loop = to_loop.clone();
     rayon::spawn(move || {
         let generation = job.generation;
-        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run())).unwrap_or(
-            CheckDone {
+        // The loop is gone when the session ended: nothing to tell.
+        let send = |done: CheckDone| {
+            let _ = to_loop.send(Event::Checked(done));
+        };
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(send)));
+        if run.is_err() {
+            send(CheckDone {
                 generation,
                 checked: None,
-            },
-        );
-        // The loop is gone when the session ended: nothing to tell.
-        let _ = to_loop.send(Event::Checked(done));
+                last: true,
+            });
+        }
     });
 }
 

@@ -7,7 +7,7 @@ use crate::load::fs::normalize;
 use crate::load::{CampaignIndex, FileCache, FileSystem};
 use crate::lsp::checked::Checked;
 use crate::lsp::overlay::OverlayFs;
-use crate::lsp::recheck::{CheckDone, CheckJob};
+use crate::lsp::recheck::{CheckDone, CheckJob, First};
 use crate::lsp::settings::Settings;
 use crate::lsp::workspace::{Workspace, is_pcc};
 use crate::lsp::{diagnostics, uri};
@@ -34,6 +34,8 @@ pub struct Session {
     fs: OverlayFs,
     workspace: Option<Arc<Workspace>>,
     versions: HashMap<PathBuf, i32>,
+    /// The version of each open document its diagnostics were last published for.
+    shown_versions: HashMap<PathBuf, i32>,
     checked: BTreeMap<PathBuf, Arc<Checked>>,
     published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
     stale: BTreeSet<PathBuf>,
@@ -43,6 +45,9 @@ pub struct Session {
     cache: Arc<FileCache>,
     /// The workspace's PCCs by name and book type, rebuilt only when a PCC changes.
     index: Option<Arc<CampaignIndex>>,
+    /// A check in full has run over `index`: the data folder's indexes it holds (built on
+    /// first need) are built, and a first stage need not check its load set alone.
+    index_used: bool,
     /// `allow`/`deny` of the editor's settings and the workspace's `rulebook.toml`, applied
     /// as `rulebook check` applies its flags and the file.
     policy: Option<Policy>,
@@ -86,17 +91,23 @@ pub struct Snapshot {
     pub published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
 }
 
+/// What [`workspace_for`] finds.
+struct Configured {
+    workspace: Workspace,
+    /// The campaign index of the workspace's data folder (none when it is not walked).
+    index: Option<CampaignIndex>,
+    policy: Policy,
+    /// What is wrong in the settings or the file, for the user.
+    problems: Vec<String>,
+}
+
 /// The workspace of the folder `dir` an editor opened, as `rulebook check` would see it
 /// with the editor's `settings` as its flags: around the PCGen root they or the nearest
 /// `rulebook.toml` at or above `dir` name (else around `dir`), with the extra roots of
 /// both, and `allow`/`deny` (the settings' first, the file's on top). `dir`, the extra roots
 /// and the config's `data` folders outside the root are read for PCCs too. What is wrong in
 /// the settings or the file is returned as messages for the user; the rest still applies.
-fn workspace_for(
-    fs: &dyn FileSystem,
-    dir: &Path,
-    settings: &Settings,
-) -> (Workspace, Option<Policy>, Vec<String>) {
+fn workspace_for(fs: &(dyn FileSystem + Sync), dir: &Path, settings: &Settings) -> Configured {
     let mut problems = Vec::new();
     let config = crate::config::discover(fs, dir).and_then(|path| {
         let bytes = fs.read(&path).ok()?;
@@ -131,7 +142,7 @@ fn workspace_for(
         .map(|c| c.extra_roots.clone())
         .unwrap_or_default();
     extra.extend(settings.extra_roots.iter().cloned());
-    let mut ws = Workspace::around(fs, &root_dir);
+    let (mut ws, index) = Workspace::around_indexed(fs, &root_dir);
     ws.root = ws.root.clone().with_extra_roots(extra.clone());
     let mut folders = vec![dir.to_path_buf()];
     folders.extend(extra);
@@ -160,7 +171,45 @@ fn workspace_for(
         },
         None => base,
     };
-    (ws, Some(policy), problems)
+    Configured {
+        workspace: ws,
+        index,
+        policy,
+        problems,
+    }
+}
+
+/// The first stage of a re-check of `sets` after `paths` changed: the smallest of the load
+/// sets holding one of them (the quickest to check; usually the book's own PCC, where the
+/// loaders that include the book read hundreds of files), checked alone while no check in
+/// full has built the data folder's indexes (`indexed`). None when the whole re-check is
+/// that one set, in full.
+fn first_stage(
+    ws: &Workspace,
+    paths: &[PathBuf],
+    sets: &BTreeSet<PathBuf>,
+    indexed: bool,
+) -> Option<First> {
+    if indexed && sets.len() < 2 {
+        return None;
+    }
+    let pcc = paths
+        .iter()
+        .flat_map(|p| ws.load_sets_of(p))
+        .filter(|pcc| sets.contains(pcc))
+        .min_by_key(|pcc| (ws.files_listed(pcc), pcc.clone()))?;
+    Some(First {
+        pcc,
+        alone: !indexed,
+    })
+}
+
+/// Frees checked load sets off the caller's thread: a loader's model takes tens of
+/// milliseconds to free, which the event loop, replacing it, need not wait for.
+fn drop_elsewhere(checked: Vec<Arc<Checked>>) {
+    if !checked.is_empty() {
+        rayon::spawn(move || drop(checked));
+    }
 }
 
 /// True for a `rulebook.toml`: saving or changing one configures the session again.
@@ -195,12 +244,14 @@ impl Session {
             folder: root.map(normalize),
             workspace: None,
             versions: HashMap::new(),
+            shown_versions: HashMap::new(),
             checked: BTreeMap::new(),
             published: Arc::default(),
             stale: BTreeSet::new(),
             docs_base: diagnostics::default_docs_base(),
             cache: Arc::new(FileCache::new()),
             index: None,
+            index_used: false,
             policy: None,
             settings: Settings::default(),
             messages: Vec::new(),
@@ -229,16 +280,13 @@ impl Session {
         let Some(folder) = folder else {
             return Vec::new();
         };
-        let (ws, policy, problems) = workspace_for(&self.fs, &folder, &self.settings);
-        self.messages.extend(problems);
+        let found = workspace_for(&self.fs, &folder, &self.settings);
+        self.messages.extend(found.problems);
         self.abandon_in_flight();
-        self.workspace = Some(Arc::new(ws));
-        self.policy = policy;
-        self.reset_cache();
-        let old = std::mem::take(&mut self.checked);
-        for checked in old.values() {
-            self.stale.extend(checked.paths().map(Path::to_path_buf));
-        }
+        self.use_workspace(found.workspace, found.index);
+        self.policy = Some(found.policy);
+        drop_elsewhere(std::mem::take(&mut self.checked).into_values().collect());
+        // What was shown is cleared unless the new checks find it again.
         self.stale.extend(self.published.keys().cloned());
         let open: Vec<PathBuf> = self.versions.keys().cloned().collect();
         if open.is_empty() {
@@ -289,16 +337,16 @@ impl Session {
         self.forget(&path);
         match &self.workspace {
             None => {
-                self.workspace = Some(Arc::new(Workspace::around(&self.fs, &path)));
-                self.reset_cache();
+                let (ws, index) = Workspace::around_indexed(&self.fs, &path);
+                self.use_workspace(ws, index);
             }
             Some(w) if !w.contains(&path) => {
                 // A file of another PCGen root: that root becomes the workspace. A file with
                 // no root around it stays outside (no diagnostics).
                 if crate::load::PcgenRoot::find(&self.fs, &path).is_some() {
                     self.abandon_in_flight();
-                    self.workspace = Some(Arc::new(Workspace::around(&self.fs, &path)));
-                    self.reset_cache();
+                    let (ws, index) = Workspace::around_indexed(&self.fs, &path);
+                    self.use_workspace(ws, index);
                     self.checked.clear();
                     // The old root's findings are cleared with the next publish.
                     self.stale.extend(self.published.keys().cloned());
@@ -336,6 +384,7 @@ impl Session {
         let path = normalize(path);
         self.fs.remove(&path);
         self.versions.remove(&path);
+        self.shown_versions.remove(&path);
         self.forget(&path);
         self.recheck(&path)
     }
@@ -364,9 +413,17 @@ impl Session {
     }
 
     /// A fresh cache and campaign index (the workspace changed).
+    /// Works in `ws` from now on, with a fresh cache and the campaign `index` read with it.
+    fn use_workspace(&mut self, ws: Workspace, index: Option<CampaignIndex>) {
+        self.workspace = Some(Arc::new(ws));
+        self.reset_cache();
+        self.index = index.map(Arc::new);
+    }
+
     fn reset_cache(&mut self) {
         self.cache = Arc::new(FileCache::new());
         self.index = None;
+        self.index_used = false;
     }
 
     /// Drops what the cache holds for `path` (its text changed): under every spelling the
@@ -377,6 +434,7 @@ impl Session {
             // Only this PCC is read again; the data folder is not walked per keystroke.
             if let Some(index) = &self.index {
                 self.index = Some(Arc::new(index.with_pcc_read_again(&self.fs, path)));
+                self.index_used = false;
             }
         }
         if let Some(ws) = &self.workspace {
@@ -420,28 +478,28 @@ impl Session {
     /// added), whose findings about them would otherwise go stale. The sets are checked in
     /// parallel over the shared file cache, as `rulebook check` checks a folder.
     fn recheck_all(&mut self, paths: &[PathBuf]) -> Vec<Publish> {
-        let Some(ws) = self.workspace.as_mut().map(Arc::make_mut) else {
-            return self.publish_changes(paths.iter().cloned().collect());
-        };
         let mut touched: BTreeSet<PathBuf> = std::mem::take(&mut self.stale);
         touched.extend(paths.iter().cloned());
         if paths.iter().any(|p| is_pcc(p)) {
-            for path in paths.iter().filter(|p| is_pcc(p)) {
-                ws.reindex_pcc(&self.fs, path);
+            if let Some(ws) = self.workspace.as_mut().map(Arc::make_mut) {
+                for path in paths.iter().filter(|p| is_pcc(p)) {
+                    ws.reindex_pcc(&self.fs, path);
+                }
             }
             // A PCC deleted (or no longer read) names no load set: its findings go.
-            let gone: Vec<PathBuf> = self
-                .checked
-                .keys()
-                .filter(|pcc| !ws.has_pcc(pcc))
+            let gone: Vec<PathBuf> = (self.checked.keys())
+                .filter(|pcc| self.workspace.as_ref().is_some_and(|ws| !ws.has_pcc(pcc)))
                 .cloned()
                 .collect();
             for pcc in gone {
                 if let Some(old) = self.checked.remove(&pcc) {
-                    touched.extend(old.paths().map(Path::to_path_buf));
+                    touched.extend(self.shown_in(&old));
                 }
             }
         }
+        let Some(ws) = self.workspace.clone() else {
+            return self.publish_changes(touched, &BTreeSet::new());
+        };
         let mut sets: BTreeSet<PathBuf> = paths.iter().flat_map(|p| ws.load_sets_of(p)).collect();
         for (pcc, checked) in &self.checked {
             if paths.iter().any(|p| checked.file(p).is_some()) {
@@ -455,7 +513,7 @@ impl Session {
             touched.extend(old.touched);
         }
         if sets.is_empty() {
-            return self.publish_changes(touched);
+            return self.publish_changes(touched, &BTreeSet::new());
         }
         let root = ws.root.clone();
         let index = match &self.index {
@@ -468,14 +526,25 @@ impl Session {
         };
         for pcc in &sets {
             if let Some(old) = self.checked.get(pcc) {
-                touched.extend(old.paths().map(Path::to_path_buf));
+                touched.extend(self.shown_in(old));
             }
         }
+        // Stages only where the editor sees them (off the caller's thread).
+        let first = self
+            .background
+            .then(|| first_stage(&ws, paths, &sets, self.index_used))
+            .flatten();
+        let last: Vec<PathBuf> = sets
+            .iter()
+            .filter(|pcc| first.as_ref().is_none_or(|f| f.alone || f.pcc != **pcc))
+            .cloned()
+            .collect();
         self.generation += 1;
         let cancel = Arc::new(AtomicBool::new(false));
         let job = CheckJob {
             generation: self.generation,
-            sets: sets.iter().cloned().collect(),
+            first,
+            sets: last,
             fs: self.fs.clone(),
             root,
             index,
@@ -493,7 +562,9 @@ impl Session {
             self.job = Some(job);
             return Vec::new();
         }
-        self.finish(job.run())
+        let mut published = Vec::new();
+        job.run(|done| published = self.finish(done));
+        published
     }
 
     /// Re-checks run off the caller's thread from now on: an edit plans a [`CheckJob`]
@@ -515,21 +586,70 @@ impl Session {
         self.in_flight.is_some()
     }
 
-    /// Takes in the result of a re-check and returns the diagnostics that changed; nothing
-    /// when a newer re-check superseded it (that one covers its load sets).
+    /// Takes in the result of a stage of a re-check and returns the diagnostics that
+    /// changed; nothing when a newer re-check superseded it (that one covers its load sets).
+    /// After the last stage, every file the re-check touched; after a first stage, the files
+    /// of its load set, from the load sets the re-check is not still checking.
     pub fn finish(&mut self, done: CheckDone) -> Vec<Publish> {
         if self.in_flight.as_ref().map(|f| f.generation) != Some(done.generation) {
             return Vec::new();
+        }
+        if !done.last {
+            return done
+                .checked
+                .map_or_else(Vec::new, |fresh| self.first_done(fresh));
         }
         let (Some(flight), Some(fresh)) = (self.in_flight.take(), done.checked) else {
             return Vec::new();
         };
         let mut touched = flight.touched;
+        let mut replaced = Vec::new();
         for checked in fresh {
-            touched.extend(checked.paths().map(Path::to_path_buf));
-            self.checked.insert(checked.pcc.clone(), Arc::new(checked));
+            touched.extend(self.to_show(&checked));
+            replaced.extend(self.checked.insert(checked.pcc.clone(), Arc::new(checked)));
         }
-        self.publish_changes(touched)
+        drop_elsewhere(replaced);
+        self.index_used = true;
+        self.publish_changes(touched, &BTreeSet::new())
+    }
+
+    /// Takes in a first stage: its load set's files are published from it and the load
+    /// sets the re-check does not hold (a load set still being checked would speak from the
+    /// old text, lines off after a line is added or removed).
+    fn first_done(&mut self, fresh: Vec<Checked>) -> Vec<Publish> {
+        let Some(flight) = &self.in_flight else {
+            return Vec::new();
+        };
+        let mut pending = flight.sets.clone();
+        let mut files = BTreeSet::new();
+        let mut replaced = Vec::new();
+        for checked in fresh {
+            pending.remove(&checked.pcc);
+            files.extend(self.to_show(&checked));
+            let shown = flight.touched.iter();
+            files.extend(shown.filter(|p| checked.file(p).is_some()).cloned());
+            replaced.extend(self.checked.insert(checked.pcc.clone(), Arc::new(checked)));
+        }
+        drop_elsewhere(replaced);
+        self.publish_changes(files, &pending)
+    }
+
+    /// The files of `checked` shown with diagnostics now: those whose lists a new check of
+    /// its load set may have to clear.
+    fn shown_in<'a>(&'a self, checked: &'a Checked) -> impl Iterator<Item = PathBuf> + 'a {
+        (checked.paths())
+            .filter(|p| self.published.contains_key(*p))
+            .map(Path::to_path_buf)
+    }
+
+    /// The files whose lists a fresh check `checked` may change beyond those shown before
+    /// ([`Session::shown_in`] of its predecessor): those it finds something in, and the open
+    /// ones (an open file is published even when its list stays empty).
+    fn to_show(&self, checked: &Checked) -> BTreeSet<PathBuf> {
+        let mut files: BTreeSet<PathBuf> = checked.paths_with_findings().collect();
+        let open = self.versions.keys();
+        files.extend(open.filter(|p| checked.file(p).is_some()).cloned());
+        files
     }
 
     /// Drops the re-check in flight without taking over its load sets (the workspace
@@ -542,28 +662,32 @@ impl Session {
         self.job = None;
     }
 
-    /// Recomputes the diagnostics of `files` over every cached load set; returns those that
-    /// differ from what was last published (and always the file that changed). A file held
-    /// by several load sets gets each finding once; one that not every such set finds is
-    /// labelled with the sets that do ([`Merged::into_list`]). An open data file that no
-    /// PCC lists gets [`diagnostics::unlisted`].
-    fn publish_changes(&mut self, files: BTreeSet<PathBuf>) -> Vec<Publish> {
+    /// Recomputes the diagnostics of `files` over every cached load set but those `left
+    /// out`; returns those that differ from what was last published, and an open
+    /// document's not yet published for its version. A file held by several load sets gets each finding once; one that
+    /// not every such set finds is labelled with the sets that do ([`Merged::into_list`]).
+    /// An open data file that no PCC lists gets [`diagnostics::unlisted`].
+    fn publish_changes(
+        &mut self,
+        files: BTreeSet<PathBuf>,
+        left_out: &BTreeSet<PathBuf>,
+    ) -> Vec<Publish> {
         let mut now: HashMap<PathBuf, Merged> = HashMap::new();
-        let sets: Vec<&Arc<Checked>> = self.checked.values().collect();
+        let sets: Vec<&Arc<Checked>> = (self.checked.iter())
+            .filter(|(pcc, _)| !left_out.contains(*pcc))
+            .map(|(_, checked)| checked)
+            .collect();
         for (set, checked) in sets.iter().enumerate() {
-            // The set's own few paths against `files`, not every file against the set.
-            let mut holds = checked.paths().filter(|p| files.contains(*p)).peekable();
+            let mut holds = files.iter().filter(|p| checked.holds(p)).peekable();
             if holds.peek().is_none() {
                 continue;
             }
             for p in holds {
-                let held_by = &mut now.entry(p.to_path_buf()).or_default().held_by;
-                // A file read under two spellings is held once.
-                if held_by.last() != Some(&set) {
-                    held_by.push(set);
-                }
+                now.entry(p.clone()).or_default().held_by.push(set);
             }
-            for (path, list) in diagnostics::by_file(checked, &self.docs_base) {
+            for (path, list) in
+                diagnostics::by_file(checked, &self.docs_base, |p| files.contains(p))
+            {
                 let Some(entry) = now.get_mut(&path) else {
                     continue;
                 };
@@ -582,11 +706,16 @@ impl Session {
                 None => self.unlisted(&path).into_iter().collect(),
             };
             let before = self.published.get(&path);
-            let is_open = self.versions.contains_key(&path);
-            let changed = before.map_or(!list.is_empty() || is_open, |b| *b != list);
-            if changed {
+            let version = self.versions.get(&path).copied();
+            // An open document gets its list once for each of its versions at least.
+            let unshown = version.is_some() && self.shown_versions.get(&path).copied() != version;
+            let changed = before.map_or(!list.is_empty(), |b| *b != list);
+            if changed || unshown {
+                if let Some(v) = version {
+                    self.shown_versions.insert(path.clone(), v);
+                }
                 out.push(Publish {
-                    version: self.versions.get(&path).copied(),
+                    version,
                     path: path.clone(),
                     diagnostics: list.clone(),
                 });
@@ -717,12 +846,17 @@ impl Merged {
 }
 
 impl Snapshot {
-    /// The checked load sets that hold `path`, with its file id in each.
+    /// The checked load sets that hold `path`, with its file id in each, the smallest first:
+    /// requests about `path` are answered from it. That is the file's own book, usually,
+    /// where the loaders including the book read hundreds of files: the first checked
+    /// again after an edit ([`crate::lsp::recheck::First`]), and the quickest to index on
+    /// a request's first need (the old system's variables and objects).
     pub fn sets_of(&self, path: &Path) -> Vec<(&Checked, crate::source::FileId)> {
-        self.checked
-            .values()
+        let mut sets: Vec<(&Checked, crate::source::FileId)> = (self.checked.values())
             .filter_map(|c| Some((c.as_ref(), c.file(path)?)))
-            .collect()
+            .collect();
+        sets.sort_by_key(|(c, _)| c.set.load.files.len());
+        sets
     }
 
     /// True when what the checked load sets hold of `path` agrees with the editor's text at

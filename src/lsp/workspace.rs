@@ -8,9 +8,9 @@
 
 use crate::load::campaign::parse_pcc;
 use crate::load::fs::normalize;
-use crate::load::{FileSystem, PcgenRoot, names_game_mode};
+use crate::load::{CampaignIndex, FileSystem, PcgenRoot, names_game_mode};
 use crate::source::{FileId, SourceFile, decode_text};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 /// What one PCC lists.
@@ -34,10 +34,14 @@ pub struct Workspace {
     /// extra roots that lie outside it (homebrew beside an install).
     folders: Vec<PathBuf>,
     pccs: BTreeMap<PathBuf, Listing>,
-    /// For each PCC, the PCCs it reaches through includes (itself included).
-    reach: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
-    /// For each listed file or PCC, the PCCs that reach it.
-    listed_by: HashMap<PathBuf, BTreeSet<PathBuf>>,
+    /// The PCCs in path order (the keys of `pccs`), numbered by their place: `reach` and
+    /// `listed_by` name them by number (tens of thousands of entries on PCGen's whole data,
+    /// which as paths took longer to make than the PCCs to read).
+    order: Vec<PathBuf>,
+    /// For each PCC, the PCCs it reaches through includes (itself included), ascending.
+    reach: Vec<Vec<u32>>,
+    /// For each listed file or PCC, the PCCs that reach it, ascending.
+    listed_by: HashMap<PathBuf, Vec<u32>>,
 }
 
 /// True for paths ending in `.pcc` (any case).
@@ -52,7 +56,31 @@ impl Workspace {
     /// file's folder). Without a PCGen root, a folder that does not exist and the file
     /// system's root `/` are not walked: a missing folder used to stand for its parent, and
     /// `rootUri` at `/` walked the whole machine.
-    pub fn around(fs: &dyn FileSystem, dir: &Path) -> Self {
+    pub fn around(fs: &(dyn FileSystem + Sync), dir: &Path) -> Self {
+        let mut ws = Workspace::unread(fs, dir);
+        ws.reindex(fs);
+        ws
+    }
+
+    /// [`Workspace::around`] with the campaign index of its data folder (none when the
+    /// folder is not walked), both read at once on two threads: what a session needs before
+    /// its first check, on PCGen's whole data two walks of thousands of files.
+    pub fn around_indexed(
+        fs: &(dyn FileSystem + Sync),
+        dir: &Path,
+    ) -> (Self, Option<CampaignIndex>) {
+        let mut ws = Workspace::unread(fs, dir);
+        let root = ws.root.clone();
+        let walked = !ws.folders.is_empty();
+        let ((), index) = rayon::join(
+            || ws.reindex(fs),
+            || walked.then(|| CampaignIndex::build_parallel(fs, &root)),
+        );
+        (ws, index)
+    }
+
+    /// The workspace around `dir` with no PCC read yet.
+    fn unread(fs: &dyn FileSystem, dir: &Path) -> Self {
         let dir = normalize(dir);
         let found = PcgenRoot::find(fs, &dir);
         let walk = found.is_some();
@@ -65,7 +93,7 @@ impl Workspace {
             PcgenRoot::at(fs, &folder)
         });
         let walk = walk || walkable(fs, &root.data);
-        let mut ws = Workspace {
+        Workspace {
             folders: if walk {
                 vec![root.data.clone()]
             } else {
@@ -73,20 +101,17 @@ impl Workspace {
             },
             root,
             pccs: BTreeMap::new(),
-            reach: BTreeMap::new(),
+            order: Vec::new(),
+            reach: Vec::new(),
             listed_by: HashMap::new(),
-        };
-        if walk {
-            ws.reindex(fs);
         }
-        ws
     }
 
     /// This workspace with the PCCs of `folders` read too (those that exist and lie
     /// outside the folders read already; the disk's root `/` is not walked): a data folder
     /// outside the PCGen install is checked against it, as `rulebook check DIR
     /// --pcgen-root ROOT` checks it.
-    pub fn with_folders(mut self, fs: &dyn FileSystem, folders: &[PathBuf]) -> Self {
+    pub fn with_folders(mut self, fs: &(dyn FileSystem + Sync), folders: &[PathBuf]) -> Self {
         let mut changed = false;
         for f in folders {
             let f = normalize(f);
@@ -114,17 +139,22 @@ impl Workspace {
         path.starts_with(&self.root.data) || self.folders.iter().any(|f| path.starts_with(f))
     }
 
-    /// Re-reads every PCC below the data folders (after the workspace changed).
-    pub fn reindex(&mut self, fs: &dyn FileSystem) {
-        self.pccs.clear();
-        for folder in &self.folders {
-            for p in fs.files_below(folder) {
-                if is_pcc(&p) {
-                    let listing = self.read_listing(fs, &p);
-                    self.pccs.insert(p, listing);
-                }
-            }
-        }
+    /// Re-reads every PCC below the data folders (after the workspace changed), on rayon's
+    /// threads.
+    pub fn reindex(&mut self, fs: &(dyn FileSystem + Sync)) {
+        use rayon::prelude::*;
+        let found: Vec<PathBuf> = (self.folders.iter())
+            .flat_map(|folder| fs.files_below(folder))
+            .filter(|p| is_pcc(p))
+            .collect();
+        let pccs = found
+            .into_par_iter()
+            .map(|p| {
+                let listing = self.read_listing(fs, &p);
+                (p, listing)
+            })
+            .collect();
+        self.pccs = pccs;
         self.index();
     }
 
@@ -140,28 +170,57 @@ impl Workspace {
         self.index();
     }
 
-    /// Recomputes which PCCs reach which files.
+    /// Recomputes which PCCs reach which files. An include naming no PCC of the workspace
+    /// (a missing file) is listed by what reaches its includer.
     fn index(&mut self) {
-        self.reach = self
-            .pccs
-            .keys()
-            .map(|p| (p.clone(), self.reach_of(p)))
+        self.order = self.pccs.keys().cloned().collect();
+        let number: HashMap<&Path, u32> = (self.order.iter().enumerate())
+            .map(|(i, p)| (p.as_path(), to_u32(i)))
+            .collect();
+        let listings: Vec<&Listing> = self.pccs.values().collect();
+        let includes: Vec<Vec<u32>> = (listings.iter())
+            .map(|l| (l.includes.iter()).filter_map(|p| number.get(p.as_path()).copied()))
+            .map(Iterator::collect)
+            .collect();
+        self.reach = (0..includes.len())
+            .map(|i| reach_of(&includes, i))
             .collect();
         self.listed_by.clear();
-        for (pcc, reach) in &self.reach {
-            for p in reach {
-                self.listed_by
-                    .entry(p.clone())
-                    .or_default()
-                    .insert(pcc.clone());
-                for f in self.pccs.get(p).map_or(&[][..], |l| l.files.as_slice()) {
-                    self.listed_by
-                        .entry(f.clone())
-                        .or_default()
-                        .insert(pcc.clone());
+        for (i, reach) in self.reach.iter().enumerate() {
+            let i = to_u32(i);
+            for &p in reach {
+                let (Some(pcc), Some(listing)) =
+                    (self.order.get(p as usize), listings.get(p as usize))
+                else {
+                    continue;
+                };
+                let unknown =
+                    (listing.includes.iter()).filter(|q| !number.contains_key(q.as_path()));
+                for f in std::iter::once(pcc).chain(&listing.files).chain(unknown) {
+                    let by = match self.listed_by.get_mut(f) {
+                        Some(by) => by,
+                        None => self.listed_by.entry(f.clone()).or_default(),
+                    };
+                    // Ascending, each once: `i` only grows.
+                    if by.last() != Some(&i) {
+                        by.push(i);
+                    }
                 }
             }
         }
+    }
+
+    /// The number of `pcc` (see [`Workspace::order`]).
+    fn number(&self, pcc: &Path) -> Option<u32> {
+        self.order
+            .binary_search_by(|p| p.as_path().cmp(pcc))
+            .ok()
+            .map(to_u32)
+    }
+
+    /// The PCC numbered `i`.
+    fn pcc(&self, i: u32) -> Option<&PathBuf> {
+        self.order.get(i as usize)
     }
 
     fn read_listing(&self, fs: &dyn FileSystem, pcc: &Path) -> Listing {
@@ -189,21 +248,6 @@ impl Workspace {
         self.pccs.keys()
     }
 
-    /// The PCCs reachable from `pcc` through `PCC:` includes (itself included).
-    fn reach_of(&self, pcc: &Path) -> BTreeSet<PathBuf> {
-        let mut seen = BTreeSet::new();
-        let mut todo = vec![pcc.to_path_buf()];
-        while let Some(p) = todo.pop() {
-            if seen.len() > 10_000 || !seen.insert(p.clone()) {
-                continue;
-            }
-            if let Some(l) = self.pccs.get(&p) {
-                todo.extend(l.includes.iter().cloned());
-            }
-        }
-        seen
-    }
-
     /// The load sets (named by their PCC) that `path` belongs to: every selectable PCC
     /// that reaches it, as `rulebook check` of the data folder checks them; when none does,
     /// the topmost of the PCCs that reach it (those no other one includes without being
@@ -214,26 +258,42 @@ impl Workspace {
         let Some(candidates) = self.listed_by.get(&path) else {
             return Vec::new();
         };
-        let selectable: Vec<PathBuf> = candidates
-            .iter()
-            .filter(|p| self.pccs.get(*p).is_some_and(|l| l.selectable))
-            .cloned()
+        let named = |i: &u32| self.pcc(*i).cloned();
+        let selectable: Vec<PathBuf> = (candidates.iter())
+            .filter(|i| {
+                let listing = self.pcc(**i).and_then(|p| self.pccs.get(p));
+                listing.is_some_and(|l| l.selectable)
+            })
+            .filter_map(named)
             .collect();
         if !selectable.is_empty() {
             return selectable;
         }
-        let reaches =
-            |from: &PathBuf, to: &PathBuf| self.reach.get(from).is_some_and(|r| r.contains(to));
+        let reaches = |from: u32, to: &u32| {
+            (self.reach.get(from as usize)).is_some_and(|r| r.binary_search(to).is_ok())
+        };
         candidates
             .iter()
-            .filter(|p| {
-                let includers = self.listed_by.get(*p).into_iter().flatten();
+            .filter(|&&p| {
+                let includers = (self.pcc(p).and_then(|pcc| self.listed_by.get(pcc)))
+                    .into_iter()
+                    .flatten();
                 !includers
-                    .filter(|q| q != p && candidates.contains(*q))
+                    .filter(|q| **q != p && candidates.binary_search(q).is_ok())
                     .any(|q| !reaches(p, q))
             })
-            .cloned()
+            .filter_map(named)
             .collect()
+    }
+
+    /// How many files the load set of `pcc` lists, through its includes too: how much its
+    /// check reads, near enough to choose the quickest of several.
+    pub fn files_listed(&self, pcc: &Path) -> usize {
+        let reach = self.number(pcc).and_then(|i| self.reach.get(i as usize));
+        (reach.into_iter().flatten())
+            .filter_map(|p| self.pcc(*p).and_then(|pcc| self.pccs.get(pcc)))
+            .map(|l| l.files.len())
+            .sum()
     }
 
     /// True when some PCC of the workspace lists `path` (directly or through includes).
@@ -263,6 +323,29 @@ impl Workspace {
             .min()
             .map(|(_, _, pcc)| pcc.as_path())
     }
+}
+
+/// The PCCs reachable from PCC `from` through includes (`includes`, by PCC), itself
+/// included, ascending.
+fn reach_of(includes: &[Vec<u32>], from: usize) -> Vec<u32> {
+    let mut seen = vec![false; includes.len()];
+    let mut todo = vec![to_u32(from)];
+    while let Some(p) = todo.pop() {
+        match seen.get_mut(p as usize) {
+            Some(s) if !*s => *s = true,
+            _ => continue,
+        }
+        todo.extend(includes.get(p as usize).into_iter().flatten());
+    }
+    (seen.iter().enumerate())
+        .filter(|(_, s)| **s)
+        .map(|(i, _)| to_u32(i))
+        .collect()
+}
+
+/// A count as a PCC number (a workspace has far fewer than 2^32 PCCs).
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// True for a folder that exists and is not the disk's root (walking `/` walked the whole

@@ -145,6 +145,29 @@ impl Client {
         }
     }
 
+    /// The diagnostics shown for `doc` once every check the server is running is in: the
+    /// last list it published for `doc` by then (the server publishes a file's findings as
+    /// each stage of a check comes in: its own book first, the load sets including the book
+    /// after), else, when it published none since, what it holds for `doc`. A pull request
+    /// (`textDocument/diagnostic`), which the server answers once no check runs, tells when
+    /// that is.
+    pub fn settled_diagnostics(&mut self, doc: &str) -> Vec<Value> {
+        let pulled = self.request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": doc}}),
+        );
+        let publishes = |n: &Value| {
+            n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == doc
+        };
+        let last = self.notifications.iter().rposition(publishes);
+        let shown = match last {
+            Some(i) => self.notifications[i]["params"]["diagnostics"].clone(),
+            None => pulled["items"].clone(),
+        };
+        self.notifications.retain(|n| !publishes(n));
+        shown.as_array().expect("a list of diagnostics").clone()
+    }
+
     /// The next message the server shows the user (`window/showMessage`).
     pub fn shown_message(&mut self) -> String {
         if let Some(i) = self
@@ -238,12 +261,16 @@ pub fn shared_pcgen() -> PathBuf {
 /// The whole corpus of PCGen's data: `shared/pcgen-corpus` beside the crate or one of its
 /// ancestors. A test that needs it fails without it.
 pub fn shared_corpus() -> PathBuf {
+    find_corpus().expect("../shared/pcgen-corpus (the whole corpus) is missing")
+}
+
+/// The whole corpus of PCGen's data, if it is there (see [`shared_corpus`]).
+pub fn find_corpus() -> Option<PathBuf> {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
         .skip(1)
         .map(|a| a.join("shared/pcgen-corpus"))
         .find(|c| c.join("data").is_dir() && c.join("system/gameModes").is_dir())
-        .expect("../shared/pcgen-corpus (the whole corpus) is missing")
 }
 
 /// The labels of a completion response.
