@@ -3,6 +3,7 @@
 
 use crate::check::CheckedSet;
 use crate::load::fs::normalize;
+use crate::lsp::workspace_report::SetFindings;
 use crate::model::old_formulas::OldVariableDef;
 use crate::model::references::OldObjects;
 use crate::name::Name;
@@ -31,6 +32,8 @@ pub struct Checked {
     old_objects: OnceLock<OldObjects>,
     /// The old-system variables, made on the first request that needs them.
     old_variables: OnceLock<OldVariables>,
+    /// Its findings as the workspace's report merges them, made on the first report.
+    findings: OnceLock<SetFindings>,
 }
 
 impl Checked {
@@ -76,6 +79,7 @@ impl Checked {
             respelled,
             old_objects: OnceLock::new(),
             old_variables: OnceLock::new(),
+            findings: OnceLock::new(),
         }
     }
 
@@ -87,6 +91,13 @@ impl Checked {
     /// The old-system variables (`DEFINE`, `BONUS:VAR`) of the load set.
     pub fn old_variables(&self) -> &OldVariables {
         self.old_variables.get_or_init(|| self.set.old_variables())
+    }
+
+    /// Its findings for the workspace's report, linked to `docs_base` (the session's, the
+    /// same for as long as this set is kept).
+    pub fn findings(&self, docs_base: &str) -> &SetFindings {
+        self.findings
+            .get_or_init(|| SetFindings::of(self, docs_base))
     }
 
     /// The path of a file of this load.

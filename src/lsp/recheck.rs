@@ -18,9 +18,45 @@ use crate::config::policy::Policy;
 use crate::load::{CampaignIndex, FileCache, PcgenRoot, load_cached};
 use crate::lsp::checked::Checked;
 use crate::lsp::overlay::OverlayFs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What a check of a load set reads, taken from the session: the editor's texts over the
+/// disk, the root, the campaign index, the shared file cache and the policy.
+#[derive(Clone, Debug)]
+pub struct CheckInputs {
+    pub(crate) fs: OverlayFs,
+    pub(crate) root: PcgenRoot,
+    pub(crate) index: Arc<CampaignIndex>,
+    pub(crate) cache: Arc<FileCache>,
+    pub(crate) policy: Option<Policy>,
+}
+
+impl CheckInputs {
+    /// The load set of `pcc` checked as `rulebook check` of it with the session's policy
+    /// (`alone`: without the data folder's other campaigns, [`check_alone`]).
+    pub fn check(&self, pcc: &Path, alone: bool) -> Checked {
+        let CheckInputs {
+            fs,
+            root,
+            index,
+            cache,
+            policy,
+        } = self;
+        let pccs = [pcc.to_path_buf()];
+        let mut set = if alone {
+            check_alone(load_cached(fs, root, &pccs, index, cache), cache)
+        } else {
+            check_load_set_cached(fs, root, &pccs, index, cache)
+        };
+        if let Some(policy) = policy {
+            policy.apply_in(&mut set.diagnostics, &set.load.sources, &root.root);
+        }
+        let [pcc] = pccs;
+        Checked::new(pcc, set)
+    }
+}
 
 /// Load sets to check over a snapshot of the session.
 #[derive(Debug)]
@@ -31,11 +67,7 @@ pub struct CheckJob {
     pub first: Option<First>,
     /// The load sets of the last stage, by PCC.
     pub sets: Vec<PathBuf>,
-    pub(crate) fs: OverlayFs,
-    pub(crate) root: PcgenRoot,
-    pub(crate) index: Arc<CampaignIndex>,
-    pub(crate) cache: Arc<FileCache>,
-    pub(crate) policy: Option<Policy>,
+    pub(crate) inputs: CheckInputs,
     pub(crate) cancel: Arc<AtomicBool>,
 }
 
@@ -71,27 +103,14 @@ impl CheckJob {
             generation,
             first,
             sets,
-            fs,
-            root,
-            index,
-            cache,
-            policy,
+            inputs,
             cancel,
         } = self;
         let check = |pcc: &PathBuf, alone: bool| {
             if cancel.load(Ordering::Relaxed) {
                 return None;
             }
-            let pccs = std::slice::from_ref(pcc);
-            let mut set = if alone {
-                check_alone(load_cached(&fs, &root, pccs, &index, &cache), &cache)
-            } else {
-                check_load_set_cached(&fs, &root, pccs, &index, &cache)
-            };
-            if let Some(policy) = &policy {
-                policy.apply_in(&mut set.diagnostics, &set.load.sources, &root.root);
-            }
-            Some(Checked::new(pcc.clone(), set))
+            Some(inputs.check(pcc, alone))
         };
         let stage = |checked: Option<Vec<Checked>>, last: bool| CheckDone {
             generation,

@@ -6,11 +6,13 @@ use crate::config::policy::Policy;
 use crate::load::fs::normalize;
 use crate::load::{CampaignIndex, FileCache, FileSystem};
 use crate::lsp::checked::Checked;
+use crate::lsp::diagnostics;
+use crate::lsp::merged::{SetLists, merge};
 use crate::lsp::overlay::OverlayFs;
-use crate::lsp::recheck::{CheckDone, CheckJob, First};
+use crate::lsp::recheck::{CheckDone, CheckInputs, CheckJob, First};
 use crate::lsp::settings::Settings;
 use crate::lsp::workspace::{Workspace, is_pcc};
-use crate::lsp::{diagnostics, uri};
+use crate::lsp::workspace_report::{self, ReportJob, SetFindings};
 use lsp_types as lsp;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -65,6 +67,15 @@ pub struct Session {
     in_flight: Option<InFlight>,
     /// The number of re-checks planned.
     generation: u64,
+    /// What the load sets not around the open documents found, checked for the workspace's
+    /// report ([`Session::report_job`]), by PCC.
+    findings: HashMap<PathBuf, Arc<SetFindings>>,
+    /// Counts the changes of the workspace that make every finding kept for its report
+    /// stale (a new root, settings, game mode).
+    report_epoch: u64,
+    /// The files changed since the last report job was planned, while it runs: what it
+    /// finds in load sets holding them is stale when it comes.
+    changed_for_report: Option<Vec<PathBuf>>,
 }
 
 /// A re-check planned and not yet finished: what a newer one takes over when it cancels it.
@@ -259,6 +270,9 @@ impl Session {
             job: None,
             in_flight: None,
             generation: 0,
+            findings: HashMap::new(),
+            report_epoch: 0,
+            changed_for_report: None,
         };
         session.configure(settings);
         session
@@ -424,6 +438,8 @@ impl Session {
         self.cache = Arc::new(FileCache::new());
         self.index = None;
         self.index_used = false;
+        self.findings.clear();
+        self.report_epoch += 1;
     }
 
     /// Drops what the cache holds for `path` (its text changed): under every spelling the
@@ -506,6 +522,12 @@ impl Session {
                 sets.insert(pcc.clone());
             }
         }
+        // What a report found in these sets, or in sets holding these files, is stale.
+        self.findings
+            .retain(|pcc, f| !sets.contains(pcc) && !f.holds_any(paths) && ws.has_pcc(pcc));
+        if let Some(changed) = &mut self.changed_for_report {
+            changed.extend(paths.iter().cloned());
+        }
         // A check still running covers older texts: this one takes over its work.
         if let Some(old) = self.in_flight.take() {
             old.cancel.store(true, Ordering::Relaxed);
@@ -515,14 +537,8 @@ impl Session {
         if sets.is_empty() {
             return self.publish_changes(touched, &BTreeSet::new());
         }
-        let root = ws.root.clone();
-        let index = match &self.index {
-            Some(i) => i.clone(),
-            None => {
-                let i = Arc::new(CampaignIndex::build(&self.fs, &root));
-                self.index = Some(i.clone());
-                i
-            }
+        let Some(inputs) = self.inputs() else {
+            return self.publish_changes(touched, &BTreeSet::new());
         };
         for pcc in &sets {
             if let Some(old) = self.checked.get(pcc) {
@@ -545,11 +561,7 @@ impl Session {
             generation: self.generation,
             first,
             sets: last,
-            fs: self.fs.clone(),
-            root,
-            index,
-            cache: Arc::clone(&self.cache),
-            policy: self.policy.clone(),
+            inputs,
             cancel: Arc::clone(&cancel),
         };
         self.in_flight = Some(InFlight {
@@ -565,6 +577,81 @@ impl Session {
         let mut published = Vec::new();
         job.run(|done| published = self.finish(done));
         published
+    }
+
+    /// A job checking the load sets of the workspace whose findings are not known yet
+    /// (neither checked around the open documents nor for an earlier report); none when
+    /// every one is known.
+    pub fn report_job(&mut self) -> Option<ReportJob> {
+        let ws = self.workspace.clone()?;
+        let sets: Vec<PathBuf> = (ws.load_sets())
+            .filter(|pcc| !self.checked.contains_key(*pcc) && !self.findings.contains_key(*pcc))
+            .cloned()
+            .collect();
+        if sets.is_empty() {
+            return None;
+        }
+        let inputs = self.inputs()?;
+        self.changed_for_report = Some(Vec::new());
+        Some(ReportJob {
+            epoch: self.report_epoch,
+            sets,
+            inputs,
+            docs_base: self.docs_base.clone(),
+        })
+    }
+
+    /// Takes in what a report job found (planned in report `epoch`): nothing when the
+    /// workspace changed since, and nothing of a load set holding a file changed since.
+    pub fn take_findings(&mut self, epoch: u64, found: Vec<SetFindings>) {
+        let changed = self.changed_for_report.take().unwrap_or_default();
+        if epoch != self.report_epoch {
+            return;
+        }
+        for f in found {
+            if !f.holds_any(&changed) && !self.checked.contains_key(&f.pcc) {
+                self.findings.insert(f.pcc.clone(), Arc::new(f));
+            }
+        }
+    }
+
+    /// The workspace's report from every load set known ([`workspace_report::report`]).
+    pub fn workspace_report(
+        &self,
+        previous: &[lsp::PreviousResultId],
+    ) -> lsp::WorkspaceDiagnosticReport {
+        let mut sets: Vec<&SetFindings> = (self.checked.values())
+            .map(|c| c.findings(&self.docs_base))
+            .collect();
+        let others = self.findings.iter();
+        sets.extend(
+            others
+                .filter(|(pcc, _)| !self.checked.contains_key(*pcc))
+                .map(|(_, f)| f.as_ref()),
+        );
+        let root = self.workspace.as_ref().map(|w| w.root.root.as_path());
+        workspace_report::report(&sets, root, &self.versions, previous)
+    }
+
+    /// What checks read now (the campaign index built on first need); none without a
+    /// workspace.
+    fn inputs(&mut self) -> Option<CheckInputs> {
+        let root = self.workspace.as_ref()?.root.clone();
+        let index = match &self.index {
+            Some(i) => i.clone(),
+            None => {
+                let i = Arc::new(CampaignIndex::build(&self.fs, &root));
+                self.index = Some(i.clone());
+                i
+            }
+        };
+        Some(CheckInputs {
+            fs: self.fs.clone(),
+            root,
+            index,
+            cache: Arc::clone(&self.cache),
+            policy: self.policy.clone(),
+        })
     }
 
     /// Re-checks run off the caller's thread from now on: an edit plans a [`CheckJob`]
@@ -664,45 +751,41 @@ impl Session {
 
     /// Recomputes the diagnostics of `files` over every cached load set but those `left
     /// out`; returns those that differ from what was last published, and an open
-    /// document's not yet published for its version. A file held by several load sets gets each finding once; one that
-    /// not every such set finds is labelled with the sets that do ([`Merged::into_list`]).
-    /// An open data file that no PCC lists gets [`diagnostics::unlisted`].
+    /// document's not yet published for its version. A file held by several load sets gets
+    /// each finding once; one that not every such set finds is labelled with the sets that
+    /// do ([`merge`]). An open data file that no PCC lists gets [`diagnostics::unlisted`].
     fn publish_changes(
         &mut self,
         files: BTreeSet<PathBuf>,
         left_out: &BTreeSet<PathBuf>,
     ) -> Vec<Publish> {
-        let mut now: HashMap<PathBuf, Merged> = HashMap::new();
-        let sets: Vec<&Arc<Checked>> = (self.checked.iter())
+        let holding: Vec<(&Arc<Checked>, Vec<&Path>)> = (self.checked.iter())
             .filter(|(pcc, _)| !left_out.contains(*pcc))
-            .map(|(_, checked)| checked)
+            .map(|(_, checked)| {
+                let holds = files.iter().filter(|p| checked.holds(p));
+                (checked, holds.map(PathBuf::as_path).collect::<Vec<_>>())
+            })
+            .filter(|(_, holds)| !holds.is_empty())
             .collect();
-        for (set, checked) in sets.iter().enumerate() {
-            let mut holds = files.iter().filter(|p| checked.holds(p)).peekable();
-            if holds.peek().is_none() {
-                continue;
-            }
-            for p in holds {
-                now.entry(p.clone()).or_default().held_by.push(set);
-            }
-            for (path, list) in
+        let converted: Vec<Vec<(PathBuf, Vec<lsp::Diagnostic>)>> = (holding.iter())
+            .map(|(checked, _)| {
                 diagnostics::by_file(checked, &self.docs_base, |p| files.contains(p))
-            {
-                let Some(entry) = now.get_mut(&path) else {
-                    continue;
-                };
-                for d in list {
-                    entry.add(d, set);
-                }
-            }
-        }
+            })
+            .collect();
+        let lists: Vec<SetLists<'_>> = (holding.into_iter().zip(&converted))
+            .map(|((checked, holds), lists)| SetLists {
+                pcc: &checked.pcc,
+                holds,
+                lists,
+            })
+            .collect();
         let root = self.workspace.as_ref().map(|w| w.root.root.clone());
-        let pccs: Vec<&Path> = sets.iter().map(|c| c.pcc.as_path()).collect();
+        let mut now = merge(&lists, root.as_deref());
         let mut out = Vec::new();
         let mut changes = Vec::new();
         for path in files {
             let list = match now.remove(&path) {
-                Some(m) => m.into_list(&pccs, root.as_deref()),
+                Some(list) => list,
                 None => self.unlisted(&path).into_iter().collect(),
             };
             let before = self.published.get(&path);
@@ -762,87 +845,6 @@ impl Session {
 /// Line `n` (0-based) of `text`, without its line break.
 fn nth_line(text: &str, n: usize) -> Option<&str> {
     text.split('\n').nth(n).map(|l| l.trim_end_matches('\r'))
-}
-
-/// One file's diagnostics from the load sets that hold it (`held_by`, indexes into the
-/// session's checked sets), each kept once with the sets that found it. Equal diagnostics
-/// are found through a hash of their place and message, not by comparing each new one with
-/// every one kept (276,000 findings in one file took 657 s that way).
-#[derive(Default)]
-struct Merged {
-    held_by: Vec<usize>,
-    list: Vec<(lsp::Diagnostic, Vec<usize>)>,
-    by_hash: HashMap<u64, Vec<usize>>,
-}
-
-/// How many load sets a label names before "and n more".
-const LABELLED_SETS: usize = 3;
-
-impl Merged {
-    /// Adds `d`, found by load set `set`.
-    fn add(&mut self, d: lsp::Diagnostic, set: usize) {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        let r = d.range;
-        (r.start.line, r.start.character, r.end.line, r.end.character).hash(&mut h);
-        d.message.hash(&mut h);
-        let same = self.by_hash.entry(h.finish()).or_default();
-        if let Some(&i) = same
-            .iter()
-            .find(|&&i| self.list.get(i).is_some_and(|k| k.0 == d))
-        {
-            if let Some((_, found)) = self.list.get_mut(i) {
-                if found.last() != Some(&set) {
-                    found.push(set);
-                }
-            }
-            return;
-        }
-        same.push(self.list.len());
-        self.list.push((d, vec![set]));
-    }
-
-    /// The diagnostics; one that only some of the load sets holding the file find says
-    /// which (`pccs` names the sets, shown relative to `root`), in its message and as
-    /// `data.loadSets` (their URIs) for clients that filter on it.
-    fn into_list(self, pccs: &[&Path], root: Option<&Path>) -> Vec<lsp::Diagnostic> {
-        let holders = self.held_by.len();
-        let shown = |set: &usize| {
-            let pcc = pccs.get(*set).copied().unwrap_or(Path::new(""));
-            let rel = root.and_then(|r| pcc.strip_prefix(r).ok()).unwrap_or(pcc);
-            format!("`{}`", rel.display())
-        };
-        self.list
-            .into_iter()
-            .map(|(mut d, found)| {
-                if found.len() >= holders {
-                    return d;
-                }
-                let mut names: Vec<String> = found.iter().take(LABELLED_SETS).map(shown).collect();
-                if found.len() > LABELLED_SETS {
-                    names.push(format!("{} more", found.len() - LABELLED_SETS));
-                }
-                let sets = if found.len() == 1 { "set" } else { "sets" };
-                d.message.push_str(&format!(
-                    "\nnote: only in the load {sets} of {} ({} of the {holders} load sets reading this file)",
-                    names.join(", "),
-                    found.len()
-                ));
-                let uris: Vec<serde_json::Value> = found
-                    .iter()
-                    .filter_map(|s| uri::from_path(pccs.get(*s)?))
-                    .map(|u| serde_json::Value::String(u.as_str().to_owned()))
-                    .collect();
-                let mut data = match d.data.take() {
-                    Some(serde_json::Value::Object(m)) => m,
-                    _ => serde_json::Map::new(),
-                };
-                data.insert("loadSets".to_owned(), serde_json::Value::Array(uris));
-                d.data = Some(serde_json::Value::Object(data));
-                d
-            })
-            .collect()
-    }
 }
 
 impl Snapshot {

@@ -243,6 +243,14 @@ impl Workspace {
         self.pccs.contains_key(pcc)
     }
 
+    /// The load sets of the workspace: its selectable PCCs, as `rulebook check` of its
+    /// folders picks them, sorted.
+    pub fn load_sets(&self) -> impl Iterator<Item = &PathBuf> {
+        (self.pccs.iter())
+            .filter(|(_, listing)| listing.selectable)
+            .map(|(pcc, _)| pcc)
+    }
+
     /// Every PCC known, sorted.
     pub fn pccs(&self) -> impl Iterator<Item = &PathBuf> {
         self.pccs.keys()

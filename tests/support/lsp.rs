@@ -168,6 +168,28 @@ impl Client {
         shown.as_array().expect("a list of diagnostics").clone()
     }
 
+    /// The next request the server sends with `method` (a request of the server to the
+    /// client, such as `workspace/configuration`), to answer with [`Client::respond`].
+    pub fn server_request(&mut self, method: &str) -> Value {
+        let asks = |m: &Value| m["method"] == method && m.get("id").is_some();
+        if let Some(i) = self.notifications.iter().position(asks) {
+            return self.notifications.remove(i);
+        }
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let m = self.recv(deadline);
+            if asks(&m) {
+                return m;
+            }
+            self.notifications.push(m);
+        }
+    }
+
+    /// Answers the server's request `request` with `result`.
+    pub fn respond(&mut self, request: &Value, result: Value) {
+        self.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}));
+    }
+
     /// The next message the server shows the user (`window/showMessage`).
     pub fn shown_message(&mut self) -> String {
         if let Some(i) = self
@@ -233,6 +255,22 @@ pub fn handsworld(name: &str) -> (PathBuf, PathBuf) {
     copy_dir(&data.join("handsworld"), &dataset);
     copy_dir(&data.join("system"), &root.join("system"));
     (root, dataset)
+}
+
+/// A homebrew dataset of the Handsworld game mode in `dir`: a supplement PCC requiring
+/// Handsworld Core (`PRECAMPAIGN`) that lists one ability file with the `abilities` given;
+/// the path of that file.
+pub fn homebrew(dir: &Path, abilities: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        dir.join("brew.pcc"),
+        "CAMPAIGN:Brew\nGAMEMODE:Handsworld\nBOOKTYPE:Supplement\n\
+         PRECAMPAIGN:1,INCLUDES=Handsworld Core\nABILITY:brew_abilities.lst\n",
+    )
+    .unwrap();
+    let file = dir.join("brew_abilities.lst");
+    std::fs::write(&file, abilities).unwrap();
+    file
 }
 
 /// The (0-based) line and UTF-16 column of byte `at` in `text`.
