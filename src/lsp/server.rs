@@ -810,6 +810,8 @@ pub fn notify(session: &mut Session, n: Notification) -> Vec<Publish> {
                 return Vec::new();
             }
             match Settings::from_value(&p.settings) {
+                // The same settings again (eglot sends them on connecting): nothing changes.
+                Ok(settings) if settings == *session.settings() => Vec::new(),
                 Ok(settings) => session.configure(settings),
                 Err(e) => {
                     session.tell(e);
