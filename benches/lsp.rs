@@ -9,6 +9,13 @@
 //! so it pays for the old-system indexes too. Target ≤ 100 ms. Then a hover on that file
 //! answered while its load set is re-checked on another thread (target ≤ 20 ms). Skipped
 //! (with a note) when `../shared/pcgen` is missing.
+//!
+//! Last, the editor's own budgets (issue 33) through the binary, as an editor meets them
+//! (`pf1_core_editor`): `rulebook lsp` spoken to over JSON-RPC on a copy of the whole corpus
+//! (`../shared/pcgen-corpus`), Pathfinder 1e Core's `cr_classes.lst` open: the first
+//! diagnostics after opening it in a server just started (≤ 300 ms), the diagnostics after
+//! a one-line edit (≤ 50 ms), and a hover answered while the re-check of the load sets
+//! holding the file runs (≤ 20 ms). Skipped (with a note) when the corpus is missing.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rulebook::check::check_load_set;
@@ -255,8 +262,9 @@ fn hover_while_rechecking(c: &mut Criterion) {
                 };
                 session.change(&file, text, version);
                 if let Some(job) = session.take_job() {
-                    let done = job.run();
-                    session.finish(done);
+                    job.run(|done| {
+                        session.finish(done);
+                    });
                 }
             }
         });
@@ -268,5 +276,163 @@ fn hover_while_rechecking(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, old_system, hover_while_rechecking);
+/// The helpers of the integration tests (`tests/it/support`): its `lsp` client speaks
+/// JSON-RPC over the binary's stdio.
+#[path = "../tests/it/support/mod.rs"]
+#[allow(dead_code)]
+mod support;
+use support::lsp as lsp_client;
+
+/// The file the editor benchmarks open, in Pathfinder 1e Core.
+const EDITED: &str = "data/pathfinder/paizo/roleplaying_game/core_rulebook/cr_classes.lst";
+
+/// A copy of the whole corpus in a temporary folder (removed when dropped).
+struct CorpusCopy(PathBuf);
+
+impl CorpusCopy {
+    fn make() -> Option<CorpusCopy> {
+        let corpus = lsp_client::find_corpus()?;
+        let copy = lsp_client::temp_root("bench-corpus");
+        lsp_client::copy_dir(&corpus, &copy);
+        Some(CorpusCopy(copy))
+    }
+}
+
+impl Drop for CorpusCopy {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `text` with a misspelt token (`SORTKY`) added to its first class line or taken away:
+/// each edit changes the file's findings, as typing does.
+fn with_typo(text: &str, typo: bool) -> String {
+    let line = text.find("\nCLASS:").expect("a class line") + 1;
+    let end = line + text[line..].find('\n').unwrap_or(text.len() - line);
+    let mut edited = text.to_owned();
+    if typo {
+        edited.insert_str(end, "\tSORTKY:x");
+    }
+    edited
+}
+
+fn change(c: &mut lsp_client::Client, doc: &str, version: i64, text: &str) {
+    c.notify(
+        "textDocument/didChange",
+        serde_json::json!({"textDocument": {"uri": doc, "version": version}, "contentChanges": [{"text": text}]}),
+    );
+}
+
+/// The next diagnostics published for `doc` at `version`.
+fn published_at(c: &mut lsp_client::Client, doc: &str, version: i64) -> Vec<serde_json::Value> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let m = c.recv(deadline);
+        if m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == doc
+            && m["params"]["version"] == version
+        {
+            return m["params"]["diagnostics"].as_array().unwrap().clone();
+        }
+    }
+}
+
+/// The sum of `iters` runs of `run`, each giving the time of the part it measures
+/// (criterion's custom timing).
+fn total(iters: u64, mut run: impl FnMut() -> std::time::Duration) -> std::time::Duration {
+    (0..iters).map(|_| run()).sum()
+}
+
+/// Issue 33's budgets through `rulebook lsp` itself on a copy of the whole corpus.
+fn editor(c: &mut Criterion) {
+    use std::time::{Duration, Instant};
+    let Some(copy) = CorpusCopy::make() else {
+        eprintln!("note: ../shared/pcgen-corpus is missing; the editor benchmark is skipped");
+        return;
+    };
+    let root = &copy.0;
+    let file = root.join(EDITED);
+    let text = std::fs::read_to_string(&file).expect("Pathfinder 1e Core's classes");
+    let mut g = c.benchmark_group("pf1_core_editor");
+    g.sample_size(10);
+    g.sampling_mode(criterion::SamplingMode::Flat);
+    g.warm_up_time(Duration::from_secs(1));
+    g.measurement_time(Duration::from_secs(20));
+    // A server started, `initialize` answered, the file opened: until its first diagnostics.
+    g.bench_function("first_diagnostics_after_open", |b| {
+        b.iter_custom(|iters| {
+            total(iters, || {
+                let mut server = lsp_client::Client::start(root);
+                let at = Instant::now();
+                let doc = server.open(&file, &text);
+                let first = server.diagnostics(&doc);
+                let took = at.elapsed();
+                assert!(first.iter().any(|d| d["code"] == "T0113"), "{first:#?}");
+                server.shutdown();
+                took
+            })
+        })
+    });
+    let mut server = lsp_client::Client::start(root);
+    let doc = server.open(&file, &text);
+    server.settled_diagnostics(&doc);
+    let mut version = 1;
+    // From the edit to the diagnostics of its text, each edit from a server at rest.
+    g.bench_function("diagnostics_after_one_line_edit", |b| {
+        b.iter_custom(|iters| {
+            total(iters, || {
+                version += 1;
+                let typo = version % 2 == 0;
+                let edited = with_typo(&text, typo);
+                let at = Instant::now();
+                change(&mut server, &doc, version, &edited);
+                let shown = published_at(&mut server, &doc, version);
+                let took = at.elapsed();
+                let found = shown.iter().any(|d| d["code"] == "T0110");
+                assert_eq!(found, typo, "{shown:#?}");
+                server.settled_diagnostics(&doc);
+                took
+            })
+        })
+    });
+    // A hover on a variable an old formula reads (`DEFINE`d on the Bard's line), sent right
+    // after an edit of another line: answered while the book's load set and the loaders
+    // including it are checked again. Whether the check still ran when the answer came is
+    // told by the wait for it to end after.
+    let hovered = text
+        .find("Caster_Level_Bard-CasterLevelBLBard")
+        .expect("the Bard's line")
+        + 20;
+    let hover = serde_json::json!({"textDocument": {"uri": doc}, "position": lsp_client::pos(&text, hovered)});
+    let (mut overlapped, mut hovers) = (0, 0);
+    g.bench_function("hover_while_the_load_sets_are_rechecked", |b| {
+        b.iter_custom(|iters| {
+            total(iters, || {
+                version += 1;
+                let edited = with_typo(&text, version % 2 == 0);
+                change(&mut server, &doc, version, &edited);
+                let at = Instant::now();
+                let answer = server.request("textDocument/hover", hover.clone());
+                let took = at.elapsed();
+                let value = answer["contents"]["value"].as_str().unwrap_or("");
+                assert!(value.contains("CasterLevelBLBard"), "{answer}");
+                let answered = Instant::now();
+                server.settled_diagnostics(&doc);
+                hovers += 1;
+                if answered.elapsed() > Duration::from_millis(1) {
+                    overlapped += 1;
+                }
+                took
+            })
+        })
+    });
+    eprintln!(
+        "pf1_core_editor: {overlapped} of {hovers} hovers were answered while the re-check ran \
+         (it ended at least 1 ms after the answer)"
+    );
+    g.finish();
+    server.shutdown();
+}
+
+criterion_group!(benches, bench, old_system, hover_while_rechecking, editor);
 criterion_main!(benches);

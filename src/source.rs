@@ -255,6 +255,12 @@ impl SourceFile {
         }
     }
 
+    /// The byte offset at which each line starts (the first at 0; lines end at LF, CR or
+    /// CRLF).
+    pub fn line_starts(&self) -> &[u32] {
+        &self.line_starts
+    }
+
     /// 1-based line and 1-based column (in characters) of a byte offset. Offsets past the end
     /// or inside a character are clamped.
     pub fn line_col(&self, byte: usize) -> (usize, usize) {

@@ -85,6 +85,18 @@ pub fn check_load_set_cached(
     name_defining_campaigns(fs, root, index, cache, set)
 }
 
+/// Checks `load` (read through `cache`: [`load_cached`]) as [`check_load_set_cached`] does,
+/// without what needs the data folder's other campaigns: the prerequisite keys the load set
+/// lacks (`R0106`) are not looked for, no old variable the load set lacks is reported
+/// (`J0120`: another campaign may define it), and unknown names do not name a campaign
+/// defining them. What the load set says by itself: a subset of the full check's findings,
+/// some with shorter messages, in the time of its own files — the full check first reads
+/// and indexes every campaign of the data folder. The language server shows it while those
+/// indexes are built.
+pub fn check_alone(load: LoadSet, cache: &FileCache) -> CheckedSet {
+    checked_with(load, Some(cache), None)
+}
+
 /// `set` with each unknown-name finding naming the campaign under the data folder that
 /// defines the name (`model::elsewhere`): the index is what a load over a data folder has;
 /// its files are read through `cache`.
@@ -162,7 +174,9 @@ impl crate::model::references::DataFolder for DataFolderObjects<'_> {
 /// when given (computed once per file and run).
 ///
 /// With `elsewhere`, an old formula's variable that another campaign of the data folder
-/// defines is not reported (see [`crate::model::elsewhere::OldVariablesElsewhere`]).
+/// defines is not reported (see [`crate::model::elsewhere::OldVariablesElsewhere`]), and
+/// prerequisite keys are looked up there; without it neither unknown old variables nor
+/// unknown prerequisite keys are reported ([`check_alone`]).
 fn checked_with(
     mut load: LoadSet,
     cache: Option<&FileCache>,
@@ -200,7 +214,7 @@ fn checked_with(
     diagnostics.extend(crate::model::references::check_with(&load, anywhere));
     let others = std::cell::OnceCell::new();
     let defined_elsewhere = |name: &str| {
-        elsewhere.is_some_and(|e| {
+        elsewhere.is_none_or(|e| {
             others
                 .get_or_init(|| {
                     crate::model::elsewhere::OldVariablesElsewhere::new(

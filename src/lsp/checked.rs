@@ -3,6 +3,7 @@
 
 use crate::check::CheckedSet;
 use crate::load::fs::normalize;
+use crate::lsp::workspace_report::SetFindings;
 use crate::model::old_formulas::OldVariableDef;
 use crate::model::references::OldObjects;
 use crate::name::Name;
@@ -23,11 +24,16 @@ pub struct Checked {
     pub set: CheckedSet,
     paths: Vec<Option<PathBuf>>,
     ids: HashMap<PathBuf, FileId>,
+    /// The loader's spellings of the paths it read that differ from their normal form
+    /// (`a/../b.lst`), by that form.
+    respelled: HashMap<PathBuf, Vec<PathBuf>>,
     /// The old system's objects as tokens name them, made on the first request that needs
     /// them (most edits are followed by no such request).
     old_objects: OnceLock<OldObjects>,
     /// The old-system variables, made on the first request that needs them.
     old_variables: OnceLock<OldVariables>,
+    /// Its findings as the workspace's report merges them, made on the first report.
+    findings: OnceLock<SetFindings>,
 }
 
 impl Checked {
@@ -57,13 +63,23 @@ impl Checked {
             .enumerate()
             .filter_map(|(i, p)| Some((p.clone()?, FileId(u32::try_from(i).ok()?))))
             .collect();
+        let mut respelled: HashMap<PathBuf, Vec<PathBuf>> = HashMap::new();
+        let files = set.load.files.iter().map(|f| &f.path);
+        for raw in files.chain(set.load.campaigns.iter().map(|c| &c.path)) {
+            let normal = normalize(raw);
+            if normal != *raw {
+                respelled.entry(normal).or_default().push(raw.clone());
+            }
+        }
         Checked {
             pcc,
             set,
             paths,
             ids,
+            respelled,
             old_objects: OnceLock::new(),
             old_variables: OnceLock::new(),
+            findings: OnceLock::new(),
         }
     }
 
@@ -77,6 +93,13 @@ impl Checked {
         self.old_variables.get_or_init(|| self.set.old_variables())
     }
 
+    /// Its findings for the workspace's report, linked to `docs_base` (the session's, the
+    /// same for as long as this set is kept).
+    pub fn findings(&self, docs_base: &str) -> &SetFindings {
+        self.findings
+            .get_or_init(|| SetFindings::of(self, docs_base))
+    }
+
     /// The path of a file of this load.
     pub fn path(&self, id: FileId) -> Option<&Path> {
         self.paths.get(id.0 as usize)?.as_deref()
@@ -87,6 +110,11 @@ impl Checked {
         self.ids.get(&normalize(path)).copied()
     }
 
+    /// True when this load holds the file at `path`, already in normal form.
+    pub fn holds(&self, normal: &Path) -> bool {
+        self.ids.contains_key(normal)
+    }
+
     /// The source of a file of this load.
     pub fn source(&self, id: FileId) -> Option<&SourceFile> {
         self.set.load.sources.get(id)
@@ -95,11 +123,20 @@ impl Checked {
     /// The paths the loader read for the file at (normalised) `path`, as it spelled them
     /// (the keys of the shared file cache).
     pub fn raw_paths<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = &'a Path> + 'a {
-        let files = self.set.load.files.iter().map(|f| f.path.as_path());
-        let pccs = self.set.load.campaigns.iter().map(|c| c.path.as_path());
-        files
-            .chain(pccs)
-            .filter(move |raw| *raw != path && normalize(raw) == path)
+        self.respelled
+            .get(path)
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path)
+    }
+
+    /// The paths of the files this load finds something in.
+    pub fn paths_with_findings(&self) -> impl Iterator<Item = PathBuf> + '_ {
+        let mut seen = std::collections::HashSet::new();
+        (self.set.diagnostics.iter())
+            .filter(move |d| seen.insert(d.span.file))
+            .filter_map(|d| self.path(d.span.file))
+            .map(Path::to_path_buf)
     }
 
     /// Every file path of this load.

@@ -8,6 +8,7 @@ use crate::lsp::position::LineIndex;
 use crate::lsp::uri;
 use crate::source::{FileId, Span};
 use lsp_types as lsp;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -17,31 +18,56 @@ pub fn code_href(base: &str, d: &Diagnostic) -> Option<lsp::Uri> {
     lsp::Uri::from_str(&format!("{base}#{anchor}")).ok()
 }
 
-/// The LSP range of a span in a load.
-pub fn span_range(checked: &Checked, span: Span, index: &LineIndex) -> Option<lsp::Range> {
-    let text = &checked.source(span.file)?.text;
-    Some(index.range(text, span.start as usize, span.end as usize))
-}
-
-/// The location of a span (a fresh line index: for the occasional related location).
+/// The location of a span (a line index of its file made for it: for the occasional
+/// location a request answers with).
 pub fn location(checked: &Checked, span: Span) -> Option<lsp::Location> {
     let path = checked.path(span.file)?;
-    let text = &checked.source(span.file)?.text;
-    let index = LineIndex::new(text);
+    let source = checked.source(span.file)?;
+    let index = LineIndex::of(source);
     Some(lsp::Location::new(
         uri::from_path(path)?,
-        index.range(text, span.start as usize, span.end as usize),
+        index.range(&source.text, span.start as usize, span.end as usize),
     ))
 }
 
-/// Converts one diagnostic of `checked` (whose primary file is indexed by `index`).
-pub fn to_lsp(
-    checked: &Checked,
-    d: &Diagnostic,
-    index: &LineIndex,
-    docs_base: &str,
-) -> Option<lsp::Diagnostic> {
-    let range = span_range(checked, d.span, index)?;
+/// The line indexes of a load's files, each made once per conversion of its findings.
+struct Indexes<'a> {
+    checked: &'a Checked,
+    made: HashMap<FileId, LineIndex>,
+}
+
+impl<'a> Indexes<'a> {
+    fn new(checked: &'a Checked) -> Self {
+        Indexes {
+            checked,
+            made: HashMap::new(),
+        }
+    }
+
+    /// The text of a file of the load and its line index.
+    fn of(&mut self, file: FileId) -> Option<(&'a str, &LineIndex)> {
+        let source = self.checked.source(file)?;
+        let index = self
+            .made
+            .entry(file)
+            .or_insert_with(|| LineIndex::of(source));
+        Some((&source.text, index))
+    }
+
+    fn range(&mut self, span: Span) -> Option<lsp::Range> {
+        let (text, index) = self.of(span.file)?;
+        Some(index.range(text, span.start as usize, span.end as usize))
+    }
+
+    fn location(&mut self, span: Span) -> Option<lsp::Location> {
+        let uri = uri::from_path(self.checked.path(span.file)?)?;
+        Some(lsp::Location::new(uri, self.range(span)?))
+    }
+}
+
+/// Converts one diagnostic of the load `indexes` indexes.
+fn to_lsp(d: &Diagnostic, indexes: &mut Indexes<'_>, docs_base: &str) -> Option<lsp::Diagnostic> {
+    let range = indexes.range(d.span)?;
     let mut message = d.message.clone();
     if !d.primary_label.is_empty() && d.primary_label != d.message {
         message.push_str(&format!("\n{}", d.primary_label));
@@ -57,7 +83,7 @@ pub fn to_lsp(
         .iter()
         .filter_map(|l| {
             Some(lsp::DiagnosticRelatedInformation {
-                location: location(checked, l.span)?,
+                location: indexes.location(l.span)?,
                 message: l.message.clone(),
             })
         })
@@ -69,10 +95,10 @@ pub fn to_lsp(
     if d.code.name.contains("deprecated") {
         tags.push(lsp::DiagnosticTag::DEPRECATED);
     }
-    let data = checked.source(d.span.file).and_then(|f| {
-        let edits = d.edits(&f.text);
+    let data = indexes.of(d.span.file).and_then(|(text, index)| {
+        let edits = d.edits(text);
         let (first, more) = edits.split_first()?;
-        let at = |e: &crate::diagnostic::Edit| index.range(&f.text, e.range.start, e.range.end);
+        let at = |e: &crate::diagnostic::Edit| index.range(text, e.range.start, e.range.end);
         let more: Vec<serde_json::Value> = more
             .iter()
             .map(|e| serde_json::json!({ "replace": e.text, "range": at(e) }))
@@ -97,31 +123,33 @@ pub fn to_lsp(
     })
 }
 
-/// Every diagnostic of `checked` grouped by the path of its primary file.
-pub fn by_file(checked: &Checked, docs_base: &str) -> Vec<(PathBuf, Vec<lsp::Diagnostic>)> {
+/// The diagnostics of `checked` whose primary file is one `wanted` takes, grouped by its
+/// path (only those are converted: a loader's check holds findings in hundreds of files,
+/// and an edit publishes few of them).
+pub fn by_file(
+    checked: &Checked,
+    docs_base: &str,
+    wanted: impl Fn(&Path) -> bool,
+) -> Vec<(PathBuf, Vec<lsp::Diagnostic>)> {
     let mut out: Vec<(PathBuf, Vec<lsp::Diagnostic>)> = Vec::new();
-    let mut current: Option<(crate::source::FileId, LineIndex)> = None;
+    // Where each file's list is in `out`; `None` for a file not wanted.
+    let mut slots: HashMap<FileId, Option<usize>> = HashMap::new();
+    let mut indexes = Indexes::new(checked);
     for d in &checked.set.diagnostics {
-        let Some(path) = checked.path(d.span.file) else {
+        let slot = *slots.entry(d.span.file).or_insert_with(|| {
+            let path = checked.path(d.span.file).filter(|p| wanted(p))?;
+            out.push((path.to_path_buf(), Vec::new()));
+            Some(out.len() - 1)
+        });
+        let Some(slot) = slot else {
             continue;
         };
-        let Some(source) = checked.source(d.span.file) else {
-            continue;
-        };
-        if current.as_ref().is_none_or(|(f, _)| *f != d.span.file) {
-            current = Some((d.span.file, LineIndex::new(&source.text)));
-        }
-        let Some((_, index)) = &current else {
-            continue;
-        };
-        let Some(l) = to_lsp(checked, d, index, docs_base) else {
-            continue;
-        };
-        match out.iter_mut().find(|(p, _)| p == path) {
-            Some((_, list)) => list.push(l),
-            None => out.push((path.to_path_buf(), vec![l])),
+        if let (Some(l), Some((_, list))) = (to_lsp(d, &mut indexes, docs_base), out.get_mut(slot))
+        {
+            list.push(l);
         }
     }
+    out.retain(|(_, list)| !list.is_empty());
     out
 }
 

@@ -22,6 +22,7 @@
 
 pub mod checked;
 pub mod complete;
+pub mod configuration;
 pub mod context;
 pub mod diagnostics;
 pub mod folding;
@@ -29,6 +30,7 @@ pub mod formatting;
 pub mod hover;
 pub mod inlay;
 pub mod links;
+pub mod merged;
 pub mod navigate;
 pub mod overlay;
 pub mod pool;
@@ -46,6 +48,7 @@ pub mod tokens;
 pub mod transport;
 pub mod uri;
 pub mod workspace;
+pub mod workspace_report;
 
 pub use server::{Ending, run_stdio};
 pub use session::{Publish, Session, Snapshot};

@@ -2,6 +2,7 @@
 //! rulebook's spans are byte ranges into the decoded text. Lines end at LF, CR or CRLF, as
 //! the loader splits them (`crate::source::SourceFile`).
 
+use crate::source::SourceFile;
 use lsp_types::{Position, Range};
 
 /// Where each line of a text starts.
@@ -27,6 +28,14 @@ impl LineIndex {
             }
             i += 1;
         }
+        LineIndex { starts }
+    }
+
+    /// The index of a file the loader read, from the line starts it found (the text is not
+    /// scanned again: converting a load set's findings indexed each file anew, most of the
+    /// time of publishing them).
+    pub fn of(source: &SourceFile) -> Self {
+        let starts = source.line_starts().iter().map(|&s| s as usize).collect();
         LineIndex { starts }
     }
 
@@ -96,6 +105,13 @@ mod tests {
         assert_eq!(idx.position(text, name), Position::new(1, 4));
         assert_eq!(idx.offset(text, Position::new(1, 4)), name);
         assert_eq!(idx.position(text, text.len()), Position::new(2, 3));
+    }
+
+    #[test]
+    fn a_loaded_file_is_indexed_as_its_text_is() {
+        let text = "a\r\nb\rc\n\nd\r\r\ne";
+        let source = SourceFile::new("x.lst", text, crate::source::TextEncoding::Utf8);
+        assert_eq!(LineIndex::of(&source).starts, LineIndex::new(text).starts);
     }
 
     #[test]

@@ -4,15 +4,20 @@
 //! back to the loop as an event, a newer edit cancelling it; each request is answered by a
 //! worker of a fixed [`Pool`] over a [`Snapshot`] taken when it arrived (as ruff's server
 //! does), so hover and completion answer while a check runs. Pull diagnostics
-//! (`textDocument/diagnostic`) are answered on the loop once no check is in flight. Between
+//! (`textDocument/diagnostic`) are answered on the loop once no check is in flight;
+//! workspace-wide ones (`workspace/diagnostic`) once the load sets not checked yet are, by
+//! a report job on a thread of its own ([`crate::lsp::workspace_report`]). Settings are
+//! pulled from a client that keeps them ([`crate::lsp::configuration`]). Between
 //! the threads the channels are bounded: a client that sends faster than the server works, or
 //! stops reading, is slowed down, never buffered without end.
 
+use crate::lsp::configuration::{self, Pull};
 use crate::lsp::pool::Pool;
 use crate::lsp::recheck::{CheckDone, CheckJob};
 use crate::lsp::session::{Publish, Session, Snapshot};
 use crate::lsp::settings::Settings;
 use crate::lsp::transport::{self, Incoming};
+use crate::lsp::workspace_report::{SetFindings, Waiting};
 use crate::lsp::{folding, formatting, inlay, links, requests, semantic, uri};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
@@ -45,6 +50,8 @@ const FLUSH_PATIENCE: Duration = Duration::from_secs(5);
 enum Event {
     Client(Incoming),
     Checked(CheckDone),
+    /// A report job's findings (`None`: it failed), with the report epoch it was planned in.
+    Reported(u64, Option<Vec<SetFindings>>),
     /// The client's input ended (the loop holds a sender of its own, for the workers, so
     /// the channel never closes by itself).
     InputEnded,
@@ -119,7 +126,7 @@ pub fn capabilities() -> lsp::ServerCapabilities {
                 identifier: Some("rulebook".to_owned()),
                 // An edit in one file changes the findings of others (its load sets').
                 inter_file_dependencies: true,
-                workspace_diagnostics: false,
+                workspace_diagnostics: true,
                 ..Default::default()
             },
         )),
@@ -221,7 +228,7 @@ fn handshake(incoming: &Receiver<Event>, out: &Outbox) -> Option<lsp::Initialize
         let frame = match incoming.recv().ok()? {
             Event::Client(frame) => frame,
             Event::InputEnded => return None,
-            Event::Checked(_) => continue,
+            Event::Checked(_) | Event::Reported(..) => continue,
         };
         match frame {
             Incoming::Invalid(e) => out.send_value(e),
@@ -265,8 +272,15 @@ fn run_loop(
         Some(Err(e)) => (Settings::default(), Some(e)),
         None => (Settings::default(), None),
     };
-    let mut session = Session::with_settings(workspace_root(params).as_deref(), settings);
+    let folder = workspace_root(params);
+    let mut session = Session::with_settings(folder.as_deref(), settings);
     session.check_in_background();
+    let scope = folder.as_deref().and_then(uri::from_path);
+    let mut pull = Pull::for_client(params);
+    if let Some(request) = pull.request(scope.clone()) {
+        out.send(&Message::Request(request));
+    }
+    let mut reports = Waiting::default();
     if let Some(problem) = problem {
         show_message(out, &problem);
     }
@@ -305,7 +319,25 @@ fn run_loop(
                     for req in waiting.drain(..) {
                         answer_on_pool(pool, out, session.snapshot(), req);
                     }
+                    advance_reports(&mut reports, &mut session, out, checked);
                 }
+                continue;
+            }
+            Event::Reported(epoch, found) => {
+                reports.running = false;
+                match found {
+                    Some(found) => session.take_findings(epoch, found),
+                    None => {
+                        for (id, _) in reports.pulls.drain(..) {
+                            out.send(&Message::Response(Response::new_err(
+                                id,
+                                ErrorCode::InternalError as i32,
+                                "rulebook failed to check the workspace".to_owned(),
+                            )));
+                        }
+                    }
+                }
+                advance_reports(&mut reports, &mut session, out, checked);
                 continue;
             }
             Event::InputEnded => return ending(shut_down),
@@ -347,6 +379,19 @@ fn run_loop(
                     ))),
                 }
             }
+            Message::Request(req) if req.method == WORKSPACE_PULL => {
+                match serde_json::from_value::<lsp::WorkspaceDiagnosticParams>(req.params) {
+                    Ok(p) => {
+                        reports.pulls.push((req.id, p.previous_result_ids));
+                        advance_reports(&mut reports, &mut session, out, checked);
+                    }
+                    Err(e) => out.send(&Message::Response(Response::new_err(
+                        req.id,
+                        ErrorCode::InvalidParams as i32,
+                        e.to_string(),
+                    ))),
+                }
+            }
             Message::Request(req) => {
                 // Answered off the loop, over a snapshot: a slow answer never holds up edits.
                 // While a check runs, the last one answers, unless the editor's text at the
@@ -363,18 +408,87 @@ fn run_loop(
             }
             Message::Notification(n) if n.method == "exit" => return ending(shut_down),
             Message::Notification(_) if shut_down => {}
+            Message::Notification(n) if configuration::says_pull(&n) => {
+                // Settings changed in a client that keeps them: ask it for them.
+                if let Some(request) = pull.request(scope.clone()) {
+                    out.send(&Message::Request(request));
+                }
+            }
             Message::Notification(n) => {
                 let n = latest_change(incoming, n, &mut queued);
                 let published = notify(&mut session, n);
-                pushing.publish(out, &session, published);
-                for m in session.take_messages() {
-                    show_message(out, &m);
-                }
-                if let Some(job) = session.take_job() {
-                    run_check(job, checked);
-                }
+                after_change(&mut session, out, &mut pushing, checked, published);
             }
+            Message::Response(r) if Pull::answered_by(&r) => match pull.settings(r) {
+                Some(Ok(settings)) if settings != *session.settings() => {
+                    let published = session.configure(settings);
+                    after_change(&mut session, out, &mut pushing, checked, published);
+                }
+                Some(Err(problem)) => show_message(out, &problem),
+                _ => {}
+            },
             Message::Response(_) => {}
+        }
+    }
+}
+
+/// What follows a change of the session's state: the diagnostics that changed published,
+/// the messages for the user shown, the re-check it planned started.
+fn after_change(
+    session: &mut Session,
+    out: &Outbox,
+    pushing: &mut Pushing,
+    to_loop: &SyncSender<Event>,
+    published: Vec<Publish>,
+) {
+    pushing.publish(out, session, published);
+    for m in session.take_messages() {
+        show_message(out, &m);
+    }
+    if let Some(job) = session.take_job() {
+        run_check(job, to_loop);
+    }
+}
+
+/// Moves the waiting workspace pulls on: while a check runs they wait for it; else a
+/// report job checks the load sets whose findings are not known yet (one job at a time, on
+/// a thread of its own); once none is left, each pull gets the report.
+fn advance_reports(
+    reports: &mut Waiting,
+    session: &mut Session,
+    out: &Outbox,
+    to_loop: &SyncSender<Event>,
+) {
+    if reports.pulls.is_empty() || reports.running || session.is_checking() {
+        return;
+    }
+    let Some(job) = session.report_job() else {
+        for (id, previous) in reports.pulls.drain(..) {
+            let report = session.workspace_report(&previous);
+            let result = lsp::WorkspaceDiagnosticReportResult::Report(report);
+            out.send(&Message::Response(Response::new_ok(id, result)));
+        }
+        return;
+    };
+    reports.running = true;
+    let to_loop = to_loop.clone();
+    let epoch = job.epoch;
+    let spawned = std::thread::Builder::new()
+        .name("rulebook-lsp-report".to_owned())
+        .spawn(move || {
+            let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run()));
+            // The loop is gone when the session ended: nothing to tell.
+            let _ = to_loop.send(Event::Reported(epoch, found.ok()));
+        });
+    if spawned.is_err() {
+        reports.running = false;
+        for (id, _) in reports.pulls.drain(..) {
+            let why = "rulebook could not start checking the workspace".to_owned();
+            out.send(&Message::Response(Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                why,
+            )));
         }
     }
 }
@@ -422,21 +536,28 @@ const REQUEST_FAILED: i32 = -32803;
 /// The method of pull diagnostics.
 const PULL: &str = "textDocument/diagnostic";
 
+/// The method of workspace-wide pull diagnostics.
+const WORKSPACE_PULL: &str = "workspace/diagnostic";
+
 /// Runs a re-check on rayon's pool (a fixed set of threads: a burst of edits queues jobs,
-/// each cancelled one ending at once, never a thread per edit) and sends its result to the
-/// loop.
+/// each cancelled one ending at once, never a thread per edit) and sends the result of each
+/// of its stages to the loop; a failure of the server's own (a panic) ends it with none.
 fn run_check(job: CheckJob, to_loop: &SyncSender<Event>) {
     let to_loop = to_loop.clone();
     rayon::spawn(move || {
         let generation = job.generation;
-        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run())).unwrap_or(
-            CheckDone {
+        // The loop is gone when the session ended: nothing to tell.
+        let send = |done: CheckDone| {
+            let _ = to_loop.send(Event::Checked(done));
+        };
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(send)));
+        if run.is_err() {
+            send(CheckDone {
                 generation,
                 checked: None,
-            },
-        );
-        // The loop is gone when the session ended: nothing to tell.
-        let _ = to_loop.send(Event::Checked(done));
+                last: true,
+            });
+        }
     });
 }
 
@@ -684,11 +805,13 @@ pub fn notify(session: &mut Session, n: Notification) -> Vec<Publish> {
             let Some(p) = params::<lsp::DidChangeConfigurationParams>(n) else {
                 return Vec::new();
             };
-            // A client of the pull model sends no settings (null): nothing changes.
+            // No settings (null): the loop pulls them from a client that keeps them.
             if p.settings.is_null() {
                 return Vec::new();
             }
             match Settings::from_value(&p.settings) {
+                // The same settings again (eglot sends them on connecting): nothing changes.
+                Ok(settings) if settings == *session.settings() => Vec::new(),
                 Ok(settings) => session.configure(settings),
                 Err(e) => {
                     session.tell(e);

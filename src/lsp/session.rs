@@ -6,11 +6,13 @@ use crate::config::policy::Policy;
 use crate::load::fs::normalize;
 use crate::load::{CampaignIndex, FileCache, FileSystem};
 use crate::lsp::checked::Checked;
+use crate::lsp::diagnostics;
+use crate::lsp::merged::{SetLists, merge};
 use crate::lsp::overlay::OverlayFs;
-use crate::lsp::recheck::{CheckDone, CheckJob};
+use crate::lsp::recheck::{CheckDone, CheckInputs, CheckJob, First};
 use crate::lsp::settings::Settings;
 use crate::lsp::workspace::{Workspace, is_pcc};
-use crate::lsp::{diagnostics, uri};
+use crate::lsp::workspace_report::{self, ReportJob, SetFindings};
 use lsp_types as lsp;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -34,6 +36,8 @@ pub struct Session {
     fs: OverlayFs,
     workspace: Option<Arc<Workspace>>,
     versions: HashMap<PathBuf, i32>,
+    /// The version of each open document its diagnostics were last published for.
+    shown_versions: HashMap<PathBuf, i32>,
     checked: BTreeMap<PathBuf, Arc<Checked>>,
     published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
     stale: BTreeSet<PathBuf>,
@@ -43,6 +47,9 @@ pub struct Session {
     cache: Arc<FileCache>,
     /// The workspace's PCCs by name and book type, rebuilt only when a PCC changes.
     index: Option<Arc<CampaignIndex>>,
+    /// A check in full has run over `index`: the data folder's indexes it holds (built on
+    /// first need) are built, and a first stage need not check its load set alone.
+    index_used: bool,
     /// `allow`/`deny` of the editor's settings and the workspace's `rulebook.toml`, applied
     /// as `rulebook check` applies its flags and the file.
     policy: Option<Policy>,
@@ -60,6 +67,15 @@ pub struct Session {
     in_flight: Option<InFlight>,
     /// The number of re-checks planned.
     generation: u64,
+    /// What the load sets not around the open documents found, checked for the workspace's
+    /// report ([`Session::report_job`]), by PCC.
+    findings: HashMap<PathBuf, Arc<SetFindings>>,
+    /// Counts the changes of the workspace that make every finding kept for its report
+    /// stale (a new root, settings, game mode).
+    report_epoch: u64,
+    /// The files changed since the last report job was planned, while it runs: what it
+    /// finds in load sets holding them is stale when it comes.
+    changed_for_report: Option<Vec<PathBuf>>,
 }
 
 /// A re-check planned and not yet finished: what a newer one takes over when it cancels it.
@@ -86,17 +102,23 @@ pub struct Snapshot {
     pub published: Arc<HashMap<PathBuf, Vec<lsp::Diagnostic>>>,
 }
 
+/// What [`workspace_for`] finds.
+struct Configured {
+    workspace: Workspace,
+    /// The campaign index of the workspace's data folder (none when it is not walked).
+    index: Option<CampaignIndex>,
+    policy: Policy,
+    /// What is wrong in the settings or the file, for the user.
+    problems: Vec<String>,
+}
+
 /// The workspace of the folder `dir` an editor opened, as `rulebook check` would see it
 /// with the editor's `settings` as its flags: around the PCGen root they or the nearest
 /// `rulebook.toml` at or above `dir` name (else around `dir`), with the extra roots of
 /// both, and `allow`/`deny` (the settings' first, the file's on top). `dir`, the extra roots
 /// and the config's `data` folders outside the root are read for PCCs too. What is wrong in
 /// the settings or the file is returned as messages for the user; the rest still applies.
-fn workspace_for(
-    fs: &dyn FileSystem,
-    dir: &Path,
-    settings: &Settings,
-) -> (Workspace, Option<Policy>, Vec<String>) {
+fn workspace_for(fs: &(dyn FileSystem + Sync), dir: &Path, settings: &Settings) -> Configured {
     let mut problems = Vec::new();
     let config = crate::config::discover(fs, dir).and_then(|path| {
         let bytes = fs.read(&path).ok()?;
@@ -131,7 +153,7 @@ fn workspace_for(
         .map(|c| c.extra_roots.clone())
         .unwrap_or_default();
     extra.extend(settings.extra_roots.iter().cloned());
-    let mut ws = Workspace::around(fs, &root_dir);
+    let (mut ws, index) = Workspace::around_indexed(fs, &root_dir);
     ws.root = ws.root.clone().with_extra_roots(extra.clone());
     let mut folders = vec![dir.to_path_buf()];
     folders.extend(extra);
@@ -160,7 +182,45 @@ fn workspace_for(
         },
         None => base,
     };
-    (ws, Some(policy), problems)
+    Configured {
+        workspace: ws,
+        index,
+        policy,
+        problems,
+    }
+}
+
+/// The first stage of a re-check of `sets` after `paths` changed: the smallest of the load
+/// sets holding one of them (the quickest to check; usually the book's own PCC, where the
+/// loaders that include the book read hundreds of files), checked alone while no check in
+/// full has built the data folder's indexes (`indexed`). None when the whole re-check is
+/// that one set, in full.
+fn first_stage(
+    ws: &Workspace,
+    paths: &[PathBuf],
+    sets: &BTreeSet<PathBuf>,
+    indexed: bool,
+) -> Option<First> {
+    if indexed && sets.len() < 2 {
+        return None;
+    }
+    let pcc = paths
+        .iter()
+        .flat_map(|p| ws.load_sets_of(p))
+        .filter(|pcc| sets.contains(pcc))
+        .min_by_key(|pcc| (ws.files_listed(pcc), pcc.clone()))?;
+    Some(First {
+        pcc,
+        alone: !indexed,
+    })
+}
+
+/// Frees checked load sets off the caller's thread: a loader's model takes tens of
+/// milliseconds to free, which the event loop, replacing it, need not wait for.
+fn drop_elsewhere(checked: Vec<Arc<Checked>>) {
+    if !checked.is_empty() {
+        rayon::spawn(move || drop(checked));
+    }
 }
 
 /// True for a `rulebook.toml`: saving or changing one configures the session again.
@@ -195,12 +255,14 @@ impl Session {
             folder: root.map(normalize),
             workspace: None,
             versions: HashMap::new(),
+            shown_versions: HashMap::new(),
             checked: BTreeMap::new(),
             published: Arc::default(),
             stale: BTreeSet::new(),
             docs_base: diagnostics::default_docs_base(),
             cache: Arc::new(FileCache::new()),
             index: None,
+            index_used: false,
             policy: None,
             settings: Settings::default(),
             messages: Vec::new(),
@@ -208,6 +270,9 @@ impl Session {
             job: None,
             in_flight: None,
             generation: 0,
+            findings: HashMap::new(),
+            report_epoch: 0,
+            changed_for_report: None,
         };
         session.configure(settings);
         session
@@ -229,16 +294,13 @@ impl Session {
         let Some(folder) = folder else {
             return Vec::new();
         };
-        let (ws, policy, problems) = workspace_for(&self.fs, &folder, &self.settings);
-        self.messages.extend(problems);
+        let found = workspace_for(&self.fs, &folder, &self.settings);
+        self.messages.extend(found.problems);
         self.abandon_in_flight();
-        self.workspace = Some(Arc::new(ws));
-        self.policy = policy;
-        self.reset_cache();
-        let old = std::mem::take(&mut self.checked);
-        for checked in old.values() {
-            self.stale.extend(checked.paths().map(Path::to_path_buf));
-        }
+        self.use_workspace(found.workspace, found.index);
+        self.policy = Some(found.policy);
+        drop_elsewhere(std::mem::take(&mut self.checked).into_values().collect());
+        // What was shown is cleared unless the new checks find it again.
         self.stale.extend(self.published.keys().cloned());
         let open: Vec<PathBuf> = self.versions.keys().cloned().collect();
         if open.is_empty() {
@@ -289,16 +351,16 @@ impl Session {
         self.forget(&path);
         match &self.workspace {
             None => {
-                self.workspace = Some(Arc::new(Workspace::around(&self.fs, &path)));
-                self.reset_cache();
+                let (ws, index) = Workspace::around_indexed(&self.fs, &path);
+                self.use_workspace(ws, index);
             }
             Some(w) if !w.contains(&path) => {
                 // A file of another PCGen root: that root becomes the workspace. A file with
                 // no root around it stays outside (no diagnostics).
                 if crate::load::PcgenRoot::find(&self.fs, &path).is_some() {
                     self.abandon_in_flight();
-                    self.workspace = Some(Arc::new(Workspace::around(&self.fs, &path)));
-                    self.reset_cache();
+                    let (ws, index) = Workspace::around_indexed(&self.fs, &path);
+                    self.use_workspace(ws, index);
                     self.checked.clear();
                     // The old root's findings are cleared with the next publish.
                     self.stale.extend(self.published.keys().cloned());
@@ -336,6 +398,7 @@ impl Session {
         let path = normalize(path);
         self.fs.remove(&path);
         self.versions.remove(&path);
+        self.shown_versions.remove(&path);
         self.forget(&path);
         self.recheck(&path)
     }
@@ -364,9 +427,19 @@ impl Session {
     }
 
     /// A fresh cache and campaign index (the workspace changed).
+    /// Works in `ws` from now on, with a fresh cache and the campaign `index` read with it.
+    fn use_workspace(&mut self, ws: Workspace, index: Option<CampaignIndex>) {
+        self.workspace = Some(Arc::new(ws));
+        self.reset_cache();
+        self.index = index.map(Arc::new);
+    }
+
     fn reset_cache(&mut self) {
         self.cache = Arc::new(FileCache::new());
         self.index = None;
+        self.index_used = false;
+        self.findings.clear();
+        self.report_epoch += 1;
     }
 
     /// Drops what the cache holds for `path` (its text changed): under every spelling the
@@ -377,6 +450,7 @@ impl Session {
             // Only this PCC is read again; the data folder is not walked per keystroke.
             if let Some(index) = &self.index {
                 self.index = Some(Arc::new(index.with_pcc_read_again(&self.fs, path)));
+                self.index_used = false;
             }
         }
         if let Some(ws) = &self.workspace {
@@ -420,33 +494,39 @@ impl Session {
     /// added), whose findings about them would otherwise go stale. The sets are checked in
     /// parallel over the shared file cache, as `rulebook check` checks a folder.
     fn recheck_all(&mut self, paths: &[PathBuf]) -> Vec<Publish> {
-        let Some(ws) = self.workspace.as_mut().map(Arc::make_mut) else {
-            return self.publish_changes(paths.iter().cloned().collect());
-        };
         let mut touched: BTreeSet<PathBuf> = std::mem::take(&mut self.stale);
         touched.extend(paths.iter().cloned());
         if paths.iter().any(|p| is_pcc(p)) {
-            for path in paths.iter().filter(|p| is_pcc(p)) {
-                ws.reindex_pcc(&self.fs, path);
+            if let Some(ws) = self.workspace.as_mut().map(Arc::make_mut) {
+                for path in paths.iter().filter(|p| is_pcc(p)) {
+                    ws.reindex_pcc(&self.fs, path);
+                }
             }
             // A PCC deleted (or no longer read) names no load set: its findings go.
-            let gone: Vec<PathBuf> = self
-                .checked
-                .keys()
-                .filter(|pcc| !ws.has_pcc(pcc))
+            let gone: Vec<PathBuf> = (self.checked.keys())
+                .filter(|pcc| self.workspace.as_ref().is_some_and(|ws| !ws.has_pcc(pcc)))
                 .cloned()
                 .collect();
             for pcc in gone {
                 if let Some(old) = self.checked.remove(&pcc) {
-                    touched.extend(old.paths().map(Path::to_path_buf));
+                    touched.extend(self.shown_in(&old));
                 }
             }
         }
+        let Some(ws) = self.workspace.clone() else {
+            return self.publish_changes(touched, &BTreeSet::new());
+        };
         let mut sets: BTreeSet<PathBuf> = paths.iter().flat_map(|p| ws.load_sets_of(p)).collect();
         for (pcc, checked) in &self.checked {
             if paths.iter().any(|p| checked.file(p).is_some()) {
                 sets.insert(pcc.clone());
             }
+        }
+        // What a report found in these sets, or in sets holding these files, is stale.
+        self.findings
+            .retain(|pcc, f| !sets.contains(pcc) && !f.holds_any(paths) && ws.has_pcc(pcc));
+        if let Some(changed) = &mut self.changed_for_report {
+            changed.extend(paths.iter().cloned());
         }
         // A check still running covers older texts: this one takes over its work.
         if let Some(old) = self.in_flight.take() {
@@ -455,32 +535,33 @@ impl Session {
             touched.extend(old.touched);
         }
         if sets.is_empty() {
-            return self.publish_changes(touched);
+            return self.publish_changes(touched, &BTreeSet::new());
         }
-        let root = ws.root.clone();
-        let index = match &self.index {
-            Some(i) => i.clone(),
-            None => {
-                let i = Arc::new(CampaignIndex::build(&self.fs, &root));
-                self.index = Some(i.clone());
-                i
-            }
+        let Some(inputs) = self.inputs() else {
+            return self.publish_changes(touched, &BTreeSet::new());
         };
         for pcc in &sets {
             if let Some(old) = self.checked.get(pcc) {
-                touched.extend(old.paths().map(Path::to_path_buf));
+                touched.extend(self.shown_in(old));
             }
         }
+        // Stages only where the editor sees them (off the caller's thread).
+        let first = self
+            .background
+            .then(|| first_stage(&ws, paths, &sets, self.index_used))
+            .flatten();
+        let last: Vec<PathBuf> = sets
+            .iter()
+            .filter(|pcc| first.as_ref().is_none_or(|f| f.alone || f.pcc != **pcc))
+            .cloned()
+            .collect();
         self.generation += 1;
         let cancel = Arc::new(AtomicBool::new(false));
         let job = CheckJob {
             generation: self.generation,
-            sets: sets.iter().cloned().collect(),
-            fs: self.fs.clone(),
-            root,
-            index,
-            cache: Arc::clone(&self.cache),
-            policy: self.policy.clone(),
+            first,
+            sets: last,
+            inputs,
             cancel: Arc::clone(&cancel),
         };
         self.in_flight = Some(InFlight {
@@ -493,7 +574,84 @@ impl Session {
             self.job = Some(job);
             return Vec::new();
         }
-        self.finish(job.run())
+        let mut published = Vec::new();
+        job.run(|done| published = self.finish(done));
+        published
+    }
+
+    /// A job checking the load sets of the workspace whose findings are not known yet
+    /// (neither checked around the open documents nor for an earlier report); none when
+    /// every one is known.
+    pub fn report_job(&mut self) -> Option<ReportJob> {
+        let ws = self.workspace.clone()?;
+        let sets: Vec<PathBuf> = (ws.load_sets())
+            .filter(|pcc| !self.checked.contains_key(*pcc) && !self.findings.contains_key(*pcc))
+            .cloned()
+            .collect();
+        if sets.is_empty() {
+            return None;
+        }
+        let inputs = self.inputs()?;
+        self.changed_for_report = Some(Vec::new());
+        Some(ReportJob {
+            epoch: self.report_epoch,
+            sets,
+            inputs,
+            docs_base: self.docs_base.clone(),
+        })
+    }
+
+    /// Takes in what a report job found (planned in report `epoch`): nothing when the
+    /// workspace changed since, and nothing of a load set holding a file changed since.
+    pub fn take_findings(&mut self, epoch: u64, found: Vec<SetFindings>) {
+        let changed = self.changed_for_report.take().unwrap_or_default();
+        if epoch != self.report_epoch {
+            return;
+        }
+        for f in found {
+            if !f.holds_any(&changed) && !self.checked.contains_key(&f.pcc) {
+                self.findings.insert(f.pcc.clone(), Arc::new(f));
+            }
+        }
+    }
+
+    /// The workspace's report from every load set known ([`workspace_report::report`]).
+    pub fn workspace_report(
+        &self,
+        previous: &[lsp::PreviousResultId],
+    ) -> lsp::WorkspaceDiagnosticReport {
+        let mut sets: Vec<&SetFindings> = (self.checked.values())
+            .map(|c| c.findings(&self.docs_base))
+            .collect();
+        let others = self.findings.iter();
+        sets.extend(
+            others
+                .filter(|(pcc, _)| !self.checked.contains_key(*pcc))
+                .map(|(_, f)| f.as_ref()),
+        );
+        let root = self.workspace.as_ref().map(|w| w.root.root.as_path());
+        workspace_report::report(&sets, root, &self.versions, previous)
+    }
+
+    /// What checks read now (the campaign index built on first need); none without a
+    /// workspace.
+    fn inputs(&mut self) -> Option<CheckInputs> {
+        let root = self.workspace.as_ref()?.root.clone();
+        let index = match &self.index {
+            Some(i) => i.clone(),
+            None => {
+                let i = Arc::new(CampaignIndex::build(&self.fs, &root));
+                self.index = Some(i.clone());
+                i
+            }
+        };
+        Some(CheckInputs {
+            fs: self.fs.clone(),
+            root,
+            index,
+            cache: Arc::clone(&self.cache),
+            policy: self.policy.clone(),
+        })
     }
 
     /// Re-checks run off the caller's thread from now on: an edit plans a [`CheckJob`]
@@ -515,21 +673,70 @@ impl Session {
         self.in_flight.is_some()
     }
 
-    /// Takes in the result of a re-check and returns the diagnostics that changed; nothing
-    /// when a newer re-check superseded it (that one covers its load sets).
+    /// Takes in the result of a stage of a re-check and returns the diagnostics that
+    /// changed; nothing when a newer re-check superseded it (that one covers its load sets).
+    /// After the last stage, every file the re-check touched; after a first stage, the files
+    /// of its load set, from the load sets the re-check is not still checking.
     pub fn finish(&mut self, done: CheckDone) -> Vec<Publish> {
         if self.in_flight.as_ref().map(|f| f.generation) != Some(done.generation) {
             return Vec::new();
+        }
+        if !done.last {
+            return done
+                .checked
+                .map_or_else(Vec::new, |fresh| self.first_done(fresh));
         }
         let (Some(flight), Some(fresh)) = (self.in_flight.take(), done.checked) else {
             return Vec::new();
         };
         let mut touched = flight.touched;
+        let mut replaced = Vec::new();
         for checked in fresh {
-            touched.extend(checked.paths().map(Path::to_path_buf));
-            self.checked.insert(checked.pcc.clone(), Arc::new(checked));
+            touched.extend(self.to_show(&checked));
+            replaced.extend(self.checked.insert(checked.pcc.clone(), Arc::new(checked)));
         }
-        self.publish_changes(touched)
+        drop_elsewhere(replaced);
+        self.index_used = true;
+        self.publish_changes(touched, &BTreeSet::new())
+    }
+
+    /// Takes in a first stage: its load set's files are published from it and the load
+    /// sets the re-check does not hold (a load set still being checked would speak from the
+    /// old text, lines off after a line is added or removed).
+    fn first_done(&mut self, fresh: Vec<Checked>) -> Vec<Publish> {
+        let Some(flight) = &self.in_flight else {
+            return Vec::new();
+        };
+        let mut pending = flight.sets.clone();
+        let mut files = BTreeSet::new();
+        let mut replaced = Vec::new();
+        for checked in fresh {
+            pending.remove(&checked.pcc);
+            files.extend(self.to_show(&checked));
+            let shown = flight.touched.iter();
+            files.extend(shown.filter(|p| checked.file(p).is_some()).cloned());
+            replaced.extend(self.checked.insert(checked.pcc.clone(), Arc::new(checked)));
+        }
+        drop_elsewhere(replaced);
+        self.publish_changes(files, &pending)
+    }
+
+    /// The files of `checked` shown with diagnostics now: those whose lists a new check of
+    /// its load set may have to clear.
+    fn shown_in<'a>(&'a self, checked: &'a Checked) -> impl Iterator<Item = PathBuf> + 'a {
+        (checked.paths())
+            .filter(|p| self.published.contains_key(*p))
+            .map(Path::to_path_buf)
+    }
+
+    /// The files whose lists a fresh check `checked` may change beyond those shown before
+    /// ([`Session::shown_in`] of its predecessor): those it finds something in, and the open
+    /// ones (an open file is published even when its list stays empty).
+    fn to_show(&self, checked: &Checked) -> BTreeSet<PathBuf> {
+        let mut files: BTreeSet<PathBuf> = checked.paths_with_findings().collect();
+        let open = self.versions.keys();
+        files.extend(open.filter(|p| checked.file(p).is_some()).cloned());
+        files
     }
 
     /// Drops the re-check in flight without taking over its load sets (the workspace
@@ -542,51 +749,56 @@ impl Session {
         self.job = None;
     }
 
-    /// Recomputes the diagnostics of `files` over every cached load set; returns those that
-    /// differ from what was last published (and always the file that changed). A file held
-    /// by several load sets gets each finding once; one that not every such set finds is
-    /// labelled with the sets that do ([`Merged::into_list`]). An open data file that no
-    /// PCC lists gets [`diagnostics::unlisted`].
-    fn publish_changes(&mut self, files: BTreeSet<PathBuf>) -> Vec<Publish> {
-        let mut now: HashMap<PathBuf, Merged> = HashMap::new();
-        let sets: Vec<&Arc<Checked>> = self.checked.values().collect();
-        for (set, checked) in sets.iter().enumerate() {
-            // The set's own few paths against `files`, not every file against the set.
-            let mut holds = checked.paths().filter(|p| files.contains(*p)).peekable();
-            if holds.peek().is_none() {
-                continue;
-            }
-            for p in holds {
-                let held_by = &mut now.entry(p.to_path_buf()).or_default().held_by;
-                // A file read under two spellings is held once.
-                if held_by.last() != Some(&set) {
-                    held_by.push(set);
-                }
-            }
-            for (path, list) in diagnostics::by_file(checked, &self.docs_base) {
-                let Some(entry) = now.get_mut(&path) else {
-                    continue;
-                };
-                for d in list {
-                    entry.add(d, set);
-                }
-            }
-        }
+    /// Recomputes the diagnostics of `files` over every cached load set but those `left
+    /// out`; returns those that differ from what was last published, and an open
+    /// document's not yet published for its version. A file held by several load sets gets
+    /// each finding once; one that not every such set finds is labelled with the sets that
+    /// do ([`merge`]). An open data file that no PCC lists gets [`diagnostics::unlisted`].
+    fn publish_changes(
+        &mut self,
+        files: BTreeSet<PathBuf>,
+        left_out: &BTreeSet<PathBuf>,
+    ) -> Vec<Publish> {
+        let holding: Vec<(&Arc<Checked>, Vec<&Path>)> = (self.checked.iter())
+            .filter(|(pcc, _)| !left_out.contains(*pcc))
+            .map(|(_, checked)| {
+                let holds = files.iter().filter(|p| checked.holds(p));
+                (checked, holds.map(PathBuf::as_path).collect::<Vec<_>>())
+            })
+            .filter(|(_, holds)| !holds.is_empty())
+            .collect();
+        let converted: Vec<Vec<(PathBuf, Vec<lsp::Diagnostic>)>> = (holding.iter())
+            .map(|(checked, _)| {
+                diagnostics::by_file(checked, &self.docs_base, |p| files.contains(p))
+            })
+            .collect();
+        let lists: Vec<SetLists<'_>> = (holding.into_iter().zip(&converted))
+            .map(|((checked, holds), lists)| SetLists {
+                pcc: &checked.pcc,
+                holds,
+                lists,
+            })
+            .collect();
         let root = self.workspace.as_ref().map(|w| w.root.root.clone());
-        let pccs: Vec<&Path> = sets.iter().map(|c| c.pcc.as_path()).collect();
+        let mut now = merge(&lists, root.as_deref());
         let mut out = Vec::new();
         let mut changes = Vec::new();
         for path in files {
             let list = match now.remove(&path) {
-                Some(m) => m.into_list(&pccs, root.as_deref()),
+                Some(list) => list,
                 None => self.unlisted(&path).into_iter().collect(),
             };
             let before = self.published.get(&path);
-            let is_open = self.versions.contains_key(&path);
-            let changed = before.map_or(!list.is_empty() || is_open, |b| *b != list);
-            if changed {
+            let version = self.versions.get(&path).copied();
+            // An open document gets its list once for each of its versions at least.
+            let unshown = version.is_some() && self.shown_versions.get(&path).copied() != version;
+            let changed = before.map_or(!list.is_empty(), |b| *b != list);
+            if changed || unshown {
+                if let Some(v) = version {
+                    self.shown_versions.insert(path.clone(), v);
+                }
                 out.push(Publish {
-                    version: self.versions.get(&path).copied(),
+                    version,
                     path: path.clone(),
                     diagnostics: list.clone(),
                 });
@@ -635,94 +847,18 @@ fn nth_line(text: &str, n: usize) -> Option<&str> {
     text.split('\n').nth(n).map(|l| l.trim_end_matches('\r'))
 }
 
-/// One file's diagnostics from the load sets that hold it (`held_by`, indexes into the
-/// session's checked sets), each kept once with the sets that found it. Equal diagnostics
-/// are found through a hash of their place and message, not by comparing each new one with
-/// every one kept (276,000 findings in one file took 657 s that way).
-#[derive(Default)]
-struct Merged {
-    held_by: Vec<usize>,
-    list: Vec<(lsp::Diagnostic, Vec<usize>)>,
-    by_hash: HashMap<u64, Vec<usize>>,
-}
-
-/// How many load sets a label names before "and n more".
-const LABELLED_SETS: usize = 3;
-
-impl Merged {
-    /// Adds `d`, found by load set `set`.
-    fn add(&mut self, d: lsp::Diagnostic, set: usize) {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        let r = d.range;
-        (r.start.line, r.start.character, r.end.line, r.end.character).hash(&mut h);
-        d.message.hash(&mut h);
-        let same = self.by_hash.entry(h.finish()).or_default();
-        if let Some(&i) = same
-            .iter()
-            .find(|&&i| self.list.get(i).is_some_and(|k| k.0 == d))
-        {
-            if let Some((_, found)) = self.list.get_mut(i) {
-                if found.last() != Some(&set) {
-                    found.push(set);
-                }
-            }
-            return;
-        }
-        same.push(self.list.len());
-        self.list.push((d, vec![set]));
-    }
-
-    /// The diagnostics; one that only some of the load sets holding the file find says
-    /// which (`pccs` names the sets, shown relative to `root`), in its message and as
-    /// `data.loadSets` (their URIs) for clients that filter on it.
-    fn into_list(self, pccs: &[&Path], root: Option<&Path>) -> Vec<lsp::Diagnostic> {
-        let holders = self.held_by.len();
-        let shown = |set: &usize| {
-            let pcc = pccs.get(*set).copied().unwrap_or(Path::new(""));
-            let rel = root.and_then(|r| pcc.strip_prefix(r).ok()).unwrap_or(pcc);
-            format!("`{}`", rel.display())
-        };
-        self.list
-            .into_iter()
-            .map(|(mut d, found)| {
-                if found.len() >= holders {
-                    return d;
-                }
-                let mut names: Vec<String> = found.iter().take(LABELLED_SETS).map(shown).collect();
-                if found.len() > LABELLED_SETS {
-                    names.push(format!("{} more", found.len() - LABELLED_SETS));
-                }
-                let sets = if found.len() == 1 { "set" } else { "sets" };
-                d.message.push_str(&format!(
-                    "\nnote: only in the load {sets} of {} ({} of the {holders} load sets reading this file)",
-                    names.join(", "),
-                    found.len()
-                ));
-                let uris: Vec<serde_json::Value> = found
-                    .iter()
-                    .filter_map(|s| uri::from_path(pccs.get(*s)?))
-                    .map(|u| serde_json::Value::String(u.as_str().to_owned()))
-                    .collect();
-                let mut data = match d.data.take() {
-                    Some(serde_json::Value::Object(m)) => m,
-                    _ => serde_json::Map::new(),
-                };
-                data.insert("loadSets".to_owned(), serde_json::Value::Array(uris));
-                d.data = Some(serde_json::Value::Object(data));
-                d
-            })
-            .collect()
-    }
-}
-
 impl Snapshot {
-    /// The checked load sets that hold `path`, with its file id in each.
+    /// The checked load sets that hold `path`, with its file id in each, the smallest first:
+    /// requests about `path` are answered from it. That is the file's own book, usually,
+    /// where the loaders including the book read hundreds of files: the first checked
+    /// again after an edit ([`crate::lsp::recheck::First`]), and the quickest to index on
+    /// a request's first need (the old system's variables and objects).
     pub fn sets_of(&self, path: &Path) -> Vec<(&Checked, crate::source::FileId)> {
-        self.checked
-            .values()
+        let mut sets: Vec<(&Checked, crate::source::FileId)> = (self.checked.values())
             .filter_map(|c| Some((c.as_ref(), c.file(path)?)))
-            .collect()
+            .collect();
+        sets.sort_by_key(|(c, _)| c.set.load.files.len());
+        sets
     }
 
     /// True when what the checked load sets hold of `path` agrees with the editor's text at

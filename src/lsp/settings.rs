@@ -44,7 +44,12 @@ impl Settings {
         if !ours.is_object() {
             return Ok(Settings::default());
         }
-        serde_json::from_value(ours.clone()).map_err(|e| format!("rulebook settings: {e}"))
+        let mut settings: Settings =
+            serde_json::from_value(ours.clone()).map_err(|e| format!("rulebook settings: {e}"))?;
+        // An empty string is a setting left unset: VS Code sends its declared default.
+        settings.pcgen_root = settings.pcgen_root.filter(|p| !p.as_os_str().is_empty());
+        settings.errors_doc_url = settings.errors_doc_url.filter(|u| !u.is_empty());
+        Ok(settings)
     }
 
     /// `pcgenRoot` and `extraRoots` made absolute: relative ones start at `folder`.
@@ -93,6 +98,12 @@ mod tests {
             Settings::from_value(&Value::Null).unwrap(),
             Settings::default()
         );
+    }
+
+    #[test]
+    fn an_empty_string_is_a_setting_left_unset() {
+        let vscode = json!({"rulebook": {"path": "rulebook", "pcgenRoot": "", "errorsDocUrl": ""}});
+        assert_eq!(Settings::from_value(&vscode).unwrap(), Settings::default());
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use crate::load::campaign::parse_pcc;
 use crate::load::fs::normalize;
-use crate::load::{FileSystem, PcgenRoot, names_game_mode};
+use crate::load::{CampaignIndex, FileSystem, PcgenRoot, names_game_mode};
 use crate::source::{FileId, SourceFile, decode_text};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -53,7 +53,31 @@ impl Workspace {
     /// file's folder). Without a PCGen root, a folder that does not exist and the file
     /// system's root `/` are not walked: a missing folder used to stand for its parent, and
     /// `rootUri` at `/` walked the whole machine.
-    pub fn around(fs: &dyn FileSystem, dir: &Path) -> Self {
+    pub fn around(fs: &(dyn FileSystem + Sync), dir: &Path) -> Self {
+        let mut ws = Workspace::unread(fs, dir);
+        ws.reindex(fs);
+        ws
+    }
+
+    /// [`Workspace::around`] with the campaign index of its data folder (none when the
+    /// folder is not walked), both read at once on two threads: what a session needs before
+    /// its first check, on PCGen's whole data two walks of thousands of files.
+    pub fn around_indexed(
+        fs: &(dyn FileSystem + Sync),
+        dir: &Path,
+    ) -> (Self, Option<CampaignIndex>) {
+        let mut ws = Workspace::unread(fs, dir);
+        let root = ws.root.clone();
+        let walked = !ws.folders.is_empty();
+        let ((), index) = rayon::join(
+            || ws.reindex(fs),
+            || walked.then(|| CampaignIndex::build_parallel(fs, &root)),
+        );
+        (ws, index)
+    }
+
+    /// The workspace around `dir` with no PCC read yet.
+    fn unread(fs: &dyn FileSystem, dir: &Path) -> Self {
         let dir = normalize(dir);
         let found = PcgenRoot::find(fs, &dir);
         let walk = found.is_some();
@@ -66,7 +90,7 @@ impl Workspace {
             PcgenRoot::at(fs, &folder)
         });
         let walk = walk || walkable(fs, &root.data);
-        let mut ws = Workspace {
+        Workspace {
             folders: if walk {
                 vec![root.data.clone()]
             } else {
@@ -75,18 +99,14 @@ impl Workspace {
             root,
             pccs: BTreeMap::new(),
             listed_by: HashMap::new(),
-        };
-        if walk {
-            ws.reindex(fs);
         }
-        ws
     }
 
     /// This workspace with the PCCs of `folders` read too (those that exist and lie
     /// outside the folders read already; the disk's root `/` is not walked): a data folder
     /// outside the PCGen install is checked against it, as `rulebook check DIR
     /// --pcgen-root ROOT` checks it.
-    pub fn with_folders(mut self, fs: &dyn FileSystem, folders: &[PathBuf]) -> Self {
+    pub fn with_folders(mut self, fs: &(dyn FileSystem + Sync), folders: &[PathBuf]) -> Self {
         let mut changed = false;
         for f in folders {
             let f = normalize(f);
@@ -114,17 +134,22 @@ impl Workspace {
         path.starts_with(&self.root.data) || self.folders.iter().any(|f| path.starts_with(f))
     }
 
-    /// Re-reads every PCC below the data folders (after the workspace changed).
-    pub fn reindex(&mut self, fs: &dyn FileSystem) {
-        self.pccs.clear();
-        for folder in &self.folders {
-            for p in fs.files_below(folder) {
-                if is_pcc(&p) {
-                    let listing = self.read_listing(fs, &p);
-                    self.pccs.insert(p, listing);
-                }
-            }
-        }
+    /// Re-reads every PCC below the data folders (after the workspace changed), on rayon's
+    /// threads.
+    pub fn reindex(&mut self, fs: &(dyn FileSystem + Sync)) {
+        use rayon::prelude::*;
+        let found: Vec<PathBuf> = (self.folders.iter())
+            .flat_map(|folder| fs.files_below(folder))
+            .filter(|p| is_pcc(p))
+            .collect();
+        let pccs = found
+            .into_par_iter()
+            .map(|p| {
+                let listing = self.read_listing(fs, &p);
+                (p, listing)
+            })
+            .collect();
+        self.pccs = pccs;
         self.index();
     }
 
@@ -171,6 +196,14 @@ impl Workspace {
     /// True when `pcc` is a PCC of the workspace (read, and not deleted since).
     pub fn has_pcc(&self, pcc: &Path) -> bool {
         self.pccs.contains_key(pcc)
+    }
+
+    /// The load sets of the workspace: its selectable PCCs, as `rulebook check` of its
+    /// folders picks them, sorted.
+    pub fn load_sets(&self) -> impl Iterator<Item = &PathBuf> {
+        (self.pccs.iter())
+            .filter(|(_, listing)| listing.selectable)
+            .map(|(pcc, _)| pcc)
     }
 
     /// Every PCC known, sorted.
@@ -269,6 +302,24 @@ impl Workspace {
             .filter(|(i, _)| !entered[component[*i]])
             .map(|(_, p)| p.to_path_buf())
             .collect()
+    }
+
+    /// How many files the load set of `pcc` lists, through its includes too: how much its
+    /// check reads, near enough to choose the quickest of several.
+    pub fn files_listed(&self, pcc: &Path) -> usize {
+        let mut seen: std::collections::HashSet<&Path> = std::collections::HashSet::new();
+        let mut todo = vec![pcc];
+        let mut files = 0;
+        while let Some(p) = todo.pop() {
+            let Some((p, listing)) = self.pccs.get_key_value(p) else {
+                continue;
+            };
+            if seen.insert(p) {
+                files += listing.files.len();
+                todo.extend(listing.includes.iter().map(PathBuf::as_path));
+            }
+        }
+        files
     }
 
     /// True when some PCC of the workspace lists `path` (directly or through includes).

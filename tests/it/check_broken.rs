@@ -139,6 +139,44 @@ fn every_did_you_mean_is_a_suggestion_of_exactly_the_misspelt_name() {
     );
 }
 
+/// Checked alone (what the language server shows before the data folder is indexed), every
+/// broken case reports what the full check reports, but for what needs the data folder's
+/// other campaigns: the unknown old variables (`J0120`) and prerequisite keys (`R0106`).
+#[test]
+fn a_case_checked_alone_reports_the_full_checks_findings_but_the_data_folders() {
+    use rulebook::check::{check_alone, check_load_set_cached};
+    use rulebook::load::{CampaignIndex, FileCache, load_cached};
+    use std::collections::BTreeSet;
+    let root = PcgenRoot::at(&DiskFs, &fixtures());
+    let index = CampaignIndex::build(&DiskFs, &root);
+    let cache = FileCache::new();
+    let found = |set: &rulebook::check::CheckedSet| -> BTreeSet<(String, String, u32)> {
+        (set.diagnostics.iter())
+            .map(|d| {
+                let file = set.load.sources.get(d.span.file).map(|f| f.path.clone());
+                (d.code.id.to_owned(), file.unwrap_or_default(), d.span.start)
+            })
+            .collect()
+    };
+    let mut left_out = BTreeSet::new();
+    for dir in cases() {
+        let pcc = [dir.join("case.pcc")];
+        let full = found(&check_load_set_cached(&DiskFs, &root, &pcc, &index, &cache));
+        let load = load_cached(&DiskFs, &root, &pcc, &index, &cache);
+        let alone = found(&check_alone(load, &cache));
+        assert!(
+            alone.is_subset(&full),
+            "{}: {alone:?} {full:?}",
+            dir.display()
+        );
+        left_out.extend(full.difference(&alone).map(|(code, _, _)| code.clone()));
+    }
+    assert_eq!(
+        left_out,
+        BTreeSet::from(["J0120".to_owned(), "R0106".to_owned()])
+    );
+}
+
 #[test]
 fn handsworld_example_checks_without_errors() {
     let root = PcgenRoot::at(&DiskFs, &data());

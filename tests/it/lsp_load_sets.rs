@@ -13,18 +13,21 @@ use std::path::Path;
 /// `severity code line` as `check --format json` gives a finding (line 1-based).
 type Finding = (String, String, u64);
 
+/// A finding of `rulebook check --format json` as a [`Finding`].
+fn json_finding(d: &Value) -> Finding {
+    (
+        d["severity"].as_str().unwrap().to_owned(),
+        d["code"].as_str().unwrap().to_owned(),
+        d["line"].as_u64().unwrap(),
+    )
+}
+
 /// The findings `rulebook check PCC --format json` reports in the file `file_name`.
 fn check_findings(pcc: &Path, file_name: &str) -> BTreeSet<Finding> {
     let cwd = std::env::current_dir().expect("the current folder");
     check_json(&[pcc.as_os_str()], &cwd, file_name)
         .iter()
-        .map(|d| {
-            (
-                d["severity"].as_str().unwrap().to_owned(),
-                d["code"].as_str().unwrap().to_owned(),
-                d["line"].as_u64().unwrap(),
-            )
-        })
+        .map(json_finding)
         .collect()
 }
 
@@ -55,7 +58,9 @@ fn load_sets(d: &Value) -> Option<Vec<String>> {
 /// Alien Archive 2's abilities are listed by its own PCC and, through `PCC:`, by the
 /// Starfinder master loader. `check` of the book's PCC finds an M0111 at line 41 that the
 /// master loader (which loads the FACTDEF) does not: the editor shows it, labelled with the
-/// book's load set, and every finding of `check` of the book, no fewer and no more.
+/// book's load set, and every finding of `check` of the book, no fewer and no more. The
+/// book's own findings come first, before the master loader's check is in: what the book
+/// alone finds, with no label.
 #[test]
 fn a_file_gets_the_findings_of_check_of_each_pcc_that_lists_it() {
     let corpus = lsp_client::shared_corpus();
@@ -83,7 +88,12 @@ fn a_file_gets_the_findings_of_check_of_each_pcc_that_lists_it() {
         "textDocument/didOpen",
         json!({"textDocument": {"uri": doc, "languageId": "pcgen-lst", "version": 1, "text": text}}),
     );
-    let diags = c.diagnostics(&doc);
+    let first = c.diagnostics(&doc);
+    let first_found: BTreeSet<Finding> = first.iter().map(finding).collect();
+    assert!(first_found.contains(&m0111), "{first:#?}");
+    assert!(first_found.is_subset(&of_book), "{first:#?}");
+    assert!(first.iter().all(|d| load_sets(d).is_none()), "{first:#?}");
+    let diags = c.settled_diagnostics(&doc);
     let in_set = |set: &Path| -> BTreeSet<Finding> {
         let set = uri(set);
         diags
@@ -146,6 +156,85 @@ fn a_file_no_pcc_lists_says_so_and_names_the_nearest_pcc() {
     );
     let diags = c.diagnostics(&doc);
     assert!(diags.iter().all(|d| d["code"] != "L0117"), "{diags:#?}");
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// Each finding `rulebook check DIR` reports, with its file's path.
+fn check_by_file(dir: &Path) -> BTreeSet<(String, Finding)> {
+    check_json(&[dir.as_os_str()], dir, "")
+        .iter()
+        .map(|d| (d["path"].as_str().unwrap().to_owned(), json_finding(d)))
+        .collect()
+}
+
+/// Each finding of a workspace report with its file's path, and the result id of each
+/// file.
+fn report_by_file(report: &Value) -> (BTreeSet<(String, Finding)>, Vec<Value>) {
+    let mut found = BTreeSet::new();
+    let mut ids = Vec::new();
+    for item in report["items"].as_array().expect("the report's items") {
+        let path = rulebook::lsp::uri::to_path(&item["uri"].as_str().unwrap().parse().unwrap());
+        let path = path.unwrap().display().to_string();
+        for d in item["items"].as_array().into_iter().flatten() {
+            found.insert((path.clone(), finding(d)));
+        }
+        ids.push(json!({"uri": item["uri"], "value": item["resultId"]}));
+    }
+    (found, ids)
+}
+
+/// Workspace-wide pull diagnostics report what `rulebook check` of the data folder reports,
+/// file by file, in the load sets around the open document and in the others (a homebrew
+/// dataset beside the example, never opened); sent back, the result ids make each file's
+/// report "unchanged"; once the homebrew's mistake is mended on disk, its file's report is
+/// an empty list.
+#[test]
+fn the_workspace_report_is_what_check_of_the_data_folder_reports() {
+    let (root, dataset) = lsp_client::handsworld("workspace-report");
+    let abilities = lsp_client::homebrew(
+        &root.join("data/brew"),
+        "Brew Arms\tCATEGORY:Feat\tMODIFY:Hnads|ADD|1\n",
+    );
+    let data = root.join("data");
+    let expected = check_by_file(&data);
+    let in_brew = abilities.display().to_string();
+    assert!(
+        expected
+            .iter()
+            .any(|(p, (_, code, _))| *p == in_brew && code == "M0107"),
+        "{expected:?}"
+    );
+
+    let mut c = Client::start(&root);
+    assert_eq!(
+        c.capabilities["diagnosticProvider"]["workspaceDiagnostics"],
+        true
+    );
+    let stats = dataset.join("hw__stats.lst");
+    let doc = c.open(&stats, &std::fs::read_to_string(&stats).unwrap());
+    c.settled_diagnostics(&doc);
+    let report = c.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let (found, ids) = report_by_file(&report);
+    assert_eq!(found, expected, "{report:#}");
+
+    let again = c.request("workspace/diagnostic", json!({"previousResultIds": ids}));
+    let kinds: BTreeSet<&str> = (again["items"].as_array().unwrap().iter())
+        .map(|i| i["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, BTreeSet::from(["unchanged"]), "{again:#}");
+
+    std::fs::write(&abilities, "Brew Arms\tCATEGORY:Feat\tMODIFY:Hands|ADD|1\n").unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&abilities), "type": 2}]}),
+    );
+    let mended = c.request("workspace/diagnostic", json!({"previousResultIds": ids}));
+    let brew_report = (mended["items"].as_array().unwrap().iter())
+        .find(|i| i["uri"] == uri(&abilities))
+        .expect("the mended file's report");
+    assert_eq!(brew_report["kind"], "full", "{brew_report:#}");
+    assert_eq!(brew_report["items"], json!([]), "{brew_report:#}");
     c.shutdown();
     std::fs::remove_dir_all(&root).unwrap();
 }

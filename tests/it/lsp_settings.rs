@@ -22,18 +22,10 @@ fn install_and_homebrew(name: &str) -> (PathBuf, PathBuf) {
         &root.join("pcgen/data/handsworld"),
     );
     let brew = root.join("brew");
-    std::fs::create_dir_all(&brew).unwrap();
-    std::fs::write(
-        brew.join("brew.pcc"),
-        "CAMPAIGN:Brew\nGAMEMODE:Handsworld\nBOOKTYPE:Supplement\n\
-         PRECAMPAIGN:1,INCLUDES=Handsworld Core\nABILITY:brew_abilities.lst\n",
-    )
-    .unwrap();
-    std::fs::write(
-        brew.join("brew_abilities.lst"),
+    lsp_client::homebrew(
+        &brew,
         "Brew Arms\tCATEGORY:Feat\tMODIFY:Hnads|ADD|1\tMODIFYOTHER:PC.MOVEMENT|Walk|Speed|ADD|10\n",
-    )
-    .unwrap();
+    );
     (root, brew)
 }
 
@@ -49,6 +41,25 @@ fn check_findings(args: &[&str], cwd: &Path, file_name: &str) -> BTreeSet<(Strin
             )
         })
         .collect()
+}
+
+/// What `rulebook check` reports in the homebrew file of [`install_and_homebrew`]'s `root`
+/// with a config file naming the install as the root and the homebrew as an extra root.
+fn checked_with_config(root: &Path) -> BTreeSet<(String, u64)> {
+    let ci = root.join("ci");
+    std::fs::create_dir_all(&ci).unwrap();
+    std::fs::write(
+        ci.join("rulebook.toml"),
+        "pcgen-root = \"../pcgen\"\nextra-roots = [\"../brew\"]\n",
+    )
+    .unwrap();
+    let expected = check_findings(
+        &["../brew", "--config", "rulebook.toml"],
+        &ci,
+        "brew_abilities.lst",
+    );
+    assert!(expected.contains(&("M0107".to_owned(), 1)), "{expected:?}");
+    expected
 }
 
 /// `code line` of LSP diagnostics.
@@ -81,19 +92,7 @@ fn open(c: &mut Client, file: &Path) -> String {
 #[test]
 fn initialization_options_and_configuration_changes_say_where_pcgen_is() {
     let (root, brew) = install_and_homebrew("settings");
-    let ci = root.join("ci");
-    std::fs::create_dir_all(&ci).unwrap();
-    std::fs::write(
-        ci.join("rulebook.toml"),
-        "pcgen-root = \"../pcgen\"\nextra-roots = [\"../brew\"]\n",
-    )
-    .unwrap();
-    let expected = check_findings(
-        &["../brew", "--config", "rulebook.toml"],
-        &ci,
-        "brew_abilities.lst",
-    );
-    assert!(expected.contains(&("M0107".to_owned(), 1)), "{expected:?}");
+    let expected = checked_with_config(&root);
 
     let options = json!({"pcgenRoot": "../pcgen", "extraRoots": ["."]});
     let mut c = Client::start_configured(&brew, json!({}), options.clone());
@@ -145,6 +144,46 @@ fn rulebook_toml_says_where_pcgen_is() {
     let doc = open(&mut c, &brew.join("brew_abilities.lst"));
     let diags = c.diagnostics(&doc);
     assert_eq!(lsp_findings(&diags), expected, "{diags:#?}");
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A client that keeps the settings itself and answers `workspace/configuration` is asked
+/// for the `rulebook` section of the editor's folder at the start, and again when it says
+/// the settings changed without sending them (`didChangeConfiguration` with null): its
+/// answers apply as `initializationOptions` and sent settings do.
+#[test]
+fn settings_are_pulled_from_a_client_that_keeps_them() {
+    let (root, brew) = install_and_homebrew("pulled");
+    let expected = checked_with_config(&root);
+
+    let mut c = Client::start_with(&brew, json!({"workspace": {"configuration": true}}));
+    let asked = c.server_request("workspace/configuration");
+    let item = &asked["params"]["items"][0];
+    assert_eq!(item["section"], "rulebook", "{asked}");
+    assert_eq!(item["scopeUri"], uri(&brew), "{asked}");
+    let settings = json!({"pcgenRoot": "../pcgen", "extraRoots": ["."]});
+    c.respond(&asked, json!([settings]));
+    let doc = open(&mut c, &brew.join("brew_abilities.lst"));
+    let diags = c.settled_diagnostics(&doc);
+    assert_eq!(lsp_findings(&diags), expected, "{diags:#?}");
+    let pcc = uri(&brew.join("brew.pcc"));
+    assert!(
+        c.settled_diagnostics(&pcc)
+            .iter()
+            .any(|d| d["code"] == "L0106"),
+        "the homebrew's PCC has its note"
+    );
+
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": null}),
+    );
+    let asked = c.server_request("workspace/configuration");
+    let mut allowed = settings;
+    allowed["allow"] = json!(["L0106"]);
+    c.respond(&asked, json!([allowed]));
+    assert!(c.settled_diagnostics(&pcc).is_empty());
     c.shutdown();
     std::fs::remove_dir_all(&root).unwrap();
 }

@@ -28,6 +28,7 @@ mod deep_nesting;
 mod dialect_conformance;
 mod dialect_errors;
 mod dialect_props;
+mod editor_configs;
 mod error_codes;
 mod formula_arith_proptest;
 mod formula_diagnostics;

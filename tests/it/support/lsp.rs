@@ -1,5 +1,5 @@
 //! A client of `rulebook lsp` over stdio, as an editor speaks to it, for the integration
-//! tests that drive the server (`#[path = "support/lsp.rs"] mod lsp_client;`), and the
+//! tests that drive the server (`crate::support::lsp`), and the
 //! helpers they share: temporary copies of datasets, positions, URIs.
 #![allow(dead_code)] // Each test binary uses some of the helpers.
 
@@ -145,6 +145,51 @@ impl Client {
         }
     }
 
+    /// The diagnostics shown for `doc` once every check the server is running is in: the
+    /// last list it published for `doc` by then (the server publishes a file's findings as
+    /// each stage of a check comes in: its own book first, the load sets including the book
+    /// after), else, when it published none since, what it holds for `doc`. A pull request
+    /// (`textDocument/diagnostic`), which the server answers once no check runs, tells when
+    /// that is.
+    pub fn settled_diagnostics(&mut self, doc: &str) -> Vec<Value> {
+        let pulled = self.request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": doc}}),
+        );
+        let publishes = |n: &Value| {
+            n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == doc
+        };
+        let last = self.notifications.iter().rposition(publishes);
+        let shown = match last {
+            Some(i) => self.notifications[i]["params"]["diagnostics"].clone(),
+            None => pulled["items"].clone(),
+        };
+        self.notifications.retain(|n| !publishes(n));
+        shown.as_array().expect("a list of diagnostics").clone()
+    }
+
+    /// The next request the server sends with `method` (a request of the server to the
+    /// client, such as `workspace/configuration`), to answer with [`Client::respond`].
+    pub fn server_request(&mut self, method: &str) -> Value {
+        let asks = |m: &Value| m["method"] == method && m.get("id").is_some();
+        if let Some(i) = self.notifications.iter().position(asks) {
+            return self.notifications.remove(i);
+        }
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let m = self.recv(deadline);
+            if asks(&m) {
+                return m;
+            }
+            self.notifications.push(m);
+        }
+    }
+
+    /// Answers the server's request `request` with `result`.
+    pub fn respond(&mut self, request: &Value, result: Value) {
+        self.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}));
+    }
+
     /// The next message the server shows the user (`window/showMessage`).
     pub fn shown_message(&mut self) -> String {
         if let Some(i) = self
@@ -210,6 +255,22 @@ pub fn handsworld(name: &str) -> (PathBuf, PathBuf) {
     (root, dataset)
 }
 
+/// A homebrew dataset of the Handsworld game mode in `dir`: a supplement PCC requiring
+/// Handsworld Core (`PRECAMPAIGN`) that lists one ability file with the `abilities` given;
+/// the path of that file.
+pub fn homebrew(dir: &Path, abilities: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        dir.join("brew.pcc"),
+        "CAMPAIGN:Brew\nGAMEMODE:Handsworld\nBOOKTYPE:Supplement\n\
+         PRECAMPAIGN:1,INCLUDES=Handsworld Core\nABILITY:brew_abilities.lst\n",
+    )
+    .unwrap();
+    let file = dir.join("brew_abilities.lst");
+    std::fs::write(&file, abilities).unwrap();
+    file
+}
+
 /// The (0-based) line and UTF-16 column of byte `at` in `text`.
 pub fn pos(text: &str, at: usize) -> Value {
     let before = &text[..at];
@@ -236,12 +297,16 @@ pub fn shared_pcgen() -> PathBuf {
 /// The whole corpus of PCGen's data: `shared/pcgen-corpus` beside the crate or one of its
 /// ancestors. A test that needs it fails without it.
 pub fn shared_corpus() -> PathBuf {
+    find_corpus().expect("../shared/pcgen-corpus (the whole corpus) is missing")
+}
+
+/// The whole corpus of PCGen's data, if it is there (see [`shared_corpus`]).
+pub fn find_corpus() -> Option<PathBuf> {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
         .skip(1)
         .map(|a| a.join("shared/pcgen-corpus"))
         .find(|c| c.join("data").is_dir() && c.join("system/gameModes").is_dir())
-        .expect("../shared/pcgen-corpus (the whole corpus) is missing")
 }
 
 /// The labels of a completion response.
