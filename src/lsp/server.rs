@@ -273,13 +273,14 @@ fn run_loop(
         None => (Settings::default(), None),
     };
     let folder = workspace_root(params);
-    let mut session = Session::with_settings(folder.as_deref(), settings);
-    session.check_in_background();
+    // Asked before the workspace is read: the client answers meanwhile.
     let scope = folder.as_deref().and_then(uri::from_path);
     let mut pull = Pull::for_client(params);
     if let Some(request) = pull.request(scope.clone()) {
         out.send(&Message::Request(request));
     }
+    let mut session = Session::with_settings(folder.as_deref(), settings);
+    session.check_in_background();
     let mut reports = Waiting::default();
     if let Some(problem) = problem {
         show_message(out, &problem);

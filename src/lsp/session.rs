@@ -426,7 +426,6 @@ impl Session {
         self.recheck_all(&changed)
     }
 
-    /// A fresh cache and campaign index (the workspace changed).
     /// Works in `ws` from now on, with a fresh cache and the campaign `index` read with it.
     fn use_workspace(&mut self, ws: Workspace, index: Option<CampaignIndex>) {
         self.workspace = Some(Arc::new(ws));
@@ -434,6 +433,8 @@ impl Session {
         self.index = index.map(Arc::new);
     }
 
+    /// A fresh cache and campaign index (the workspace or its game mode changed); what was
+    /// kept for the workspace's report goes too.
     fn reset_cache(&mut self) {
         self.cache = Arc::new(FileCache::new());
         self.index = None;
