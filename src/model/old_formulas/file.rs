@@ -485,9 +485,12 @@ pub(super) fn folded(name: &str) -> u64 {
 pub(super) fn is_stat(name: &Name, stats: &[String]) -> bool {
     let upper = name.as_str().to_uppercase();
     if stats.is_empty() {
-        let (abb, rest) = upper.split_at(upper.len().min(3));
-        return abb.len() == 3
-            && abb.bytes().all(|b| b.is_ascii_uppercase())
+        // `get` and not `split_at`: the third byte may fall inside a character.
+        let Some(abb) = upper.get(..3) else {
+            return false;
+        };
+        let rest = &upper[3..];
+        return abb.bytes().all(|b| b.is_ascii_uppercase())
             && terms::stat_form(&upper, abb).is_some()
             && (rest.is_empty() || rest.starts_with("SCORE") || rest == ".BASE");
     }
@@ -528,5 +531,15 @@ mod tests {
         let f = read(&ls, text, FileKind::Stat, &Numbers::default());
         assert_eq!(f.stats, ["STR"]);
         assert!(is_stat(&f.reads[0].name, &f.stats));
+    }
+
+    /// Found by the `check_lst` fuzz target: a name whose third byte falls inside a
+    /// character, read where no STAT file is loaded, panicked on a byte slice.
+    #[test]
+    fn a_name_with_a_wide_character_is_no_stat() {
+        for text in ["ÖÖÖ", "aÖb", "STŸ", "ST\u{1F600}SCORE"] {
+            assert!(!is_stat(&Name::new(text), &[]), "{text}");
+        }
+        assert!(is_stat(&Name::new("strSCORE"), &[]));
     }
 }
