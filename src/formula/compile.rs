@@ -1,11 +1,12 @@
 //! The compiled form of a checked formula: a tree specialised by format (NUMBER nodes
 //! produce [`Number`]s, BOOLEAN nodes `bool`s, others [`Value`]s), so the hot paths never
-//! build or match generic values. NUMBER and BOOLEAN trees of at most two operations are
-//! evaluated first by their tiny form (`tiny.rs`), others by a flat register program
-//! (`program.rs`); both are generic over the caller's environment and give up (tiny →
-//! program → closures) on anything they do not handle, so the closure tree (`closure.rs`)
-//! reports every error. The tree interpreter here handles other formats and is the
-//! reference all of them are tested against. Measurements: `docs/performance.md`.
+//! build or match generic values. NUMBER and BOOLEAN trees are evaluated by a flat
+//! register program (`program.rs`, generic over the caller's environment), which reports
+//! its own errors on their spans; a tree of at most two operations on whole numbers is
+//! first tried in its tiny form (`tiny.rs`: one `match`, no register file), which gives
+//! way to the program on anything else. The tree interpreter here evaluates the other
+//! formats, the trees a program cannot hold (host calls, deep nesting) and the values
+//! beyond its registers, and is the oracle both are tested against.
 
 use super::ast::BinaryOp;
 use super::check::{HostFnRef, VarRef};
@@ -20,11 +21,9 @@ use crate::source::Span;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-mod plain;
 mod program;
 mod tiny;
-pub(crate) use plain::{Op as PlainOp, Plain, PlainMore, Step as PlainStep};
-use program::Program;
+use program::{Program, Stop};
 use tiny::Tiny;
 
 pub(crate) type R<T> = Result<T, Box<EvalError>>;
@@ -50,8 +49,8 @@ pub(crate) enum NumFn {
 }
 
 impl NumFn {
-    /// Every one-argument NUMBER built-in: what the checker and the one-pass reader
-    /// recognise (a name missing here is no such built-in, never another one).
+    /// Every one-argument NUMBER built-in: what the checker recognises (a name missing
+    /// here is no such built-in, never another one).
     pub(crate) const ALL: [NumFn; 4] = [NumFn::Abs, NumFn::Ceil, NumFn::Floor, NumFn::Round];
 
     /// The built-in's name, lower-case.
@@ -67,6 +66,16 @@ impl NumFn {
     /// The built-in called `lower` (a lower-case name).
     pub(crate) fn from_name(lower: &str) -> Option<NumFn> {
         NumFn::ALL.into_iter().find(|f| f.name() == lower)
+    }
+
+    /// The built-in applied to `x`: its semantics, for every evaluator.
+    pub(crate) fn apply(self, x: Number) -> super::number::NumResult {
+        match self {
+            NumFn::Abs => x.abs(),
+            NumFn::Ceil => Ok(x.ceil()),
+            NumFn::Floor => Ok(x.floor()),
+            NumFn::Round => x.round(),
+        }
     }
 }
 
@@ -136,53 +145,40 @@ pub(crate) enum Val {
     Host(HostFnRef, Vec<Val>, Span),
 }
 
-/// The closure-compiled root (see `closure.rs`) with its register program; `Tree` for
-/// formats other than NUMBER and BOOLEAN, evaluated by the tree interpreter; `Tiny` for
-/// formulas of at most two operations (`tiny.rs`), with the form to use when it gives up.
-#[derive(Clone)]
+/// How a formula is evaluated: a register program for NUMBER and BOOLEAN trees that fit
+/// one (first as a tiny form, when the tree has one), the tree interpreter otherwise.
+#[derive(Clone, Debug)]
 pub(crate) enum Fast {
+    /// A tiny form, and the form it gives way to.
     Tiny(Tiny, Box<Fast>),
-    Num(super::closure::NumF, Option<Arc<Program>>),
-    Bool(super::closure::BoolF, Option<Arc<Program>>),
+    Num(Arc<Program>),
+    Bool(Arc<Program>),
     Tree,
-}
-
-impl std::fmt::Debug for Fast {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Fast::Tiny(..) => "Fast::Tiny",
-            Fast::Num(..) => "Fast::Num",
-            Fast::Bool(..) => "Fast::Bool",
-            Fast::Tree => "Fast::Tree",
-        })
-    }
 }
 
 impl Fast {
     pub(crate) fn of(root: &Val) -> Fast {
-        let (tiny, fast) = match root {
+        let (tiny, program) = match root {
             Val::Num(n) => (
                 Tiny::of_num(n),
-                Fast::Num(super::closure::num(n), Program::of_num(n).map(Arc::new)),
+                Program::of_num(n).map(|p| Fast::Num(Arc::new(p))),
             ),
             Val::Bool(b) => (
                 Tiny::of_bool(b),
-                Fast::Bool(
-                    super::closure::boolean(b),
-                    Program::of_bool(b).map(Arc::new),
-                ),
+                Program::of_bool(b).map(|p| Fast::Bool(Arc::new(p))),
             ),
-            _ => (None, Fast::Tree),
+            _ => (None, None),
         };
+        let general = program.unwrap_or(Fast::Tree);
         match tiny {
-            Some(t) => Fast::Tiny(t, Box::new(fast)),
-            None => fast,
+            Some(t) => Fast::Tiny(t, Box::new(general)),
+            None => general,
         }
     }
 
     /// The form under a tiny one.
-    #[inline(always)]
-    fn general(&self) -> &Fast {
+    #[cfg(test)]
+    pub(crate) fn general(&self) -> &Fast {
         match self {
             Fast::Tiny(_, f) => f,
             f => f,
@@ -192,14 +188,12 @@ impl Fast {
 
 /// A checked formula, ready to evaluate any number of times.
 ///
-/// The evaluation forms (tiny form, register program, closures) are built from the typed
-/// tree on first evaluation, not at check: a load checks every formula of a dataset, and
-/// `rulebook check` evaluates none of them. A plain formula (`check::onepass`) is checked
-/// into its postfix code (`plain`), and its typed tree too is built on first evaluation.
+/// The register program is built from the typed tree on first evaluation, not at check: a
+/// load checks every formula of a dataset, and `rulebook check` evaluates none of them.
 #[derive(Clone)]
 pub struct CompiledFormula {
-    /// The typed tree, or the postfix code it is built from on first use.
-    pub(crate) typed: TypedForm,
+    /// The typed tree, optimised.
+    pub(crate) root: Val,
     pub(crate) fast: std::sync::OnceLock<Fast>,
     pub(crate) format: Format,
     pub(crate) dependencies: Deps,
@@ -248,49 +242,16 @@ impl std::fmt::Debug for Deps {
 pub(crate) struct Ctx<'a> {
     pub(crate) env: &'a dyn ValueEnv,
     pub(crate) input: Option<&'a Value>,
-    /// `input` when it is a NUMBER (read by `value()` in NUMBER trees).
-    pub(crate) input_number: Option<Number>,
 }
 
 impl<'a> Ctx<'a> {
     #[inline]
     fn new(env: &'a dyn ValueEnv, input: Option<&'a Value>) -> Self {
-        let input_number = match input {
-            Some(Value::Number(n)) => Some(*n),
-            _ => None,
-        };
-        Ctx {
-            env,
-            input,
-            input_number,
-        }
+        Ctx { env, input }
     }
 }
 
-/// A formula's typed tree as the checker made it, or a plain formula's postfix code with
-/// the tree built from it on first use (boxed: most formulas of a load are never
-/// evaluated, and a compiled formula stays small; the code is in place, so that a plain
-/// formula costs no allocation beside its code's).
-#[derive(Clone, Debug)]
-pub(crate) enum TypedForm {
-    Tree(Val),
-    Plain(Plain, std::sync::OnceLock<Box<Val>>),
-}
-
-impl TypedForm {
-    /// A checked tree, optimised.
-    pub(crate) fn tree(mut root: Val) -> TypedForm {
-        optimize(&mut root);
-        TypedForm::Tree(root)
-    }
-
-    /// A plain formula's code, its tree to be built on first use.
-    pub(crate) fn plain(code: Plain) -> TypedForm {
-        TypedForm::Plain(code, std::sync::OnceLock::new())
-    }
-}
-
-/// Printed with its typed tree (built if it was not yet), whichever way it was checked.
+/// Printed with its typed tree.
 impl std::fmt::Debug for CompiledFormula {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CompiledFormula")
@@ -304,18 +265,10 @@ impl std::fmt::Debug for CompiledFormula {
 }
 
 impl CompiledFormula {
-    /// The typed tree, built from the postfix code on first use.
+    /// The typed tree.
     #[inline]
     pub(crate) fn root(&self) -> &Val {
-        match &self.typed {
-            TypedForm::Tree(root) => root,
-            TypedForm::Plain(code, tree) => tree.get_or_init(|| {
-                let tree = code.tree(self.span.file);
-                let mut root = tree.unwrap_or(Val::Num(Num::Const(Number::ZERO)));
-                optimize(&mut root);
-                Box::new(root)
-            }),
-        }
+        &self.root
     }
 
     /// The evaluation form, built on first use.
@@ -345,14 +298,13 @@ impl CompiledFormula {
         self.span
     }
 
-    /// How the formula is evaluated first: `"tiny"`, `"program"` (register program),
-    /// `"closures"` or `"tree"`. For measurements (docs/performance.md), not behaviour.
+    /// How the formula is evaluated first: `"tiny"`, `"program"` (register program) or
+    /// `"tree"`. For measurements (docs/performance.md), not behaviour.
     #[doc(hidden)]
     pub fn evaluation_form(&self) -> &'static str {
         match self.fast() {
             Fast::Tiny(..) => "tiny",
-            Fast::Num(_, Some(_)) | Fast::Bool(_, Some(_)) => "program",
-            Fast::Num(_, None) | Fast::Bool(_, None) => "closures",
+            Fast::Num(_) | Fast::Bool(_) => "program",
             Fast::Tree => "tree",
         }
     }
@@ -368,49 +320,33 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<Value, EvalError> {
         let fast = match self.fast() {
-            Fast::Tiny(t, f) => {
+            Fast::Tiny(t, general) => {
                 if let Some(i) = t.number(env, input) {
                     return Ok(Value::Number(Number::Int(i)));
                 }
                 if let Some(b) = t.boolean(env, input) {
                     return Ok(Value::Boolean(b));
                 }
-                &**f
+                &**general
             }
             f => f,
         };
-        match fast {
-            Fast::Num(_, Some(p)) => {
-                if let Some(n) = p.number(env, input) {
-                    return Ok(Value::Number(n));
-                }
-            }
-            Fast::Bool(_, Some(p)) => {
-                if let Some(b) = p.boolean(env, input) {
-                    return Ok(Value::Boolean(b));
-                }
-            }
-            _ => {}
-        }
-        self.eval_closures(&DynEnv(env), input)
-    }
-
-    /// Evaluates with the closure tree (no register program): what [`Self::eval`] falls
-    /// back to, and the path that reports errors.
-    #[doc(hidden)]
-    #[inline(never)]
-    pub fn eval_closures(
-        &self,
-        env: &dyn ValueEnv,
-        input: Option<&Value>,
-    ) -> Result<Value, EvalError> {
-        let cx = Ctx::new(env, input);
-        let r = match self.fast().general() {
-            Fast::Num(f, _) => f(&cx).map(Value::Number),
-            Fast::Bool(f, _) => f(&cx).map(Value::Boolean),
-            Fast::Tiny(..) | Fast::Tree => cx.val(self.root()),
+        let stop = match fast {
+            Fast::Tiny(..) => Stop::Beyond,
+            Fast::Num(p) => match p.number(env, input) {
+                Ok(n) => return Ok(Value::Number(n)),
+                Err(stop) => stop,
+            },
+            Fast::Bool(p) => match p.boolean(env, input) {
+                Ok(b) => return Ok(Value::Boolean(b)),
+                Err(stop) => stop,
+            },
+            Fast::Tree => Stop::Beyond,
         };
-        r.map_err(|e| self.finish(*e))
+        match stop {
+            Stop::Failed(e) => Err(self.finish(*e)),
+            Stop::Beyond => self.eval_tree(env, input),
+        }
     }
 
     /// Evaluates a NUMBER formula without building a [`Value`] (errors if the formula is not
@@ -422,33 +358,34 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
         let fast = match self.fast() {
-            Fast::Tiny(t, f) => {
+            Fast::Tiny(t, general) => {
                 if let Some(i) = t.number(env, input) {
                     return Ok(Number::Int(i));
                 }
-                &**f
+                &**general
             }
             f => f,
         };
-        if let Fast::Num(_, Some(p)) = fast {
-            if let Some(n) = p.number(env, input) {
-                return Ok(n);
+        if let Fast::Num(p) = fast {
+            match p.number(env, input) {
+                Ok(n) => return Ok(n),
+                Err(Stop::Failed(e)) => return Err(self.finish(*e)),
+                Err(Stop::Beyond) => {}
             }
         }
-        self.eval_number_closures(&DynEnv(env), input)
+        self.eval_number_tree(&DynEnv(env), input)
     }
 
     #[inline(never)]
-    fn eval_number_closures(
+    fn eval_number_tree(
         &self,
         env: &dyn ValueEnv,
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
         let cx = Ctx::new(env, input);
-        let r = match (self.fast().general(), self.root()) {
-            (Fast::Num(f, _), _) => f(&cx),
-            (_, Val::Num(n)) => cx.num(n),
-            (_, other) => match cx.val(other) {
+        let r = match self.root() {
+            Val::Num(n) => cx.num(n),
+            other => match cx.val(other) {
                 Ok(Value::Number(n)) => Ok(n),
                 Ok(v) => Err(Box::new(EvalError::new(
                     NO_VALUE,
@@ -468,33 +405,30 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<bool, EvalError> {
         let fast = match self.fast() {
-            Fast::Tiny(t, f) => {
+            Fast::Tiny(t, general) => {
                 if let Some(b) = t.boolean(env, input) {
                     return Ok(b);
                 }
-                &**f
+                &**general
             }
             f => f,
         };
-        if let Fast::Bool(_, Some(p)) = fast {
-            if let Some(b) = p.boolean(env, input) {
-                return Ok(b);
+        if let Fast::Bool(p) = fast {
+            match p.boolean(env, input) {
+                Ok(b) => return Ok(b),
+                Err(Stop::Failed(e)) => return Err(self.finish(*e)),
+                Err(Stop::Beyond) => {}
             }
         }
-        self.eval_bool_closures(&DynEnv(env), input)
+        self.eval_bool_tree(&DynEnv(env), input)
     }
 
     #[inline(never)]
-    fn eval_bool_closures(
-        &self,
-        env: &dyn ValueEnv,
-        input: Option<&Value>,
-    ) -> Result<bool, EvalError> {
+    fn eval_bool_tree(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<bool, EvalError> {
         let cx = Ctx::new(env, input);
-        let r = match (self.fast().general(), self.root()) {
-            (Fast::Bool(f, _), _) => f(&cx),
-            (_, Val::Bool(b)) => cx.boolean(b),
-            (_, other) => match cx.val(other) {
+        let r = match self.root() {
+            Val::Bool(b) => cx.boolean(b),
+            other => match cx.val(other) {
                 Ok(Value::Boolean(b)) => Ok(b),
                 Ok(v) => Err(Box::new(EvalError::new(
                     NO_VALUE,
@@ -506,9 +440,10 @@ impl CompiledFormula {
         r.map_err(|e| self.finish(*e))
     }
 
-    /// Evaluates with the tree interpreter only (no closures): the reference the closure
-    /// compilation is tested against.
+    /// Evaluates with the tree interpreter only (no register program): the oracle the
+    /// programs are tested against.
     #[doc(hidden)]
+    #[inline(never)]
     pub fn eval_tree<E: ValueEnv + ?Sized>(
         &self,
         env: &E,
@@ -798,22 +733,6 @@ fn opt_bool(b: &mut Bool) {
     }
 }
 
-/// `apply` with the error located at `span`.
-pub(crate) fn apply_located(op: NumOp, a: Number, b: Number, span: Span) -> R<Number> {
-    apply(op, a, b).map_err(|e| arith(e, span))
-}
-
-/// A boxed error at `span`.
-#[cold]
-#[inline(never)]
-pub(crate) fn err_box(
-    code: crate::diagnostic::Code,
-    msg: impl Into<String>,
-    span: Span,
-) -> Box<EvalError> {
-    Box::new(EvalError::new(code, msg).at(span))
-}
-
 #[cold]
 #[inline(never)]
 pub(crate) fn arith(e: super::number::ArithmeticError, span: Span) -> Box<EvalError> {
@@ -865,16 +784,7 @@ impl Ctx<'_> {
                 let b = self.env.number(*w).map_err(|e| located(e, *wspan))?;
                 apply(*op, a, b).map_err(|e| arith(e, *span))
             }
-            Num::Fn1(f, x, span) => {
-                let x = self.num(x)?;
-                match f {
-                    NumFn::Abs => x.abs(),
-                    NumFn::Ceil => Ok(x.ceil()),
-                    NumFn::Floor => Ok(x.floor()),
-                    NumFn::Round => x.round(),
-                }
-                .map_err(|e| arith(e, *span))
-            }
+            Num::Fn1(f, x, span) => f.apply(self.num(x)?).map_err(|e| arith(e, *span)),
             Num::Max(xs) => self.fold(xs, |acc, x| x >= acc),
             Num::Min(xs) => self.fold(xs, |acc, x| x < acc),
             Num::If(c, t, f) => {
@@ -1123,22 +1033,5 @@ mod tests {
     fn compiled_formulas_can_be_shared_between_threads() {
         fn shareable<T: Send + Sync + Clone>() {}
         shareable::<super::CompiledFormula>();
-    }
-
-    /// A plain formula's code sits in its compiled formula, beside the typed tree's room:
-    /// that costs the compiled formula no size (every modifier of a load holds one).
-    #[test]
-    fn a_plain_formula_is_no_larger_than_a_tree() {
-        assert_eq!(
-            std::mem::size_of::<super::TypedForm>(),
-            std::mem::size_of::<super::Val>()
-        );
-        assert!(std::mem::size_of::<super::CompiledFormula>() <= 208);
-    }
-
-    /// A step of a plain formula's code is four words of 32 bits (its operation and span).
-    #[test]
-    fn a_plain_step_is_sixteen_bytes() {
-        assert_eq!(std::mem::size_of::<super::PlainStep>(), 16);
     }
 }
