@@ -209,6 +209,17 @@ fn throughput(c: &mut Criterion) {
             trees
         })
     });
+    // The chumsky grammar alone, without the fast parser: why the fast parser exists.
+    g.bench_function("1MB_lines_grammar_only", |b| {
+        b.iter(|| {
+            let mut trees = 0usize;
+            for line in black_box(&text).lines() {
+                let out = rulebook::formula::parse::parse_formula_by_grammar(line);
+                trees += usize::from(out.formula.is_some());
+            }
+            trees
+        })
+    });
     g.finish();
 }
 
