@@ -238,6 +238,7 @@ impl<'a> Builder<'a> {
                         let filtered = f.filter.is_some()
                             && !passes_filter(&f.filter, ol.form.filter_key().unwrap_or(""));
                         if filtered {
+                            self.filtered_facts(f, ol, kind);
                             last = None;
                             continue;
                         }
@@ -514,16 +515,7 @@ impl<'a> Builder<'a> {
         {
             self.facts_written.insert((id, set, fact_name.clone()));
         }
-        if self.fact_location.0 != loc {
-            self.fact_location = (loc, crate::model::key_hash(loc));
-        }
-        let location_hash = self.fact_location.1;
-        let defined = self.fact_index.get(
-            &self.ds.fact_defs,
-            (set, loc, location_hash),
-            (&fact_name, hash),
-        );
-        let Some(def) = defined else {
+        let Some(def) = self.fact_def(set, loc, &fact_name, hash) else {
             return self.unknown_fact(set, loc, &fact_name, &token);
         };
         let format = self.ds.fact_defs.get(def).and_then(|d| d.format.as_ref());
@@ -575,6 +567,35 @@ impl<'a> Builder<'a> {
                 parts.map_or((*tok, *tok), |(name, value)| {
                     (name.trim().span, value.trim().span)
                 })
+            }
+        }
+    }
+
+    /// The FACTDEF (`set`: FACTSETDEF) of `loc` objects named `name` (hashed `hash`).
+    fn fact_def(&mut self, set: bool, loc: &'static str, name: &Name, hash: u64) -> Option<usize> {
+        if self.fact_location.0 != loc {
+            self.fact_location = (loc, crate::model::key_hash(loc));
+        }
+        let location_hash = self.fact_location.1;
+        self.fact_index
+            .get(&self.ds.fact_defs, (set, loc, location_hash), (name, hash))
+    }
+
+    /// The FACT/FACTSET tokens of an object line that a file entry's `(INCLUDE:…)` or
+    /// `(EXCLUDE:…)` leaves out: PCGen parses the whole line before it drops the object, so
+    /// a fact without its FACTDEF is logged there too ("Illegal FACT subtoken … for
+    /// pcgen.core.Ability …"). Nothing else of the line reaches the model.
+    fn filtered_facts(&mut self, f: &'a LoadedFile, ol: &ObjectLine, kind: FileKind) {
+        let Some(loc) = fact_location(kind) else {
+            return;
+        };
+        for (_, fact) in &ol.facts {
+            if self
+                .fact_def(fact.set, loc, &fact.name, fact.hash)
+                .is_none()
+            {
+                let token = FactToken::Read(fact, f.lines.place(fact.token));
+                self.unknown_fact(fact.set, loc, &fact.name, &token);
             }
         }
     }
