@@ -175,50 +175,42 @@ impl ValueProblem {
 /// `ABILITY:CATEGORY|NATURE|keys`, read as `AbilityLst` reads it: `|` pieces as a
 /// `StringTokenizer` gives them (empty ones skipped), the nature by exact name.
 fn nature_problem(value: &str, message: &'static str) -> Option<ValueProblem> {
-    let mut fields = Vec::new();
-    let mut start = 0;
-    for (i, c) in value
-        .char_indices()
-        .chain(std::iter::once((value.len(), '|')))
-    {
-        if c == '|' {
-            if i > start {
-                fields.push(start..i);
-            }
-            start = i + 1;
-        }
-    }
-    let text = |r: &std::ops::Range<usize>| value.get(r.clone()).unwrap_or("");
-    let problem = |at: std::ops::Range<usize>, reason: Reason, pcgen: String| {
-        Some(ValueProblem { at, reason, pcgen })
-    };
-    match fields.as_slice() {
-        [] => None,
-        [category] => problem(
-            category.clone(),
+    // The first three non-empty `|` pieces, by byte range: no allocation on the validator's
+    // hot path (every ABILITY token comes here).
+    let mut pieces = value
+        .split('|')
+        .scan(0usize, |at, piece| {
+            let start = *at;
+            *at += piece.len() + 1;
+            Some(start..start + piece.len())
+        })
+        .filter(|r| !r.is_empty());
+    let (category, nature, keys) = (pieces.next()?, pieces.next(), pieces.next());
+    let problem = |at, reason, pcgen| Some(ValueProblem { at, reason, pcgen });
+    let Some(nature) = nature else {
+        return problem(
+            category,
             Reason::NoNature,
             format!("ABILITY must have a Nature, Format is: CATEGORY|NATURE|AbilityName: {value}"),
+        );
+    };
+    match value.get(nature.clone()).unwrap_or("") {
+        "NORMAL" | "AUTOMATIC" | "VIRTUAL" if keys.is_some() => None,
+        "NORMAL" | "AUTOMATIC" | "VIRTUAL" => problem(
+            nature,
+            Reason::NoAbilities,
+            format!("ABILITY must have abilities, Format is: CATEGORY|NATURE|AbilityName: {value}"),
         ),
-        [_, nature, rest @ ..] => match text(nature) {
-            "NORMAL" | "AUTOMATIC" | "VIRTUAL" if rest.is_empty() => problem(
-                nature.clone(),
-                Reason::NoAbilities,
-                format!(
-                    "ABILITY must have abilities, Format is: CATEGORY|NATURE|AbilityName: {value}"
-                ),
-            ),
-            "NORMAL" | "AUTOMATIC" | "VIRTUAL" => None,
-            "ANY" => problem(
-                nature.clone(),
-                Reason::AnyNature,
-                format!("ABILITY refers to ANY Ability Nature, cannot be used in ABILITY: {value}"),
-            ),
-            other => problem(
-                nature.clone(),
-                Reason::BadNature,
-                message.replace("{}", other),
-            ),
-        },
+        "ANY" => problem(
+            nature,
+            Reason::AnyNature,
+            format!("ABILITY refers to ANY Ability Nature, cannot be used in ABILITY: {value}"),
+        ),
+        other => problem(
+            nature.clone(),
+            Reason::BadNature,
+            message.replace("{}", other),
+        ),
     }
 }
 
