@@ -245,3 +245,37 @@ fn a_fact_without_its_factdef_is_reported_on_a_line_the_entry_leaves_out() {
         [at("M0111", "t.lst", 1, 11), at("M0111", "t.lst", 2, 30)]
     );
 }
+
+#[test]
+fn a_missing_factdef_is_one_error_per_file_that_counts_the_other_uses() {
+    // One missing FACTDEF is one mistake, however many objects of a file write the fact;
+    // each file still gets its own error (PCGen logs every use).
+    let set = load(&[
+        (
+            "TEMPLATE",
+            "t.lst",
+            "A\tFACT:IsOrc|True\nB\tFACT:IsOrc|False\nC\tFACT:IsOrc|True\tFACT:IsElf|True\n",
+        ),
+        ("TEMPLATE", "u.lst", "D\tFACT:IsOrc|True\n"),
+    ]);
+    let facts: Vec<(&str, &str)> = set
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.id == "M0111")
+        .map(|d| {
+            let file = set.load.sources.get(d.span.file).unwrap().path.as_str();
+            (file.rsplit('/').next().unwrap(), d.message.as_str())
+        })
+        .collect();
+    assert_eq!(
+        facts,
+        [
+            (
+                "t.lst",
+                "FACT `IsOrc` has no FACTDEF for TEMPLATE (and 2 more uses in this file)"
+            ),
+            ("t.lst", "FACT `IsElf` has no FACTDEF for TEMPLATE"),
+            ("u.lst", "FACT `IsOrc` has no FACTDEF for TEMPLATE"),
+        ]
+    );
+}

@@ -608,6 +608,14 @@ impl<'a> Builder<'a> {
         name: &Name,
         token: &FactToken<'_, 'a>,
     ) {
+        let span = self.fact_spans(token).0;
+        let error_key = (span.file, set, loc, name.clone());
+        if let Some((_, uses)) = self.unknown_fact_errors.get_mut(&error_key) {
+            *uses += 1;
+            return;
+        }
+        self.unknown_fact_errors
+            .insert(error_key, (self.diags.len(), 1));
         let def = if set { "FACTSETDEF" } else { "FACTDEF" };
         let fact_defs = &self.ds.fact_defs;
         let (candidates, guesses) = self.unknown_facts.entry((set, loc)).or_insert_with(|| {
@@ -626,7 +634,6 @@ impl<'a> Builder<'a> {
                 guess
             }
         };
-        let span = self.fact_spans(token).0;
         let diag = Diagnostic::error(
             codes::UNKNOWN_FACT,
             span,
@@ -649,6 +656,15 @@ impl<'a> Builder<'a> {
             },
         );
         self.diags.push(diag);
+    }
+
+    /// Appends to each "no FACTDEF" error how many more uses of the fact its file has.
+    pub(super) fn count_unknown_fact_uses(&mut self) {
+        for &(at, uses) in self.unknown_fact_errors.values() {
+            if let Some(d) = self.diags.get_mut(at) {
+                d.message.push_str(&crate::diagnostic::more_uses(uses));
+            }
+        }
     }
 
     pub(super) fn face(&mut self, id: ObjectId, key: Slice<'_>, value: Slice<'_>) {
