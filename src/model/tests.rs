@@ -24,7 +24,9 @@ fn load_in_mode(code_control: &str, files: &[(&str, &str, &str)]) -> Checked {
     let mut pcc = String::from("CAMPAIGN:T\nGAMEMODE:G\nDATACONTROL:dc.lst\nDATATABLE:dt.lst\n");
     for (kind, name, text) in files {
         pcc.push_str(&format!("{kind}:{name}\n"));
-        fs.insert(format!("/r/data/d/{name}"), *text);
+        // `file.lst|(INCLUDE:…)`: the entry's filter is not part of the path.
+        let path = name.split('|').next().unwrap_or(name);
+        fs.insert(format!("/r/data/d/{path}"), *text);
     }
     fs.insert("/r/data/d/t.pcc", pcc);
     if !code_control.is_empty() {
@@ -217,6 +219,63 @@ fn variables_pcgen_reads_by_code_control_are_not_unused() {
         [
             "variable `Save_StatBonus` is never modified or read",
             "variable `Forgotten` is never modified or read"
+        ]
+    );
+}
+
+#[test]
+fn a_fact_without_its_factdef_is_reported_on_a_line_the_entry_leaves_out() {
+    // PCGen parses a whole line before `(INCLUDE:…)`/`(EXCLUDE:…)` drops its object
+    // (`LstObjectFileLoader.includeObject` runs after the tokens), so an undefined FACT of a
+    // left-out object is logged too: "Illegal FACT subtoken 'IsDwarf' 'True' for …".
+    let found = check(&[
+        (
+            "DATACONTROL",
+            "facts.lst",
+            "FACTDEF:TEMPLATE|IsOrc\tDATAFORMAT:STRING\n",
+        ),
+        (
+            "TEMPLATE",
+            "t.lst|(INCLUDE:Kept)",
+            "Kept\tFACT:IsElf|True\nLeftOut\tFACT:IsOrc|True\tFACT:IsDwarf|True\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [at("M0111", "t.lst", 1, 11), at("M0111", "t.lst", 2, 30)]
+    );
+}
+
+#[test]
+fn a_missing_factdef_is_one_error_per_file_that_counts_the_other_uses() {
+    // One missing FACTDEF is one mistake, however many objects of a file write the fact;
+    // each file still gets its own error (PCGen logs every use).
+    let set = load(&[
+        (
+            "TEMPLATE",
+            "t.lst",
+            "A\tFACT:IsOrc|True\nB\tFACT:IsOrc|False\nC\tFACT:IsOrc|True\tFACT:IsElf|True\n",
+        ),
+        ("TEMPLATE", "u.lst", "D\tFACT:IsOrc|True\n"),
+    ]);
+    let facts: Vec<(&str, &str)> = set
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.id == "M0111")
+        .map(|d| {
+            let file = set.load.sources.get(d.span.file).unwrap().path.as_str();
+            (file.rsplit('/').next().unwrap(), d.message.as_str())
+        })
+        .collect();
+    assert_eq!(
+        facts,
+        [
+            (
+                "t.lst",
+                "FACT `IsOrc` has no FACTDEF for TEMPLATE (and 2 more uses in this file)"
+            ),
+            ("t.lst", "FACT `IsElf` has no FACTDEF for TEMPLATE"),
+            ("u.lst", "FACT `IsOrc` has no FACTDEF for TEMPLATE"),
         ]
     );
 }

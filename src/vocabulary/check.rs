@@ -96,6 +96,9 @@ pub(crate) fn row_flags(row: &TokenRow) -> u8 {
     if takes_nested_pres(row.token) {
         flags |= NESTED_PRES;
     }
+    if super::values::checks(row.source) {
+        flags |= VALUE;
+    }
     flags | ((sub_form(row.token) as u8) << FORM_SHIFT)
 }
 
@@ -105,8 +108,10 @@ const NESTED_PRES: u8 = 1;
 const SUBTOKEN: u8 = 2;
 /// Row flag: the token is always checked on the full path (it may give a diagnostic).
 const FULL: u8 = 4;
-/// The row flags' bits above this one hold the token's [`SubForm`].
+/// The row flags' bits from this one (three of them) hold the token's [`SubForm`].
 const FORM_SHIFT: u32 = 3;
+/// Row flag: the value itself is checked ([`super::values`]).
+const VALUE: u8 = 64;
 
 /// Where the sub-token of a token's value is (the tokens whose sub-token is checked).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,7 +146,7 @@ fn sub_form(token: &str) -> SubForm {
 
 /// The [`SubForm`] held in a row's flags.
 fn form_in(flags: u8) -> SubForm {
-    match flags >> FORM_SHIFT {
+    match (flags >> FORM_SHIFT) & 7 {
         1 => SubForm::Bonus,
         2 => SubForm::Choose,
         3 => SubForm::Add,
@@ -268,6 +273,11 @@ struct Checker<'t, 'o> {
     quick: bool,
     /// The last `CLASS:` line of the file: where a CLASS token on a level-1 line moves to.
     class_line: Option<Span>,
+    /// The name column of the line being checked, when it has one (the object a dropped
+    /// token belonged to).
+    object: Option<Span>,
+    /// The class level of the line being checked, on a CLASS file's level line.
+    level: Option<u32>,
 }
 
 /// The last kind looked up and its table (lines of one file nearly always share a kind).
@@ -290,6 +300,8 @@ impl<'t, 'o> Checker<'t, 'o> {
             plain: None,
             quick: true,
             class_line: None,
+            object: None,
+            level: None,
         }
     }
 }
@@ -349,12 +361,17 @@ impl<'t> Checker<'t, '_> {
                 first: first_col,
                 level,
             } => {
+                self.level = level;
                 if table_kind == "CLASS" && first_text.starts_with("CLASS:") {
                     self.class_line = Some(line.span);
                 }
                 let skip = match first_col {
-                    FirstColumn::Token => 0,
+                    FirstColumn::Token => {
+                        self.object = None;
+                        0
+                    }
                     FirstColumn::Name => {
+                        self.object = Some(first);
                         self.name_column(table_kind, first);
                         1
                     }
@@ -544,6 +561,14 @@ impl<'t> Checker<'t, '_> {
         let Some(value) = self.text.get(start..end) else {
             return false;
         };
+        if flags & VALUE != 0
+            && self
+                .vocab
+                .row(row)
+                .is_some_and(|r| super::values::problem(r.source, value).is_some())
+        {
+            return false;
+        }
         let form = form_in(flags);
         if flags & SUBTOKEN != 0 && !self.subtoken_quiet(row, form, value) {
             return false;
@@ -677,10 +702,65 @@ impl<'t> Checker<'t, '_> {
             };
             self.attach_safe_fix(edits);
         }
+        if let Some(problem) = super::values::problem(row.source, value) {
+            self.bad_value(name, value, value_span, &problem);
+        }
         self.bonus_fields(name, value, value_span);
         if takes_nested_pres(name) && may_hold_pre(value) {
             self.nested_pres(value, value_span);
         }
+    }
+
+    /// A `T0119`: the value (or the part of it at `problem.at`) that PCGen's parser of
+    /// token `name` rejects, dropping the token.
+    fn bad_value(
+        &mut self,
+        name: &str,
+        value: &str,
+        value_span: Span,
+        problem: &super::values::ValueProblem,
+    ) {
+        let at = problem.at.clone();
+        let text = value.get(at.clone()).unwrap_or(value);
+        let span = sub_span(value_span, at.start, at.len());
+        let owner = self.owner();
+        let message = match &owner {
+            Some(owner) => format!("{} (`{owner}`)", problem.message(name, text)),
+            None => problem.message(name, text),
+        };
+        self.out.push(
+            Diagnostic::error(codes::BAD_TOKEN_VALUE, span, message)
+                .with_label(format!("PCGen: \"{}\"", problem.pcgen))
+                .with_help(problem.help())
+                .with_note(match owner {
+                    Some(owner) => {
+                        format!("PCGen drops this {name} token: `{owner}` loads without it")
+                    }
+                    None => format!("PCGen drops this {name} token"),
+                }),
+        );
+    }
+
+    /// The object the line being checked belongs to, as PCGen names it: the name column, or
+    /// on a class level line the class and its level (`Archer(1)`).
+    fn owner(&self) -> Option<String> {
+        if let (Some(level), Some(class)) = (self.level, self.class_line) {
+            let line = self.slice(class);
+            let head = line.split('\t').next().unwrap_or(line);
+            let class = head.strip_prefix("CLASS:").unwrap_or(head).trim();
+            return Some(format!("{class}({level})"));
+        }
+        let object = self.slice(self.object?).trim();
+        // `Base.COPY=New` makes `New`; `Key.MOD` changes `Key` (`CATEGORY=Cat|Key.MOD`).
+        let object = match object.split_once(".COPY=") {
+            Some((_, new)) => new,
+            None => object.strip_suffix(".MOD").unwrap_or(object),
+        };
+        let object = object
+            .rsplit_once('|')
+            .map_or(object, |(_, key)| key)
+            .trim();
+        (!object.is_empty()).then(|| object.to_owned())
     }
 
     /// A `T0118` at the first field of a BONUS (or TEMPBONUS's bonus) that PCGen drops

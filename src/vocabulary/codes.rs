@@ -51,3 +51,9 @@ pub const BONUS_FIELD_IGNORED: Code = Code {
     id: "T0118",
     name: "bonus-field-ignored",
 };
+/// A token value PCGen's parser rejects (`COST:13,500`, `CR:RacialTraitsECL+1`, an
+/// `ABILITY:` without its nature): PCGen logs it and drops the token.
+pub const BAD_TOKEN_VALUE: Code = Code {
+    id: "T0119",
+    name: "bad-token-value",
+};

@@ -6,7 +6,8 @@
 //! lines, SOURCE lines …); [`check`] reports unknown, misplaced, mistyped and deprecated
 //! tokens (`T0110`–`T0117`), saying per deprecated form what PCGen does ([`deprecation`])
 //! and, for the few with an exact replacement, giving it as a safe fix ([`rewrite`]),
-//! and the fields PCGen drops after a bonus's value (`T0118`, `bonus`);
+//! the fields PCGen drops after a bonus's value (`T0118`, `bonus`) and the values its
+//! parsers reject (`T0119`, `values`, from `token-values.tsv`);
 //! [`tokenmap`] is its one-probe lookup of a token's name. It sits
 //! beside the loader: it uses the loader's token lines and file kinds, and the model calls it
 //! once per load set. Editors use [`Vocabulary::tokens_for`] and [`Vocabulary::lookup`] for
@@ -22,6 +23,7 @@ pub mod rewrite;
 pub mod suggest;
 pub mod table;
 pub mod tokenmap;
+mod values;
 
 pub use check::{check_lines, check_load_set, check_load_set_cached, check_pcc};
 pub use lines::{FirstColumn, LineType, line_type, object_kind};

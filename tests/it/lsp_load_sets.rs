@@ -238,3 +238,53 @@ fn the_workspace_report_is_what_check_of_the_data_folder_reports() {
     c.shutdown();
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// A PCC edit reads that PCC again, not the data folder (issue 31: every PCC edit used to walk
+/// it, `/` as root meant the whole machine): a campaign written to disk without a watched-file
+/// event stays unknown after an edit of another PCC, and is known as soon as the event comes.
+/// The workspace report lists every load set the server knows, so it shows a walk.
+#[test]
+fn a_pcc_edit_does_not_walk_the_data_folder() {
+    let (root, dataset) = lsp_client::handsworld("pcc-edit-no-walk");
+    let mut c = Client::start(&root);
+    let pcc = dataset.join("handsworld.pcc");
+    let text = std::fs::read_to_string(&pcc).unwrap();
+    let doc = c.open(&pcc, &text);
+    c.settled_diagnostics(&doc);
+
+    // Written behind the server's back: no didChangeWatchedFiles.
+    let brew = lsp_client::homebrew(
+        &root.join("data/brew"),
+        "Brew Arms\tCATEGORY:Feat\tMODIFY:Hnads|ADD|1\n",
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": doc, "version": 2},
+               "contentChanges": [{"text": format!("{text}# edited\n")}]}),
+    );
+    c.settled_diagnostics(&doc);
+    let report = c.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let (found, _) = report_by_file(&report);
+    let in_brew = brew.display().to_string();
+    assert!(
+        !found.iter().any(|(p, _)| *p == in_brew),
+        "the PCC edit walked the data folder: {report:#}"
+    );
+
+    // The event makes it known: the report above could have shown it.
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&root.join("data/brew/brew.pcc")), "type": 1},
+                           {"uri": uri(&brew), "type": 1}]}),
+    );
+    let report = c.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let (found, _) = report_by_file(&report);
+    assert!(
+        found
+            .iter()
+            .any(|(p, (_, code, _))| *p == in_brew && code == "M0107"),
+        "{report:#}"
+    );
+    c.shutdown();
+    std::fs::remove_dir_all(&root).unwrap();
+}

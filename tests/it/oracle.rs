@@ -24,6 +24,7 @@ use std::process::Command;
 const FLOORS: &[(&str, f64)] = &[
     ("Ignoring object (missing category)", 1.0),
     ("Exception while parsing line", 1.0),
+    ("Illegal subtoken", 0.98),
     ("Invalid AbilityCategory in BONUS:ABILITYPOOL", 1.0),
     ("Not UTF-8", 1.0),
     ("MOD target not found", 0.98),

@@ -1,6 +1,7 @@
 //! The token validator over every PCC and LST line of PCGen's shipped data
 //! (`../shared/pcgen-corpus`): exactly the lines PCGen itself rejects are errors
-//! (`pcgen-token-vocabulary.md` §7), and deprecated uses are warnings. Only the validator runs
+//! (`pcgen-token-vocabulary.md` §7, and the token values PCGen's parsers reject), and
+//! deprecated uses are warnings. Only the validator runs
 //! (no model), so this is fast. Skipped with a note when the corpus is absent.
 
 use rulebook::diagnostic::{Diagnostic, Severity};
@@ -113,8 +114,47 @@ fn run() -> Option<Vec<Found>> {
     Some(found)
 }
 
-/// The lines PCGen rejects (`pcgen-token-vocabulary.md` §7): code, file, line, column.
+/// The lines PCGen rejects (`pcgen-token-vocabulary.md` §7), and the token values its parsers
+/// reject (`T0119`, each in PCGen's own load log of the corpus: "CRChallenge Rating must be a
+/// positive integer i or 1/i", "ABILITY refers to invalid Ability Nature: …", "COST expected a
+/// number: 13,500"): code, file, line, column.
 const REJECTED: &[(&str, &str, usize, usize)] = &[
+    (
+        "T0119",
+        "3e/dragonwing_games/bastion_press/faeries/faeries_races.lst",
+        10,
+        525,
+    ),
+    (
+        "T0119",
+        "3e/dragonwing_games/bastion_press/faeries/faeries_races.lst",
+        12,
+        495,
+    ),
+    (
+        "T0119",
+        "3e/dragonwing_games/bastion_press/faeries/faeries_races.lst",
+        13,
+        552,
+    ),
+    (
+        "T0119",
+        "3e/sovereign_press/sovereign_stone/sovereign_classes.lst",
+        20,
+        16,
+    ),
+    (
+        "T0119",
+        "3e/sovereign_press/sovereign_stone/sovereign_classes.lst",
+        84,
+        16,
+    ),
+    (
+        "T0119",
+        "pathfinder/paizo/player_companion/martial_arts_handbook/mah_equipment.lst",
+        26,
+        113,
+    ),
     (
         "T0115",
         "35e/fantasy_flight_games/dawn_forge/dawn_forge_campaign_setting/dawnforge_biosettings.lst",

@@ -190,6 +190,14 @@ pub(crate) struct Builder<'a> {
     /// each "no FACTDEF" error given so far by the fact name as written (the same unknown
     /// fact is usually written on many objects).
     unknown_facts: crate::model::fxhash::FxHashMap<(bool, &'static str), UnknownFacts>,
+    /// Each "no FACTDEF" error so far by (file, FACTSET?, location, fact name as written):
+    /// its index in [`Builder::diags`] and the uses it stands for. One missing FACTDEF is
+    /// one mistake: a file writing the fact on a hundred objects gets one error saying how
+    /// many more uses it has, as an unknown reference does.
+    unknown_fact_errors: crate::model::fxhash::FxHashMap<
+        (crate::source::FileId, bool, &'static str, Name),
+        (usize, usize),
+    >,
     /// The FACTDEF location of the facts read last and its [`crate::model::key_hash`]
     /// (the facts of one file kind are read together).
     fact_location: (&'static str, u64),
@@ -228,6 +236,7 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
         made_by_mod: crate::model::fxhash::FxHashSet::default(),
         facts_required: Vec::new(),
         unknown_facts: crate::model::fxhash::FxHashMap::default(),
+        unknown_fact_errors: crate::model::fxhash::FxHashMap::default(),
         fact_location: ("", key_hash("")),
         face_variable: None,
         index: Default::default(),
@@ -240,6 +249,7 @@ pub fn build(load: &LoadSet) -> (Dataset, Vec<Diagnostic>) {
     b.ds.objects.reserve(lines);
     b.ds.reserve_object_lines(load.files.len());
     b.run();
+    b.count_unknown_fact_uses();
     (b.ds, b.diags)
 }
 

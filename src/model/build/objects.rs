@@ -238,6 +238,7 @@ impl<'a> Builder<'a> {
                         let filtered = f.filter.is_some()
                             && !passes_filter(&f.filter, ol.form.filter_key().unwrap_or(""));
                         if filtered {
+                            self.filtered_facts(f, ol, kind);
                             last = None;
                             continue;
                         }
@@ -514,16 +515,7 @@ impl<'a> Builder<'a> {
         {
             self.facts_written.insert((id, set, fact_name.clone()));
         }
-        if self.fact_location.0 != loc {
-            self.fact_location = (loc, crate::model::key_hash(loc));
-        }
-        let location_hash = self.fact_location.1;
-        let defined = self.fact_index.get(
-            &self.ds.fact_defs,
-            (set, loc, location_hash),
-            (&fact_name, hash),
-        );
-        let Some(def) = defined else {
+        let Some(def) = self.fact_def(set, loc, &fact_name, hash) else {
             return self.unknown_fact(set, loc, &fact_name, &token);
         };
         let format = self.ds.fact_defs.get(def).and_then(|d| d.format.as_ref());
@@ -579,6 +571,35 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// The FACTDEF (`set`: FACTSETDEF) of `loc` objects named `name` (hashed `hash`).
+    fn fact_def(&mut self, set: bool, loc: &'static str, name: &Name, hash: u64) -> Option<usize> {
+        if self.fact_location.0 != loc {
+            self.fact_location = (loc, crate::model::key_hash(loc));
+        }
+        let location_hash = self.fact_location.1;
+        self.fact_index
+            .get(&self.ds.fact_defs, (set, loc, location_hash), (name, hash))
+    }
+
+    /// The FACT/FACTSET tokens of an object line that a file entry's `(INCLUDE:…)` or
+    /// `(EXCLUDE:…)` leaves out: PCGen parses the whole line before it drops the object, so
+    /// a fact without its FACTDEF is logged there too ("Illegal FACT subtoken … for
+    /// pcgen.core.Ability …"). Nothing else of the line reaches the model.
+    fn filtered_facts(&mut self, f: &'a LoadedFile, ol: &ObjectLine, kind: FileKind) {
+        let Some(loc) = fact_location(kind) else {
+            return;
+        };
+        for (_, fact) in &ol.facts {
+            if self
+                .fact_def(fact.set, loc, &fact.name, fact.hash)
+                .is_none()
+            {
+                let token = FactToken::Read(fact, f.lines.place(fact.token));
+                self.unknown_fact(fact.set, loc, &fact.name, &token);
+            }
+        }
+    }
+
     /// Reports the FACT `name` (`set`: FACTSET) of a `loc` object that has no FACTDEF.
     fn unknown_fact(
         &mut self,
@@ -587,6 +608,14 @@ impl<'a> Builder<'a> {
         name: &Name,
         token: &FactToken<'_, 'a>,
     ) {
+        let span = self.fact_spans(token).0;
+        let error_key = (span.file, set, loc, name.clone());
+        if let Some((_, uses)) = self.unknown_fact_errors.get_mut(&error_key) {
+            *uses += 1;
+            return;
+        }
+        self.unknown_fact_errors
+            .insert(error_key, (self.diags.len(), 1));
         let def = if set { "FACTSETDEF" } else { "FACTDEF" };
         let fact_defs = &self.ds.fact_defs;
         let (candidates, guesses) = self.unknown_facts.entry((set, loc)).or_insert_with(|| {
@@ -605,7 +634,6 @@ impl<'a> Builder<'a> {
                 guess
             }
         };
-        let span = self.fact_spans(token).0;
         let diag = Diagnostic::error(
             codes::UNKNOWN_FACT,
             span,
@@ -628,6 +656,15 @@ impl<'a> Builder<'a> {
             },
         );
         self.diags.push(diag);
+    }
+
+    /// Appends to each "no FACTDEF" error how many more uses of the fact its file has.
+    pub(super) fn count_unknown_fact_uses(&mut self) {
+        for &(at, uses) in self.unknown_fact_errors.values() {
+            if let Some(d) = self.diags.get_mut(at) {
+                d.message.push_str(&crate::diagnostic::more_uses(uses));
+            }
+        }
     }
 
     pub(super) fn face(&mut self, id: ObjectId, key: Slice<'_>, value: Slice<'_>) {

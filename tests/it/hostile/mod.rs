@@ -9,6 +9,7 @@ mod copies;
 mod data;
 mod fics;
 mod frames;
+mod fuzzed;
 mod links;
 mod protocol;
 mod report_cost;
