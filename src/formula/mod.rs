@@ -76,6 +76,7 @@ pub mod env;
 pub mod eval;
 pub mod format;
 pub mod function;
+pub(crate) mod ir;
 pub mod number;
 pub mod parse;
 pub mod print;

@@ -6,18 +6,9 @@ use crate::diagnostic::Diagnostic;
 use crate::formula::ast::{Args, Expr, ExprKind};
 use crate::formula::format::Format;
 use crate::formula::function::UserFunction;
+pub use crate::formula::ir::{HostFnRef, VarRef};
 use crate::name::Name;
 use crate::source::Span;
-
-/// An opaque handle for a variable, chosen by the caller's [`CheckEnv`] and handed back to
-/// its [`ValueEnv`](crate::formula::ValueEnv).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct VarRef(pub u32);
-
-/// An opaque handle for a host function (input, lookup, get, getFact, …), chosen by the
-/// caller.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct HostFnRef(pub u32);
 
 /// A function the environment knows (besides the built-ins).
 #[derive(Clone, Copy, Debug)]

@@ -33,8 +33,9 @@ pub use env::{
 };
 
 use super::ast::{Args, BinaryOp, Expr, ExprKind, Formula};
-use super::compile::{Bool, CompiledFormula, Num, Val, optimize};
+use super::compile::CompiledFormula;
 use super::format::Format;
+use super::ir::{Bool, Num, Val, optimize};
 use crate::diagnostic::Diagnostic;
 use crate::name::Name;
 use crate::source::Span;

@@ -18,9 +18,9 @@
 //! beyond 18) or `value()` has no NUMBER input; the caller then evaluates the formula with
 //! the tree interpreter.
 
-use super::{Bool, CmpOp, Num, NumFn, NumOp, apply};
-use crate::formula::check::VarRef;
 use crate::formula::eval::{EvalError, ValueEnv};
+use crate::formula::ir::VarRef;
+use crate::formula::ir::{Bool, CmpOp, Num, NumFn, NumOp, apply};
 use crate::formula::number::{
     ArithmeticError, ConstDivisor, Number, fixed_add, fixed_cmp, fixed_mul,
 };

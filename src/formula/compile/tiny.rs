@@ -13,9 +13,9 @@
 //! with a remainder make it give way to the formula's register program, which answers or
 //! reports the error on its span. Whenever it answers, it answers what the program would.
 
-use super::{Bool, CmpOp, Num, NumFn, NumOp, compare};
-use crate::formula::check::VarRef;
 use crate::formula::eval::ValueEnv;
+use crate::formula::ir::VarRef;
+use crate::formula::ir::{Bool, CmpOp, Num, NumFn, NumOp, compare};
 use crate::formula::number::Number;
 use crate::formula::value::Value;
 
