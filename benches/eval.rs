@@ -5,9 +5,13 @@
 
 use criterion::{Criterion, criterion_group};
 use fasteval::{Compiler, Evaler};
+use rulebook::character::{Character, InstanceId, PreparedFormula};
 use rulebook::formula::{CompiledFormula, Format, MapEnv, Number, Value, check, parse_formula};
+use rulebook::load::{MemoryFs, PcgenRoot};
 use rulebook::source::FileId;
 use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 struct Case {
     name: &'static str,
@@ -119,6 +123,49 @@ fn env() -> MapEnv {
     env
 }
 
+/// The bench variables as a character holds them: globals of a small dataset, each set by
+/// a GLOBALMODIFIER line and solved. The formulas are evaluated the way a character builder
+/// does (`Character::prepare` once, `evaluate_prepared` each time): the solver's values
+/// behind its reader, what issue 30's "through the character API" target measures.
+fn character() -> Character {
+    let mut numbers: Vec<(String, i64)> = ["x", "y", "Score", "Lvl"]
+        .into_iter()
+        .map(str::to_owned)
+        .zip([15, 4, 15, 7])
+        .collect();
+    numbers.extend((1..=20).map(|i| (format!("t{i:02}"), i)));
+    let mut vars = String::from("GLOBAL:BOOLEAN=RaceIsLong\n");
+    let mut mods = String::from("MODIFY:RaceIsLong|SET|true\n");
+    for (name, value) in &numbers {
+        vars.push_str(&format!("GLOBAL:NUMBER={name}\n"));
+        mods.push_str(&format!("MODIFY:{name}|SET|{value}\n"));
+    }
+    let fs = MemoryFs::new()
+        .with("/pc/system/gameModes/B/miscinfo.lst", "ALLOWEDMODES:B\n")
+        .with(
+            "/pc/data/b/ctl.lst",
+            "DEFAULTVARIABLEVALUE:NUMBER|0\nDEFAULTVARIABLEVALUE:BOOLEAN|false\n\
+             DEFAULTVARIABLEVALUE:STRING|\nDEFAULTVARIABLEVALUE:ORDEREDPAIR|0,0\n",
+        )
+        .with("/pc/data/b/var.lst", vars)
+        .with("/pc/data/b/gm.lst", mods)
+        .with(
+            "/pc/data/b/b.pcc",
+            "CAMPAIGN:Bench\nGAMEMODE:B\nDATACONTROL:ctl.lst\nVARIABLE:var.lst\n\
+             GLOBALMODIFIER:gm.lst\n",
+        );
+    let root = PcgenRoot::at(&fs, Path::new("/pc"));
+    let set = rulebook::check::check_load_set(&fs, &root, &[PathBuf::from("/pc/data/b/b.pcc")]);
+    let errors: Vec<String> = set
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == rulebook::diagnostic::Severity::Error)
+        .map(ToString::to_string)
+        .collect();
+    assert!(errors.is_empty(), "the bench dataset checks: {errors:?}");
+    Character::new(Arc::new(set.dataset))
+}
+
 fn vars() -> Vars {
     let mut t = [0.0; 21];
     for (i, x) in t.iter_mut().enumerate() {
@@ -151,6 +198,7 @@ fn bench(c: &mut Criterion) {
     let env = env();
     let v = vars();
     let input = Value::Number(Number::Int(5));
+    let mut sheet = character();
     for case in cases() {
         let parsed = parse_formula(case.formula, FileId(0), 0);
         let formula = parsed.formula.expect("bench formula parses");
@@ -200,6 +248,28 @@ fn bench(c: &mut Criterion) {
             })
         });
         group.bench_function("closure", |bch| bch.iter(|| (case.closure)(black_box(&v))));
+        // Through the character API. `value()` reads the format's default there, as for a
+        // MODIFY with nothing before it: the answer is compared with the plain environment's
+        // at that running value.
+        let prepared: PreparedFormula = sheet
+            .prepare(InstanceId::GLOBAL, case.formula, &case.format)
+            .expect("bench formula prepares on the character");
+        let zero = match case.format {
+            Format::Boolean => Value::Boolean(false),
+            _ => Value::Number(Number::ZERO),
+        };
+        assert_eq!(
+            sheet
+                .evaluate_prepared(&prepared)
+                .map(|v| v.to_string())
+                .ok(),
+            compiled.eval(&env, Some(&zero)).map(|v| v.to_string()).ok(),
+            "{}: the character and the plain environment agree",
+            case.name
+        );
+        group.bench_function("character", |bch| {
+            bch.iter(|| black_box(&sheet).evaluate_prepared(black_box(&prepared)))
+        });
         group.finish();
     }
 }

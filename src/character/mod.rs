@@ -31,6 +31,7 @@ mod read;
 mod resolve;
 mod unapplied;
 
+pub use read::PreparedFormula;
 pub use unapplied::OLD_TOKENS_NOT_APPLIED;
 
 use crate::diagnostic::{Code, Diagnostic};

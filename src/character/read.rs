@@ -8,6 +8,22 @@ use crate::formula::{Format, Number, Value};
 use crate::model::{ObjectId, ScopeId};
 use crate::solve::{Explanation, Solver, ValueSource, VarReader, VariableId};
 
+/// A formula checked against a character, to evaluate many times
+/// ([`Character::prepare`]).
+pub struct PreparedFormula {
+    source: crate::solve::formula_source::FormulaSource,
+    /// What `value()` reads: the format's default, as for a MODIFY with nothing before it.
+    running: Value,
+}
+
+impl std::fmt::Debug for PreparedFormula {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedFormula")
+            .field("text", &self.source.text())
+            .finish()
+    }
+}
+
 /// Reads the solver's current values.
 struct SolverReader<'a>(&'a Solver<Value>);
 
@@ -90,12 +106,28 @@ impl Character {
     /// `inst` — its variables, channels (`input`), tables (`lookup`), facts (`getFact`),
     /// objects (`get`) and user functions — against the character's current values. The
     /// formula is checked like a MODIFY's (problems are returned, with spans into `text`).
+    /// To evaluate one formula many times, [`Character::prepare`] it once.
     pub fn evaluate(
         &mut self,
         inst: InstanceId,
         text: &str,
         format: &Format,
     ) -> Result<Value, Vec<Diagnostic>> {
+        let prepared = self.prepare(inst, text, format)?;
+        self.evaluate_prepared(&prepared).map_err(|d| vec![*d])
+    }
+
+    /// Parses and checks `text` once, as [`Character::evaluate`] does, for
+    /// [`Character::evaluate_prepared`] to evaluate as often as the character's values
+    /// change (a sheet's derived line, a builder's preview): parse once, check once,
+    /// evaluate many times. The formula reads the variables of `inst` and of the scopes
+    /// above it; it stays valid while that instance is granted.
+    pub fn prepare(
+        &mut self,
+        inst: InstanceId,
+        text: &str,
+        format: &Format,
+    ) -> Result<PreparedFormula, Vec<Diagnostic>> {
         let source = self.compile(text, crate::source::Span::default(), inst, format)?;
         // Variables first read by this formula start at their defaults.
         self.solve();
@@ -103,8 +135,15 @@ impl Character {
             .dataset
             .default_for(format)
             .map_or(Value::Number(Number::ZERO), |d| d.value.clone());
+        Ok(PreparedFormula { source, running })
+    }
+
+    /// Evaluates a formula [`Character::prepare`] checked against the character's current
+    /// values (the error of a failing evaluation, such as a division by zero, on its span
+    /// in the formula's text).
+    pub fn evaluate_prepared(&self, formula: &PreparedFormula) -> Result<Value, Box<Diagnostic>> {
         let reader = SolverReader(&self.solver);
-        source.eval(&reader, &running).map_err(|d| vec![*d])
+        formula.source.eval(&reader, &formula.running)
     }
 
     /// Every variable of every live scope instance — the global variables, and the local

@@ -211,7 +211,23 @@ fn checked_with(
     let anywhere = anywhere
         .as_ref()
         .map(|a| a as crate::model::references::DefinedAnywhere<'_>);
-    diagnostics.extend(crate::model::references::check_with(&load, anywhere));
+    // The FACTs the model found without a FACTDEF, by file: the PREFACTs testing them there
+    // are the same mistake.
+    let facts_reported = diagnostics
+        .iter()
+        .filter(|d| d.code == crate::model::codes::UNKNOWN_FACT)
+        .filter_map(|d| {
+            Some((
+                d.span.file,
+                crate::name::Name::new(&d.missing.as_ref()?.name),
+            ))
+        })
+        .collect();
+    diagnostics.extend(crate::model::references::check_with(
+        &load,
+        anywhere,
+        &facts_reported,
+    ));
     let others = std::cell::OnceCell::new();
     let defined_elsewhere = |name: &str| {
         elsewhere.is_none_or(|e| {

@@ -88,6 +88,35 @@ fn light_load_is_looked_up_from_the_strength_modifier() {
     assert!(r.diagnostics[0].message.contains("no row for 20"));
 }
 
+/// A formula prepared once follows the character: each evaluation reads the current
+/// values (here a `lookup` keyed by a stat an input sets), and a failing evaluation is an
+/// error on the formula's span, not a stale value.
+#[test]
+fn a_prepared_formula_reads_the_current_values_each_time() {
+    let mut c = Character::new(handsworld());
+    let str_ = c.grant_key("STAT", "STR").unwrap();
+    let light = c
+        .prepare(
+            InstanceId::GLOBAL,
+            r#"lookup("Encumbrance",StrMod*2+10,"Light")+1"#,
+            &Format::Number,
+        )
+        .unwrap();
+    c.set_input(str_, "StatScore", "14").unwrap();
+    assert_eq!(c.evaluate_prepared(&light).unwrap().to_string(), "59");
+    c.set_input(str_, "StatScore", "16").unwrap();
+    assert_eq!(c.evaluate_prepared(&light).unwrap().to_string(), "77");
+    c.set_input(str_, "StatScore", "20").unwrap();
+    let e = c.evaluate_prepared(&light).unwrap_err();
+    assert_eq!(e.code.id, "E0108", "{e}");
+    // Checked once: a mistake is reported by `prepare`, with its span in the text.
+    let wrong = c
+        .prepare(InstanceId::GLOBAL, "StrMod+Nope", &Format::Number)
+        .unwrap_err();
+    assert_eq!(wrong[0].code.id, "F0101", "{wrong:?}");
+    assert_eq!(wrong[0].span.range(), 7..11);
+}
+
 #[test]
 fn lookup_types_choose_the_row() {
     let mut c = Character::new(handsworld());

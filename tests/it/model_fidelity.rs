@@ -166,6 +166,47 @@ Orc.MOD\tFACT:Flavour|green\n",
     insta::assert_snapshot!(report);
 }
 
+/// A FACT without its FACTDEF is one mistake per file: the objects writing it give one
+/// `M0111` counting the other uses, and a PREFACT of the same file testing it is no second
+/// error (the FACTDEF the help asks for mends both). A file that only tests the fact still
+/// gets its own `R0105`: nothing else there points at the missing FACTDEF.
+#[test]
+fn a_missing_factdef_is_one_error_per_file_prefacts_included() {
+    let (found, report) = check(
+        "",
+        &[
+            (
+                "TEMPLATE",
+                "orcs.lst",
+                "Orcish\tFACT:IsOrc|True\n\
+Half-Orcish\tFACT:IsOrc|True\n\
+Orc Ferocity\tPREFACT:1,TEMPLATE,IsOrc=True\n",
+            ),
+            (
+                "TEMPLATE",
+                "tests.lst",
+                "Orc Blood\tPREFACT:1,TEMPLATE,IsOrc=True\n",
+            ),
+        ],
+    );
+    let found: Vec<(&str, &str)> = found
+        .iter()
+        .map(|d| (d.code.id, d.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "M0111",
+                "FACT `IsOrc` has no FACTDEF for TEMPLATE (and 1 more use in this file)"
+            ),
+            ("R0105", "no FACTDEF defines `IsOrc` in this load set"),
+        ],
+        "{report}"
+    );
+    insta::assert_snapshot!(report);
+}
+
 /// FACTDEF attributes PCGen rejects: a REQUIRED that is not YES or NO, a VISIBLE that is
 /// not YES, DISPLAY, EXPORT or NO (PCGen reads it case-sensitively), an unknown DATAFORMAT,
 /// a missing DATAFORMAT, an attribute FACTDEF does not take.

@@ -41,7 +41,7 @@ enum Space {
 
 /// Checks the `.COPY=`/`.MOD`/`.FORGET` targets and ability categories of `load`.
 pub fn check(load: &LoadSet) -> Vec<Diagnostic> {
-    check_with(load, None)
+    check_with(load, None, &Default::default())
 }
 
 /// The objects of every campaign under the data folder (`model::elsewhere`'s index): what
@@ -62,9 +62,15 @@ pub type DefinedAnywhere<'a> = &'a dyn DataFolder;
 
 /// [`check`], and, given `anywhere`, the keys prerequisites name that neither the load set
 /// nor any campaign defines (`R0106`): PCGen never looks them up at load, so it is silent
-/// while the prerequisite can never pass.
-pub fn check_with(load: &LoadSet, anywhere: Option<DefinedAnywhere<'_>>) -> Vec<Diagnostic> {
-    let mut r = Resolver::new(load);
+/// while the prerequisite can never pass. `facts_reported` are the (file, FACT) pairs the
+/// model already reported without a FACTDEF (`M0111`): a PREFACT of the same file testing
+/// the same FACT is that mistake again, and the FACTDEF its help asks for mends both.
+pub fn check_with(
+    load: &LoadSet,
+    anywhere: Option<DefinedAnywhere<'_>>,
+    facts_reported: &crate::fxhash::FxHashSet<(FileId, Name)>,
+) -> Vec<Diagnostic> {
+    let mut r = Resolver::new(load, facts_reported);
     for kind in FileKind::LOAD_ORDER
         .into_iter()
         .filter(|k| is_object_kind(*k))
@@ -166,6 +172,8 @@ struct Resolver<'a> {
     /// The keys of the `.MOD` lines skipped for want of their object, by file: PCGen never
     /// reads those lines' tokens, so the names they give are no further error.
     skipped_mods: crate::fxhash::FxHashSet<(FileId, Name)>,
+    /// (file, FACT) pairs already reported without a FACTDEF (see [`check_with`]).
+    facts_reported: &'a crate::fxhash::FxHashSet<(FileId, Name)>,
     out: Vec<Diagnostic>,
 }
 
@@ -199,7 +207,10 @@ enum Found {
 }
 
 impl<'a> Resolver<'a> {
-    fn new(load: &'a LoadSet) -> Self {
+    fn new(
+        load: &'a LoadSet,
+        facts_reported: &'a crate::fxhash::FxHashSet<(FileId, Name)>,
+    ) -> Self {
         Resolver {
             load,
             categories: Categories::of(load),
@@ -209,6 +220,7 @@ impl<'a> Resolver<'a> {
             unknown: Vec::new(),
             misses: Vec::new(),
             skipped_mods: Default::default(),
+            facts_reported,
             out: Vec::new(),
         }
     }
@@ -690,6 +702,11 @@ impl<'a> Resolver<'a> {
             });
             last_fact = Some((f.file, span));
             !same_prefact
+        });
+        // A FACT the model reported without a FACTDEF in the same file is no second error.
+        missing.retain(|(f, r)| {
+            r.target != FileKind::DataControl
+                || !self.facts_reported.contains(&(f.file, r.name.name.clone()))
         });
         // Then one error per file and FACT, at its first use, counting the others.
         let mut fact_uses: FxHashMap<(FileId, Name), usize> = FxHashMap::default();

@@ -488,7 +488,7 @@ fn prerequisite_keys(
             None
         }
     }
-    let mut found = super::check_with(&load, Some(&Listed(anywhere)));
+    let mut found = super::check_with(&load, Some(&Listed(anywhere)), &Default::default());
     crate::diagnostic::sort(&mut found, &load.sources);
     found
         .iter()
