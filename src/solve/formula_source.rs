@@ -103,29 +103,50 @@ struct Env<'a> {
     host: Option<&'a dyn HostFunctions>,
 }
 
+/// The error of a variable the solver does not hold.
+#[cold]
+fn unknown_to_solver(var: VarRef) -> EvalError {
+    EvalError::new(
+        crate::formula::eval::NO_VALUE,
+        format!("variable #{} is not known to the solver", var.0),
+    )
+}
+
+/// The error of a variable holding `found` where a `wanted` value was expected.
+#[cold]
+fn holds_another_format(found: &Value, wanted: &str) -> EvalError {
+    EvalError::new(
+        crate::formula::eval::NO_VALUE,
+        format!(
+            "the variable holds a {} where a {wanted} was expected",
+            found.kind()
+        ),
+    )
+}
+
 impl ValueEnv for Env<'_> {
     fn value(&self, var: VarRef) -> Result<Value, EvalError> {
-        self.vars.get(variable_of(var)).cloned().ok_or_else(|| {
-            EvalError::new(
-                crate::formula::eval::NO_VALUE,
-                format!("variable #{} is not known to the solver", var.0),
-            )
-        })
+        self.vars
+            .get(variable_of(var))
+            .cloned()
+            .ok_or_else(|| unknown_to_solver(var))
     }
 
+    // NUMBER and BOOLEAN reads look at the stored value in place: every MODIFY a character
+    // solves reads its variables here, and a copied `Value` costs a clone and a drop each.
     fn number(&self, var: VarRef) -> Result<Number, EvalError> {
         match self.vars.get(variable_of(var)) {
             Some(Value::Number(n)) => Ok(*n),
-            _ => match self.value(var)? {
-                Value::Number(n) => Ok(n),
-                other => Err(EvalError::new(
-                    crate::formula::eval::NO_VALUE,
-                    format!(
-                        "the variable holds a {} where a NUMBER was expected",
-                        other.kind()
-                    ),
-                )),
-            },
+            Some(other) => Err(holds_another_format(other, "NUMBER")),
+            None => Err(unknown_to_solver(var)),
+        }
+    }
+
+    fn boolean(&self, var: VarRef) -> Result<bool, EvalError> {
+        match self.vars.get(variable_of(var)) {
+            Some(Value::Boolean(b)) => Ok(*b),
+            Some(other) => Err(holds_another_format(other, "BOOLEAN")),
+            None => Err(unknown_to_solver(var)),
         }
     }
 
