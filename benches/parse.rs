@@ -12,7 +12,7 @@
 //! machine is (on a shared machine its speed swings between runs).
 
 use criterion::{Criterion, Throughput, criterion_group};
-use rulebook::formula::{Format, MapEnv, Number, Value, check, parse_check_plain, parse_formula};
+use rulebook::formula::{Format, MapEnv, Number, Value, check, parse_formula};
 use rulebook::source::FileId;
 use std::hint::black_box;
 
@@ -137,12 +137,8 @@ fn parse_check(c: &mut Criterion) {
         } else {
             Format::Number
         };
-        let run = |text: &str| parse_and_check(text, &env, &format);
+        let run = |text: &str| parse_then_check(text, &env, &format);
         assert!(run(text), "{name} parses and checks");
-        assert!(
-            parse_check_plain(text, FileId(0), 0, &env, &format, Some(&Format::Number)).is_some(),
-            "{name} is a plain formula"
-        );
         let reference = REFERENCE_PARSE_VALIDATE_US
             .iter()
             .find(|(n, _)| *n == name)
@@ -156,11 +152,6 @@ fn parse_check(c: &mut Criterion) {
             g.sample_size(20);
         }
         g.bench_function("rulebook", |b| b.iter(|| run(black_box(text))));
-        // The way every formula the one-pass check leaves (quoted literals, names with
-        // spaces, other functions…) is read: a syntax tree, then the checker's walk.
-        g.bench_function("tree", |b| {
-            b.iter(|| parse_then_check(black_box(text), &env, &format))
-        });
         // The same run's baseline, measured right after: fasteval's parser (it has no
         // check) on the formula in its syntax (the sum is written alike).
         let fe_text = FORMULAS
@@ -187,15 +178,7 @@ fn parse_check(c: &mut Criterion) {
     }
 }
 
-/// Parses and checks `text` as the loader does: in one pass when it is plain, else parse
-/// then check.
-fn parse_and_check(text: &str, env: &MapEnv, format: &Format) -> bool {
-    let input = Some(&Format::Number);
-    parse_check_plain(text, FileId(0), 0, env, format, input).is_some()
-        || parse_then_check(text, env, format)
-}
-
-/// Parses `text` into a syntax tree, then checks that.
+/// Parses `text` into a syntax tree, then checks that (what the loader does).
 fn parse_then_check(text: &str, env: &MapEnv, format: &Format) -> bool {
     parse_formula(text, FileId(0), 0)
         .formula
@@ -226,19 +209,29 @@ fn throughput(c: &mut Criterion) {
             trees
         })
     });
+    // The chumsky grammar alone, without the fast parser: why the fast parser exists.
+    g.bench_function("1MB_lines_grammar_only", |b| {
+        b.iter(|| {
+            let mut trees = 0usize;
+            for line in black_box(&text).lines() {
+                let out = rulebook::formula::parse::parse_formula_by_grammar(line);
+                trees += usize::from(out.formula.is_some());
+            }
+            trees
+        })
+    });
     g.finish();
 }
 
 /// Without criterion, for counting instructions (the machine's wall clock is noisy):
 /// `PARSE_COUNT=<formula>:<what>:<n>` runs `n` times one of `parse_check` (rulebook parse and
-/// check as the loader does), `parse_check_tree` (parse into a tree, then check),
-/// `parse` (rulebook parse) or `fasteval` (fasteval's parse) on one bench formula and
-/// exits. The difference between the instruction counts (`valgrind --tool=callgrind`) of two
+/// check as the loader does), `parse` (rulebook parse) or `fasteval` (fasteval's parse) on
+/// one bench formula and exits. The difference between the instruction counts (`valgrind --tool=callgrind`) of two
 /// runs with different `n`, divided by the difference of the `n`s, is the cost of one.
 fn count(spec: &str) {
     let mut parts = spec.split(':');
     let (Some(name), Some(what), Some(n)) = (parts.next(), parts.next(), parts.next()) else {
-        panic!("PARSE_COUNT=<formula>:<parse_check|parse_check_tree|parse|fasteval>:<n>");
+        panic!("PARSE_COUNT=<formula>:<parse_check|parse|fasteval>:<n>");
     };
     let n: usize = n.parse().expect("a count");
     let sum = (0..10_000)
@@ -263,8 +256,7 @@ fn count(spec: &str) {
     let mut ok = 0usize;
     for _ in 0..n {
         ok += usize::from(match what {
-            "parse_check" => parse_and_check(black_box(text), &env, &format),
-            "parse_check_tree" => parse_then_check(black_box(text), &env, &format),
+            "parse_check" => parse_then_check(black_box(text), &env, &format),
             "parse" => parse_formula(black_box(text), FileId(0), 0)
                 .formula
                 .is_some(),

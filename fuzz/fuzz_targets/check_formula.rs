@@ -36,7 +36,7 @@ fuzz_target!(|text: &str| {
         if let Ok(c) = check(&formula, &env, &format, Some(&Format::Number)) {
             let fast = c.eval(&env, Some(&input));
             let tree = c.eval_tree(&env, Some(&input));
-            // Every evaluation form (tiny, register program, closures) answers what the
+            // The register program (and its way to the tree) answers what the
             // tree interpreter answers: the same value, or an error with the same code.
             match (&fast, &tree) {
                 (Ok(x), Ok(y)) => assert_eq!(x.to_string(), y.to_string(), "{text}"),

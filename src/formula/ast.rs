@@ -817,6 +817,27 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// How tightly the operator binds, loosest first: `|| &&` 1, `== !=` 2, `< > <= >=` 3,
+    /// `+ -` 4, `* / %` 5, `^` 6 (semantics doc §2). Every level is left-associative; `^`
+    /// stands apart, binding only primaries (no unary operator after it). The one table of
+    /// the grammar's precedence: both parsers read it.
+    pub const fn precedence(self) -> u8 {
+        match self {
+            BinaryOp::Or | BinaryOp::And => 1,
+            BinaryOp::Eq | BinaryOp::Ne => 2,
+            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => 3,
+            BinaryOp::Add | BinaryOp::Sub => 4,
+            BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 5,
+            BinaryOp::Pow => 6,
+        }
+    }
+
+    /// True for the operators allowed directly inside an index `name[…]` (arithmetic
+    /// only): those binding at least as tightly as `+`.
+    pub const fn is_arithmetic(self) -> bool {
+        self.precedence() >= BinaryOp::Add.precedence()
+    }
+
     /// The operator as written.
     pub fn symbol(self) -> &'static str {
         match self {

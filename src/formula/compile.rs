@@ -1,188 +1,65 @@
 //! The compiled form of a checked formula: a tree specialised by format (NUMBER nodes
 //! produce [`Number`]s, BOOLEAN nodes `bool`s, others [`Value`]s), so the hot paths never
-//! build or match generic values. NUMBER and BOOLEAN trees of at most two operations are
-//! evaluated first by their tiny form (`tiny.rs`), others by a flat register program
-//! (`program.rs`); both are generic over the caller's environment and give up (tiny →
-//! program → closures) on anything they do not handle, so the closure tree (`closure.rs`)
-//! reports every error. The tree interpreter here handles other formats and is the
-//! reference all of them are tested against. Measurements: `docs/performance.md`.
+//! build or match generic values. NUMBER and BOOLEAN trees are evaluated by a flat
+//! register program (`program.rs`, generic over the caller's environment), which reports
+//! its own errors on their spans; a tree of at most two operations on whole numbers is
+//! first tried in its tiny form (`tiny.rs`: one `match`, no register file), which gives
+//! way to the program on anything else. The tree interpreter here evaluates the other
+//! formats, the trees a program cannot hold (host calls, deep nesting) and the values
+//! beyond its registers, and is the oracle both are tested against.
 
-use super::ast::BinaryOp;
-use super::check::{HostFnRef, VarRef};
 use super::eval::{
     EMPTY_OPTIONAL, EvalError, INDEX_NOT_WHOLE, INDEX_OUT_OF_BOUNDS, MISSING_INPUT, NO_VALUE,
     SLICE_OUT_OF_RANGE, ValueEnv,
 };
 use super::format::Format;
+use super::ir::{Bool, HostFnRef, Num, Val, VarRef, apply, compare};
 use super::number::Number;
 use super::value::Value;
 use crate::source::Span;
-use std::cmp::Ordering;
 use std::sync::Arc;
 
-mod plain;
 mod program;
 mod tiny;
-pub(crate) use plain::{Op as PlainOp, Plain, PlainMore, Step as PlainStep};
-use program::Program;
+use program::{Program, Stop};
 use tiny::Tiny;
 
 pub(crate) type R<T> = Result<T, Box<EvalError>>;
 
-/// Binary NUMBER operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NumOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Pow,
-}
-
-/// One-argument NUMBER functions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NumFn {
-    Abs,
-    Ceil,
-    Floor,
-    Round,
-}
-
-impl NumFn {
-    /// Every one-argument NUMBER built-in: what the checker and the one-pass reader
-    /// recognise (a name missing here is no such built-in, never another one).
-    pub(crate) const ALL: [NumFn; 4] = [NumFn::Abs, NumFn::Ceil, NumFn::Floor, NumFn::Round];
-
-    /// The built-in's name, lower-case.
-    pub(crate) const fn name(self) -> &'static str {
-        match self {
-            NumFn::Abs => "abs",
-            NumFn::Ceil => "ceil",
-            NumFn::Floor => "floor",
-            NumFn::Round => "round",
-        }
-    }
-
-    /// The built-in called `lower` (a lower-case name).
-    pub(crate) fn from_name(lower: &str) -> Option<NumFn> {
-        NumFn::ALL.into_iter().find(|f| f.name() == lower)
-    }
-}
-
-/// NUMBER comparisons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CmpOp {
-    Lt,
-    Gt,
-    Le,
-    Ge,
-}
-
-/// A node producing a NUMBER.
+/// How a formula is evaluated: a register program for NUMBER and BOOLEAN trees that fit
+/// one (first as a tiny form, when the tree has one), the tree interpreter otherwise.
 #[derive(Clone, Debug)]
-pub(crate) enum Num {
-    Const(Number),
-    Var(VarRef, Span),
-    Input(Span),
-    Neg(Box<Num>, Span),
-    Bin(NumOp, Box<Num>, Box<Num>, Span),
-    /// `var op constant` (a specialised `Bin`).
-    BinVC(NumOp, VarRef, Span, Number, Span),
-    /// `var op var`.
-    BinVV(NumOp, VarRef, Span, VarRef, Span, Span),
-    /// A left fold `first op1 x1 op2 x2 …` (a long `a+b-c+…` without deep nesting).
-    Chain(Box<Num>, Vec<(NumOp, Num, Span)>),
-    Fn1(NumFn, Box<Num>, Span),
-    Max(Vec<Num>),
-    Min(Vec<Num>),
-    If(Box<Bool>, Box<Num>, Box<Num>),
-    Val(Box<Val>, Span),
-}
-
-/// A node producing a BOOLEAN.
-#[derive(Clone, Debug)]
-pub(crate) enum Bool {
-    Const(bool),
-    Var(VarRef, Span),
-    Not(Box<Bool>),
-    And(Box<Bool>, Box<Bool>),
-    Or(Box<Bool>, Box<Bool>),
-    Cmp(CmpOp, Box<Num>, Box<Num>),
-    /// `var cmp constant` (a specialised `Cmp`).
-    CmpVC(CmpOp, VarRef, Span, Number),
-    NumEq(bool, Box<Num>, Box<Num>),
-    Eq(bool, Box<Val>, Box<Val>),
-    If(Box<Bool>, Box<Bool>, Box<Bool>),
-    Val(Box<Val>, Span),
-}
-
-/// A node producing a value of any format.
-#[derive(Clone, Debug)]
-pub(crate) enum Val {
-    Num(Num),
-    Bool(Bool),
-    Const(Value),
-    Var(VarRef, Span),
-    Input(Span),
-    Concat(Box<Val>, Box<Val>),
-    If(Box<Bool>, Box<Val>, Box<Val>),
-    Index(Box<Val>, Box<Num>, Span),
-    Slice(Box<Val>, Box<Num>, Option<Box<Num>>, Span),
-    Length(Box<Val>, Span),
-    IsEmpty(Box<Val>, Span),
-    IsPresent(Box<Val>, Span),
-    GetOptional(Box<Val>, Span),
-    Host(HostFnRef, Vec<Val>, Span),
-}
-
-/// The closure-compiled root (see `closure.rs`) with its register program; `Tree` for
-/// formats other than NUMBER and BOOLEAN, evaluated by the tree interpreter; `Tiny` for
-/// formulas of at most two operations (`tiny.rs`), with the form to use when it gives up.
-#[derive(Clone)]
 pub(crate) enum Fast {
+    /// A tiny form, and the form it gives way to.
     Tiny(Tiny, Box<Fast>),
-    Num(super::closure::NumF, Option<Arc<Program>>),
-    Bool(super::closure::BoolF, Option<Arc<Program>>),
+    Num(Arc<Program>),
+    Bool(Arc<Program>),
     Tree,
-}
-
-impl std::fmt::Debug for Fast {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Fast::Tiny(..) => "Fast::Tiny",
-            Fast::Num(..) => "Fast::Num",
-            Fast::Bool(..) => "Fast::Bool",
-            Fast::Tree => "Fast::Tree",
-        })
-    }
 }
 
 impl Fast {
     pub(crate) fn of(root: &Val) -> Fast {
-        let (tiny, fast) = match root {
+        let (tiny, program) = match root {
             Val::Num(n) => (
                 Tiny::of_num(n),
-                Fast::Num(super::closure::num(n), Program::of_num(n).map(Arc::new)),
+                Program::of_num(n).map(|p| Fast::Num(Arc::new(p))),
             ),
             Val::Bool(b) => (
                 Tiny::of_bool(b),
-                Fast::Bool(
-                    super::closure::boolean(b),
-                    Program::of_bool(b).map(Arc::new),
-                ),
+                Program::of_bool(b).map(|p| Fast::Bool(Arc::new(p))),
             ),
-            _ => (None, Fast::Tree),
+            _ => (None, None),
         };
+        let general = program.unwrap_or(Fast::Tree);
         match tiny {
-            Some(t) => Fast::Tiny(t, Box::new(fast)),
-            None => fast,
+            Some(t) => Fast::Tiny(t, Box::new(general)),
+            None => general,
         }
     }
 
     /// The form under a tiny one.
-    #[inline(always)]
-    fn general(&self) -> &Fast {
+    #[cfg(test)]
+    pub(crate) fn general(&self) -> &Fast {
         match self {
             Fast::Tiny(_, f) => f,
             f => f,
@@ -192,14 +69,12 @@ impl Fast {
 
 /// A checked formula, ready to evaluate any number of times.
 ///
-/// The evaluation forms (tiny form, register program, closures) are built from the typed
-/// tree on first evaluation, not at check: a load checks every formula of a dataset, and
-/// `rulebook check` evaluates none of them. A plain formula (`check::onepass`) is checked
-/// into its postfix code (`plain`), and its typed tree too is built on first evaluation.
+/// The register program is built from the typed tree on first evaluation, not at check: a
+/// load checks every formula of a dataset, and `rulebook check` evaluates none of them.
 #[derive(Clone)]
 pub struct CompiledFormula {
-    /// The typed tree, or the postfix code it is built from on first use.
-    pub(crate) typed: TypedForm,
+    /// The typed tree, optimised.
+    pub(crate) root: Val,
     pub(crate) fast: std::sync::OnceLock<Fast>,
     pub(crate) format: Format,
     pub(crate) dependencies: Deps,
@@ -248,49 +123,16 @@ impl std::fmt::Debug for Deps {
 pub(crate) struct Ctx<'a> {
     pub(crate) env: &'a dyn ValueEnv,
     pub(crate) input: Option<&'a Value>,
-    /// `input` when it is a NUMBER (read by `value()` in NUMBER trees).
-    pub(crate) input_number: Option<Number>,
 }
 
 impl<'a> Ctx<'a> {
     #[inline]
     fn new(env: &'a dyn ValueEnv, input: Option<&'a Value>) -> Self {
-        let input_number = match input {
-            Some(Value::Number(n)) => Some(*n),
-            _ => None,
-        };
-        Ctx {
-            env,
-            input,
-            input_number,
-        }
+        Ctx { env, input }
     }
 }
 
-/// A formula's typed tree as the checker made it, or a plain formula's postfix code with
-/// the tree built from it on first use (boxed: most formulas of a load are never
-/// evaluated, and a compiled formula stays small; the code is in place, so that a plain
-/// formula costs no allocation beside its code's).
-#[derive(Clone, Debug)]
-pub(crate) enum TypedForm {
-    Tree(Val),
-    Plain(Plain, std::sync::OnceLock<Box<Val>>),
-}
-
-impl TypedForm {
-    /// A checked tree, optimised.
-    pub(crate) fn tree(mut root: Val) -> TypedForm {
-        optimize(&mut root);
-        TypedForm::Tree(root)
-    }
-
-    /// A plain formula's code, its tree to be built on first use.
-    pub(crate) fn plain(code: Plain) -> TypedForm {
-        TypedForm::Plain(code, std::sync::OnceLock::new())
-    }
-}
-
-/// Printed with its typed tree (built if it was not yet), whichever way it was checked.
+/// Printed with its typed tree.
 impl std::fmt::Debug for CompiledFormula {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CompiledFormula")
@@ -304,18 +146,10 @@ impl std::fmt::Debug for CompiledFormula {
 }
 
 impl CompiledFormula {
-    /// The typed tree, built from the postfix code on first use.
+    /// The typed tree.
     #[inline]
     pub(crate) fn root(&self) -> &Val {
-        match &self.typed {
-            TypedForm::Tree(root) => root,
-            TypedForm::Plain(code, tree) => tree.get_or_init(|| {
-                let tree = code.tree(self.span.file);
-                let mut root = tree.unwrap_or(Val::Num(Num::Const(Number::ZERO)));
-                optimize(&mut root);
-                Box::new(root)
-            }),
-        }
+        &self.root
     }
 
     /// The evaluation form, built on first use.
@@ -345,14 +179,13 @@ impl CompiledFormula {
         self.span
     }
 
-    /// How the formula is evaluated first: `"tiny"`, `"program"` (register program),
-    /// `"closures"` or `"tree"`. For measurements (docs/performance.md), not behaviour.
+    /// How the formula is evaluated first: `"tiny"`, `"program"` (register program) or
+    /// `"tree"`. For measurements (docs/performance.md), not behaviour.
     #[doc(hidden)]
     pub fn evaluation_form(&self) -> &'static str {
         match self.fast() {
             Fast::Tiny(..) => "tiny",
-            Fast::Num(_, Some(_)) | Fast::Bool(_, Some(_)) => "program",
-            Fast::Num(_, None) | Fast::Bool(_, None) => "closures",
+            Fast::Num(_) | Fast::Bool(_) => "program",
             Fast::Tree => "tree",
         }
     }
@@ -368,49 +201,33 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<Value, EvalError> {
         let fast = match self.fast() {
-            Fast::Tiny(t, f) => {
+            Fast::Tiny(t, general) => {
                 if let Some(i) = t.number(env, input) {
                     return Ok(Value::Number(Number::Int(i)));
                 }
                 if let Some(b) = t.boolean(env, input) {
                     return Ok(Value::Boolean(b));
                 }
-                &**f
+                &**general
             }
             f => f,
         };
-        match fast {
-            Fast::Num(_, Some(p)) => {
-                if let Some(n) = p.number(env, input) {
-                    return Ok(Value::Number(n));
-                }
-            }
-            Fast::Bool(_, Some(p)) => {
-                if let Some(b) = p.boolean(env, input) {
-                    return Ok(Value::Boolean(b));
-                }
-            }
-            _ => {}
-        }
-        self.eval_closures(&DynEnv(env), input)
-    }
-
-    /// Evaluates with the closure tree (no register program): what [`Self::eval`] falls
-    /// back to, and the path that reports errors.
-    #[doc(hidden)]
-    #[inline(never)]
-    pub fn eval_closures(
-        &self,
-        env: &dyn ValueEnv,
-        input: Option<&Value>,
-    ) -> Result<Value, EvalError> {
-        let cx = Ctx::new(env, input);
-        let r = match self.fast().general() {
-            Fast::Num(f, _) => f(&cx).map(Value::Number),
-            Fast::Bool(f, _) => f(&cx).map(Value::Boolean),
-            Fast::Tiny(..) | Fast::Tree => cx.val(self.root()),
+        let stop = match fast {
+            Fast::Tiny(..) => Stop::Beyond,
+            Fast::Num(p) => match p.number(env, input) {
+                Ok(n) => return Ok(Value::Number(n)),
+                Err(stop) => stop,
+            },
+            Fast::Bool(p) => match p.boolean(env, input) {
+                Ok(b) => return Ok(Value::Boolean(b)),
+                Err(stop) => stop,
+            },
+            Fast::Tree => Stop::Beyond,
         };
-        r.map_err(|e| self.finish(*e))
+        match stop {
+            Stop::Failed(e) => Err(self.finish(*e)),
+            Stop::Beyond => self.eval_tree(env, input),
+        }
     }
 
     /// Evaluates a NUMBER formula without building a [`Value`] (errors if the formula is not
@@ -422,33 +239,34 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
         let fast = match self.fast() {
-            Fast::Tiny(t, f) => {
+            Fast::Tiny(t, general) => {
                 if let Some(i) = t.number(env, input) {
                     return Ok(Number::Int(i));
                 }
-                &**f
+                &**general
             }
             f => f,
         };
-        if let Fast::Num(_, Some(p)) = fast {
-            if let Some(n) = p.number(env, input) {
-                return Ok(n);
+        if let Fast::Num(p) = fast {
+            match p.number(env, input) {
+                Ok(n) => return Ok(n),
+                Err(Stop::Failed(e)) => return Err(self.finish(*e)),
+                Err(Stop::Beyond) => {}
             }
         }
-        self.eval_number_closures(&DynEnv(env), input)
+        self.eval_number_tree(&DynEnv(env), input)
     }
 
     #[inline(never)]
-    fn eval_number_closures(
+    fn eval_number_tree(
         &self,
         env: &dyn ValueEnv,
         input: Option<&Value>,
     ) -> Result<Number, EvalError> {
         let cx = Ctx::new(env, input);
-        let r = match (self.fast().general(), self.root()) {
-            (Fast::Num(f, _), _) => f(&cx),
-            (_, Val::Num(n)) => cx.num(n),
-            (_, other) => match cx.val(other) {
+        let r = match self.root() {
+            Val::Num(n) => cx.num(n),
+            other => match cx.val(other) {
                 Ok(Value::Number(n)) => Ok(n),
                 Ok(v) => Err(Box::new(EvalError::new(
                     NO_VALUE,
@@ -468,33 +286,30 @@ impl CompiledFormula {
         input: Option<&Value>,
     ) -> Result<bool, EvalError> {
         let fast = match self.fast() {
-            Fast::Tiny(t, f) => {
+            Fast::Tiny(t, general) => {
                 if let Some(b) = t.boolean(env, input) {
                     return Ok(b);
                 }
-                &**f
+                &**general
             }
             f => f,
         };
-        if let Fast::Bool(_, Some(p)) = fast {
-            if let Some(b) = p.boolean(env, input) {
-                return Ok(b);
+        if let Fast::Bool(p) = fast {
+            match p.boolean(env, input) {
+                Ok(b) => return Ok(b),
+                Err(Stop::Failed(e)) => return Err(self.finish(*e)),
+                Err(Stop::Beyond) => {}
             }
         }
-        self.eval_bool_closures(&DynEnv(env), input)
+        self.eval_bool_tree(&DynEnv(env), input)
     }
 
     #[inline(never)]
-    fn eval_bool_closures(
-        &self,
-        env: &dyn ValueEnv,
-        input: Option<&Value>,
-    ) -> Result<bool, EvalError> {
+    fn eval_bool_tree(&self, env: &dyn ValueEnv, input: Option<&Value>) -> Result<bool, EvalError> {
         let cx = Ctx::new(env, input);
-        let r = match (self.fast().general(), self.root()) {
-            (Fast::Bool(f, _), _) => f(&cx),
-            (_, Val::Bool(b)) => cx.boolean(b),
-            (_, other) => match cx.val(other) {
+        let r = match self.root() {
+            Val::Bool(b) => cx.boolean(b),
+            other => match cx.val(other) {
                 Ok(Value::Boolean(b)) => Ok(b),
                 Ok(v) => Err(Box::new(EvalError::new(
                     NO_VALUE,
@@ -506,9 +321,10 @@ impl CompiledFormula {
         r.map_err(|e| self.finish(*e))
     }
 
-    /// Evaluates with the tree interpreter only (no closures): the reference the closure
-    /// compilation is tested against.
+    /// Evaluates with the tree interpreter only (no register program): the oracle the
+    /// programs are tested against.
     #[doc(hidden)]
+    #[inline(never)]
     pub fn eval_tree<E: ValueEnv + ?Sized>(
         &self,
         env: &E,
@@ -543,275 +359,6 @@ impl<E: ValueEnv + ?Sized> ValueEnv for DynEnv<'_, E> {
     fn call_host(&self, function: HostFnRef, args: &[Value]) -> Result<Value, EvalError> {
         self.0.call_host(function, args)
     }
-}
-
-#[inline(always)]
-fn apply(op: NumOp, a: Number, b: Number) -> super::number::NumResult {
-    match op {
-        NumOp::Add => a.checked_add(b),
-        NumOp::Sub => a.checked_sub(b),
-        NumOp::Mul => a.checked_mul(b),
-        NumOp::Div => a.checked_div(b),
-        NumOp::Rem => a.checked_rem(b),
-        NumOp::Pow => a.pow(b),
-    }
-}
-
-#[inline(always)]
-pub(crate) fn compare(op: CmpOp, o: Ordering) -> bool {
-    match op {
-        CmpOp::Lt => o == Ordering::Less,
-        CmpOp::Gt => o == Ordering::Greater,
-        CmpOp::Le => o != Ordering::Greater,
-        CmpOp::Ge => o != Ordering::Less,
-    }
-}
-
-/// `a op b`, extending a left fold instead of nesting when `a` is one.
-/// Only operators of one precedence level are chained (`a+b-c`, `a*b/c`), so mixed
-/// patterns keep their specialised forms (`floor((x-10)/2)`).
-pub(crate) fn chain(op: NumOp, a: Num, b: Num, span: Span) -> Num {
-    let additive = |o: NumOp| matches!(o, NumOp::Add | NumOp::Sub);
-    match a {
-        Num::Chain(first, mut rest)
-            if rest
-                .last()
-                .is_some_and(|(o, _, _)| additive(*o) == additive(op)) =>
-        {
-            rest.push((op, b, span));
-            Num::Chain(first, rest)
-        }
-        Num::Bin(op1, a1, b1, s1) if additive(op1) == additive(op) => {
-            Num::Chain(a1, chain_rest((op1, *b1, s1), (op, b, span)))
-        }
-        // The specialised forms below stand for `Bin`s of a variable (see the last arm):
-        // chained, they become what the `Bin` would have.
-        Num::BinVC(op1, v, vs, c, s1) if additive(op1) == additive(op) => Num::Chain(
-            Box::new(Num::Var(v, vs)),
-            chain_rest((op1, Num::Const(c), s1), (op, b, span)),
-        ),
-        Num::BinVV(op1, v, vs, w, ws, s1) if additive(op1) == additive(op) => Num::Chain(
-            Box::new(Num::Var(v, vs)),
-            chain_rest((op1, Num::Var(w, ws), s1), (op, b, span)),
-        ),
-        // What `optimize` would make of `Bin(op, a, b)`, made now rather than boxed and then
-        // rewritten.
-        Num::Var(v, vs) => match b {
-            Num::Const(c) => Num::BinVC(op, v, vs, c, span),
-            Num::Var(w, ws) => Num::BinVV(op, v, vs, w, ws, span),
-            b => Num::Bin(op, Box::new(Num::Var(v, vs)), Box::new(b), span),
-        },
-        a => Num::Bin(op, Box::new(a), Box::new(b), span),
-    }
-}
-
-/// The NUMBER operator of an arithmetic `op`.
-pub(crate) fn num_op(op: BinaryOp) -> Option<NumOp> {
-    Some(match op {
-        BinaryOp::Add => NumOp::Add,
-        BinaryOp::Sub => NumOp::Sub,
-        BinaryOp::Mul => NumOp::Mul,
-        BinaryOp::Div => NumOp::Div,
-        BinaryOp::Rem => NumOp::Rem,
-        BinaryOp::Pow => NumOp::Pow,
-        _ => return None,
-    })
-}
-
-/// The comparison of `<`, `>`, `<=` or `>=`.
-pub(crate) fn cmp_op(op: BinaryOp) -> Option<CmpOp> {
-    Some(match op {
-        BinaryOp::Lt => CmpOp::Lt,
-        BinaryOp::Gt => CmpOp::Gt,
-        BinaryOp::Le => CmpOp::Le,
-        BinaryOp::Ge => CmpOp::Ge,
-        _ => return None,
-    })
-}
-
-/// The comparison `a op b`, specialised as `optimize` would (`var op constant`).
-pub(crate) fn comparison(op: CmpOp, a: Num, b: Num) -> Bool {
-    match (a, b) {
-        (Num::Var(v, vs), Num::Const(c)) => Bool::CmpVC(op, v, vs, c),
-        (a, b) => Bool::Cmp(op, Box::new(a), Box::new(b)),
-    }
-}
-
-/// `-n` (the node of `-x` at `span`): a constant is negated now unless that overflows.
-pub(crate) fn negate(n: Num, span: Span) -> Num {
-    match n {
-        Num::Const(c) => match c.checked_neg() {
-            Ok(r) => Num::Const(r),
-            Err(_) => Num::Neg(Box::new(Num::Const(c)), span),
-        },
-        n => Num::Neg(Box::new(n), span),
-    }
-}
-
-/// What [`chain`] does when `a` is a chain it extends, done in place (without moving `a`,
-/// a long formula's accumulated node): appends `op b` and returns `Ok`; otherwise gives `b`
-/// back.
-pub(crate) fn extend_chain(a: &mut Num, op: NumOp, b: Num, span: Span) -> Result<(), Num> {
-    let additive = |o: NumOp| matches!(o, NumOp::Add | NumOp::Sub);
-    match a {
-        Num::Chain(_, rest)
-            if rest
-                .last()
-                .is_some_and(|(o, _, _)| additive(*o) == additive(op)) =>
-        {
-            rest.push((op, b, span));
-            Ok(())
-        }
-        _ => Err(b),
-    }
-}
-
-/// The operations of a new chain, with room for a few more.
-fn chain_rest(first: (NumOp, Num, Span), second: (NumOp, Num, Span)) -> Vec<(NumOp, Num, Span)> {
-    let mut rest = Vec::with_capacity(8);
-    rest.push(first);
-    rest.push(second);
-    rest
-}
-
-/// Rewrites a checked tree for speed, in place: folds constant arithmetic (when it
-/// succeeds; a failing constant is left to fail at evaluation, on its span) and specialises
-/// operators whose operands are variables and constants.
-pub(crate) fn optimize(v: &mut Val) {
-    match v {
-        Val::Num(n) => opt_num(n),
-        Val::Bool(b) => opt_bool(b),
-        Val::If(c, t, f) => {
-            opt_bool(c);
-            optimize(t);
-            optimize(f);
-        }
-        Val::Concat(a, b) => {
-            optimize(a);
-            optimize(b);
-        }
-        _ => {}
-    }
-}
-
-fn opt_num(n: &mut Num) {
-    let folded = match n {
-        Num::Bin(op, a, b, span) => {
-            opt_num(a);
-            opt_num(b);
-            match (&**a, &**b) {
-                (Num::Const(x), Num::Const(y)) => apply(*op, *x, *y).ok().map(Num::Const),
-                (Num::Var(v, vs), Num::Const(c)) => Some(Num::BinVC(*op, *v, *vs, *c, *span)),
-                (Num::Var(v, vs), Num::Var(w, ws)) => {
-                    Some(Num::BinVV(*op, *v, *vs, *w, *ws, *span))
-                }
-                _ => None,
-            }
-        }
-        Num::Chain(first, rest) => {
-            opt_num(first);
-            for (_, x, _) in rest.iter_mut() {
-                opt_num(x);
-            }
-            // Room reserved for operations that did not come (a guess made while reading)
-            // is given back: the compiled formula lives as long as its dataset.
-            if rest.capacity() > rest.len() + 8 {
-                rest.shrink_to_fit();
-            }
-            None
-        }
-        Num::Neg(x, _) => {
-            opt_num(x);
-            match &**x {
-                Num::Const(c) => c.checked_neg().ok().map(Num::Const),
-                _ => None,
-            }
-        }
-        Num::Fn1(_, x, _) => {
-            opt_num(x);
-            None
-        }
-        Num::Max(xs) | Num::Min(xs) => {
-            xs.iter_mut().for_each(opt_num);
-            None
-        }
-        Num::If(c, t, f) => {
-            opt_bool(c);
-            opt_num(t);
-            opt_num(f);
-            None
-        }
-        Num::Val(v, _) => {
-            optimize(v);
-            None
-        }
-        _ => None,
-    };
-    if let Some(f) = folded {
-        *n = f;
-    }
-}
-
-fn opt_bool(b: &mut Bool) {
-    let folded = match b {
-        Bool::Not(x) => {
-            opt_bool(x);
-            None
-        }
-        Bool::And(x, y) | Bool::Or(x, y) => {
-            opt_bool(x);
-            opt_bool(y);
-            None
-        }
-        Bool::Cmp(op, x, y) => {
-            opt_num(x);
-            opt_num(y);
-            match (&**x, &**y) {
-                (Num::Var(v, vs), Num::Const(c)) => Some(Bool::CmpVC(*op, *v, *vs, *c)),
-                _ => None,
-            }
-        }
-        Bool::NumEq(_, x, y) => {
-            opt_num(x);
-            opt_num(y);
-            None
-        }
-        Bool::Eq(_, x, y) => {
-            optimize(x);
-            optimize(y);
-            None
-        }
-        Bool::If(c, t, f) => {
-            opt_bool(c);
-            opt_bool(t);
-            opt_bool(f);
-            None
-        }
-        Bool::Val(v, _) => {
-            optimize(v);
-            None
-        }
-        _ => None,
-    };
-    if let Some(f) = folded {
-        *b = f;
-    }
-}
-
-/// `apply` with the error located at `span`.
-pub(crate) fn apply_located(op: NumOp, a: Number, b: Number, span: Span) -> R<Number> {
-    apply(op, a, b).map_err(|e| arith(e, span))
-}
-
-/// A boxed error at `span`.
-#[cold]
-#[inline(never)]
-pub(crate) fn err_box(
-    code: crate::diagnostic::Code,
-    msg: impl Into<String>,
-    span: Span,
-) -> Box<EvalError> {
-    Box::new(EvalError::new(code, msg).at(span))
 }
 
 #[cold]
@@ -865,16 +412,7 @@ impl Ctx<'_> {
                 let b = self.env.number(*w).map_err(|e| located(e, *wspan))?;
                 apply(*op, a, b).map_err(|e| arith(e, *span))
             }
-            Num::Fn1(f, x, span) => {
-                let x = self.num(x)?;
-                match f {
-                    NumFn::Abs => x.abs(),
-                    NumFn::Ceil => Ok(x.ceil()),
-                    NumFn::Floor => Ok(x.floor()),
-                    NumFn::Round => x.round(),
-                }
-                .map_err(|e| arith(e, *span))
-            }
+            Num::Fn1(f, x, span) => f.apply(self.num(x)?).map_err(|e| arith(e, *span)),
             Num::Max(xs) => self.fold(xs, |acc, x| x >= acc),
             Num::Min(xs) => self.fold(xs, |acc, x| x < acc),
             Num::If(c, t, f) => {
@@ -1123,22 +661,5 @@ mod tests {
     fn compiled_formulas_can_be_shared_between_threads() {
         fn shareable<T: Send + Sync + Clone>() {}
         shareable::<super::CompiledFormula>();
-    }
-
-    /// A plain formula's code sits in its compiled formula, beside the typed tree's room:
-    /// that costs the compiled formula no size (every modifier of a load holds one).
-    #[test]
-    fn a_plain_formula_is_no_larger_than_a_tree() {
-        assert_eq!(
-            std::mem::size_of::<super::TypedForm>(),
-            std::mem::size_of::<super::Val>()
-        );
-        assert!(std::mem::size_of::<super::CompiledFormula>() <= 208);
-    }
-
-    /// A step of a plain formula's code is four words of 32 bits (its operation and span).
-    #[test]
-    fn a_plain_step_is_sixteen_bytes() {
-        assert_eq!(std::mem::size_of::<super::PlainStep>(), 16);
     }
 }

@@ -2,7 +2,7 @@
 //! used by `rulebook eval`, the conformance runner, benches and tests. The real loader and
 //! solver implement the traits over their own scoped stores.
 
-use super::check::{CheckEnv, FunctionRef, Scalar, VarRef};
+use super::check::{CheckEnv, FunctionRef, VarRef};
 use super::eval::{EvalError, NO_VALUE, ValueEnv};
 use super::format::Format;
 use super::function::FunctionRegistry;
@@ -23,15 +23,6 @@ pub struct MapEnv {
     defaults: HashMap<Format, Value>,
     /// User functions.
     pub functions: FunctionRegistry,
-}
-
-/// The [`Scalar`] kind of `format`, if it has one.
-fn scalar(format: &Format) -> Option<Scalar> {
-    match format {
-        Format::Number => Some(Scalar::Number),
-        Format::Boolean => Some(Scalar::Boolean),
-        _ => None,
-    }
 }
 
 impl MapEnv {
@@ -152,11 +143,6 @@ impl indexmap::Equivalent<Key> for KeyStr<'_> {
 }
 
 impl CheckEnv for MapEnv {
-    fn scalar_variable(&self, name: &str) -> Option<(VarRef, Scalar)> {
-        let (i, format) = self.find(name)?;
-        Some((VarRef(u32::try_from(i).ok()?), scalar(format)?))
-    }
-
     fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
         let (i, f) = self.find(name)?;
         let f = match f {
@@ -260,15 +246,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scalar_look_ups_follow_redefinitions() {
+    fn look_ups_follow_redefinitions() {
         let mut env = MapEnv::new();
         let v = env.define("Flag", Format::Number, None);
         env.define("Text", Format::String, None);
-        assert_eq!(env.scalar_variable("flag"), Some((v, Scalar::Number)));
+        assert_eq!(env.variable("flag"), Some((v, Format::Number)));
         env.define("FLAG", Format::Boolean, None);
-        assert_eq!(env.scalar_variable("Flag"), Some((v, Scalar::Boolean)));
-        assert_eq!(env.scalar_variable("Text"), None);
-        assert_eq!(env.scalar_variable("Nope"), None);
+        assert_eq!(env.variable("Flag"), Some((v, Format::Boolean)));
+        assert_eq!(env.variable("Nope"), None);
     }
 
     #[test]
@@ -288,19 +273,6 @@ mod tests {
         }
         for (i, n) in names.iter().enumerate() {
             let want = Some((VarRef(i as u32), Format::Number));
-            let scalar = Some((VarRef(i as u32), Scalar::Number));
-            for spelling in [
-                n.to_string(),
-                n.to_ascii_uppercase(),
-                n.to_ascii_lowercase(),
-            ] {
-                assert_eq!(env.scalar_variable(&spelling), scalar, "{spelling}");
-                assert_eq!(
-                    env.scalar_variable_ascii(spelling.as_bytes()),
-                    scalar,
-                    "{spelling}"
-                );
-            }
             assert_eq!(env.variable(n), want, "{n}");
             assert_eq!(env.variable(&n.to_ascii_uppercase()), want, "{n}");
             assert_eq!(env.variable(&n.to_ascii_lowercase()), want, "{n}");
@@ -316,7 +288,6 @@ mod tests {
             "t01 ",
         ] {
             assert_eq!(env.variable(n), None, "{n}");
-            assert_eq!(env.scalar_variable_ascii(n.as_bytes()), None, "{n}");
         }
         // Redefining in another case keeps one variable.
         assert_eq!(env.define("SCORE", Format::Boolean, None), VarRef(3));

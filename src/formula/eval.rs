@@ -1,6 +1,6 @@
 //! Evaluation: the value environment a caller implements, and evaluation errors.
 
-use super::check::{HostFnRef, VarRef};
+use super::ir::{HostFnRef, VarRef};
 use super::number::{ArithmeticError, Number};
 use super::value::Value;
 use crate::diagnostic::{Code, Diagnostic};

@@ -24,7 +24,7 @@ pub const INVALID_ARG_REFERENCE: Code = Code {
 };
 
 /// The built-in functions of the reference besides the one-argument NUMBER ones
-/// (`compile::NumFn::ALL`), lower-case.
+/// (`ir::NumFn::ALL`), lower-case.
 const OTHER_BUILTINS: &[&str] = &[
     "max",
     "min",
@@ -41,7 +41,7 @@ const OTHER_BUILTINS: &[&str] = &[
 /// The built-in functions of the reference, lower-case: the one list that completion,
 /// "did you mean" and [`is_builtin`] read.
 pub fn builtin_names() -> impl Iterator<Item = &'static str> {
-    crate::formula::compile::NumFn::ALL
+    crate::formula::ir::NumFn::ALL
         .into_iter()
         .map(|f| f.name())
         .chain(OTHER_BUILTINS.iter().copied())

@@ -5,12 +5,6 @@
 //! 1. **parse** — `parse_formula(text, file, offset)` → [`ast::Formula`] (a flat tree, read
 //!    through [`ast::Expr`] views) plus diagnostics
 //!    (`P` codes; the parser lives in `parse`).
-//!    A plain formula (ASCII names, numbers, operators written without spaces,
-//!    parentheses, the built-ins `abs ceil floor round max min if value`, NUMBER and
-//!    BOOLEAN variables; about half of the formulas in PCGen's shipped data, the rest being
-//!    nearly all `input(...)` and user-function calls) can instead be parsed and checked in
-//!    one pass, [`parse_check_plain`], which builds no tree and answers `None` for anything
-//!    else (then parse and check it); the loader tries it first.
 //! 2. **check** — [`check()`]`(formula, env, asserted, input)` infers and verifies the format
 //!    of every node once, at load, against a [`CheckEnv`] the caller implements (the loader
 //!    resolves names by scope and hands out opaque [`VarRef`]s), and compiles it. All
@@ -25,10 +19,9 @@
 //!
 //! NUMBER and BOOLEAN formulas compile to short register programs (`compile/program.rs`:
 //! `i64` mantissa + decimal scale, fused ops, variable reads inlined through the generic
-//! env) that answer almost every evaluation; when a program cannot (an error, a value
-//! outside its fast paths), the typed closures (`closure.rs`) evaluate again and report the
-//! error with its code and span. Other formats use a typed tree (`compile.rs`).
-//! `docs/performance.md` has the measurements.
+//! env) that report their own errors, each op carrying its node's span. Other formats,
+//! the trees a program cannot hold and the values beyond its registers go to the tree
+//! interpreter (`compile.rs`), the oracle the programs are tested against.
 //!
 //! [`MapEnv`] is a ready-made name → value environment (both traits) for tools and tests;
 //! [`check_with_args`] checks a formula with `arg(n)` bound (testing user function bodies).
@@ -76,7 +69,6 @@
 
 pub mod ast;
 pub mod check;
-mod closure;
 pub mod compile;
 pub mod convert;
 pub mod dice;
@@ -84,6 +76,7 @@ pub mod env;
 pub mod eval;
 pub mod format;
 pub mod function;
+pub(crate) mod ir;
 pub mod number;
 pub mod parse;
 pub mod print;
@@ -92,8 +85,8 @@ mod testing;
 pub mod value;
 
 pub use check::{
-    CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, Scalar, VarRef,
-    check, check_with_args, parse_check_plain,
+    CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, VarRef, check,
+    check_with_args,
 };
 pub use compile::CompiledFormula;
 pub use dice::Dice;

@@ -13,7 +13,7 @@ use crate::formula::ast::{Expr, ExprKind, Formula};
 use crate::formula::check::WRONG_ARITY;
 use crate::formula::{
     CheckEnv, CompiledFormula, Format, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature,
-    Scalar, VarRef, check, parse_check_plain,
+    VarRef, check,
 };
 use crate::name::{Name, closest};
 use crate::source::Span;
@@ -256,16 +256,6 @@ impl<'a> ScopeEnv<'a> {
 }
 
 impl CheckEnv for ScopeEnv<'_> {
-    fn scalar_variable(&self, name: &str) -> Option<(VarRef, Scalar)> {
-        let (var, v) = self.visible(name)?;
-        let scalar = match v.format {
-            Format::Number => Scalar::Number,
-            Format::Boolean => Scalar::Boolean,
-            _ => return None,
-        };
-        Some((var, scalar))
-    }
-
     fn variable(&self, name: &str) -> Option<(VarRef, Format)> {
         let (var, v) = self.visible(name)?;
         Some((var, v.format.clone()))
@@ -382,9 +372,8 @@ pub(crate) fn check_all(b: &mut Builder<'_>) {
     }
 }
 
-/// Parses and checks one formula (`text` at `span`) in `scope` for a result of `format`:
-/// in one pass when it is plain (`formula::parse_check_plain`), else as a tree. Syntax
-/// problems go to `b`; problems of the check come back.
+/// Parses and checks one formula (`text` at `span`) in `scope` for a result of `format`.
+/// Syntax problems go to `b`; problems of the check come back.
 fn check_one(
     b: &mut Builder<'_>,
     text: &str,
@@ -392,21 +381,6 @@ fn check_one(
     scope: ScopeId,
     format: &Format,
 ) -> Result<CompiledFormula, Vec<Diagnostic>> {
-    let env = ScopeEnv::new(&b.ds, scope);
-    if let Some(compiled) =
-        parse_check_plain(text, span.file, span.start, &env, format, Some(format))
-    {
-        let far = env.far.take();
-        if !far.is_empty() {
-            // The spans of the names PCGen cannot see are in the tree (rarely needed).
-            if let (Some(formula), _) = parse(text, span) {
-                far_warnings(b, &formula, far, scope);
-            }
-        }
-        return Ok(compiled);
-    }
-    // The usual way, with an environment of its own (the one-pass check may have asked
-    // about some of the names already).
     let (formula, diags) = parse(text, span);
     b.diags.extend(diags);
     let Some(formula) = formula else {

@@ -95,13 +95,13 @@ proptest! {
                 if let Ok(c) = check(&formula, &env, &format, Some(&Format::Number)) {
                     let a = c.eval(&env, Some(&input));
                     let b = c.eval_tree(&env, Some(&input));
-                    // Closures and tree agree here too.
+                    // The register program and the tree agree here too.
                     match (&a, &b) {
                         (Ok(x), Ok(y)) => prop_assert_eq!(x.to_string(), y.to_string()),
                         (Err(x), Err(y)) => prop_assert_eq!(x.code, y.code),
                         _ => prop_assert!(false, "{text}: {a:?} vs {b:?}"),
                     }
-                    // The typed entry points (tiny forms, register programs) agree too.
+                    // The typed entry points agree too.
                     let typed = match format {
                         Format::Number => Some(c.eval_number(&env, Some(&input)).map(Value::Number)),
                         Format::Boolean => Some(c.eval_bool(&env, Some(&input)).map(Value::Boolean)),

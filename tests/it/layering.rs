@@ -143,11 +143,24 @@ fn module_of(src: &Path, file: &Path) -> Vec<String> {
 struct Uses {
     module: Vec<String>,
     found: Vec<(String, usize)>,
+    /// The same uses as paths from the crate root, outside test-only code.
+    paths: Vec<Vec<String>>,
+    /// How many `#[cfg(test)]` modules the visit is inside (a whole file counts when it says
+    /// `#![cfg(test)]`).
+    in_test: usize,
+}
+
+/// Whether `attrs` hold `cfg(test)`.
+fn test_only(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
+    })
 }
 
 impl Uses {
-    /// The top-level module `segments` (a path as written, from the file's `module`) names.
-    fn resolve(&self, segments: &[String]) -> Option<String> {
+    /// The path `segments` names, from the crate root (`None` for a path not starting at
+    /// `crate`, `super` or `self`).
+    fn absolute(&self, segments: &[String]) -> Option<Vec<String>> {
         let mut at = self.module.clone();
         let mut rest = segments;
         match rest.first()?.as_str() {
@@ -169,7 +182,8 @@ impl Uses {
             }
             _ => return None,
         }
-        at.first().cloned().or_else(|| rest.first().cloned())
+        at.extend(rest.iter().cloned());
+        Some(at)
     }
 
     fn tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree, line: usize) {
@@ -187,19 +201,24 @@ impl Uses {
             }
             syn::UseTree::Name(n) => self.leaf(prefix, n.ident.to_string(), line),
             syn::UseTree::Rename(r) => self.leaf(prefix, r.ident.to_string(), line),
-            syn::UseTree::Glob(_) => {
-                if let Some(m) = self.resolve(prefix) {
-                    self.found.push((m, line));
-                }
-            }
+            syn::UseTree::Glob(_) => self.record(prefix, line),
         }
     }
 
     fn leaf(&mut self, prefix: &[String], name: String, line: usize) {
         let mut path = prefix.to_vec();
         path.push(name);
-        if let Some(m) = self.resolve(&path) {
-            self.found.push((m, line));
+        self.record(&path, line);
+    }
+
+    fn record(&mut self, segments: &[String], line: usize) {
+        if let Some(path) = self.absolute(segments) {
+            if let Some(m) = path.first() {
+                self.found.push((m.clone(), line));
+            }
+            if self.in_test == 0 {
+                self.paths.push(path);
+            }
         }
     }
 }
@@ -211,34 +230,42 @@ impl<'ast> syn::visit::Visit<'ast> for Uses {
     }
 
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        let test = usize::from(test_only(&item.attrs));
         self.module.push(item.ident.to_string());
+        self.in_test += test;
         syn::visit::visit_item_mod(self, item);
+        self.in_test -= test;
         self.module.pop();
     }
 
     fn visit_path(&mut self, path: &'ast syn::Path) {
         let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
         if segments.len() > 1 {
-            if let Some(m) = self.resolve(&segments) {
-                let line = path.segments[0].ident.span().start().line;
-                self.found.push((m, line));
-            }
+            let line = path.segments[0].ident.span().start().line;
+            self.record(&segments, line);
         }
         syn::visit::visit_path(self, path);
     }
 }
 
-/// The top-level modules a file of `src/` uses, each with a line that uses it.
-fn uses(src: &Path, file: &Path) -> Vec<(String, usize)> {
+/// What a file of `src/` uses, read.
+fn read_uses(src: &Path, file: &Path) -> Uses {
     let text = std::fs::read_to_string(file).unwrap();
     let ast = syn::parse_file(&text)
         .unwrap_or_else(|e| panic!("{}: not Rust syn can read: {e}", file.display()));
     let mut uses = Uses {
         module: module_of(src, file),
         found: Vec::new(),
+        paths: Vec::new(),
+        in_test: usize::from(test_only(&ast.attrs)),
     };
     syn::visit::Visit::visit_file(&mut uses, &ast);
-    uses.found
+    uses
+}
+
+/// The top-level modules a file of `src/` uses, each with a line that uses it.
+fn uses(src: &Path, file: &Path) -> Vec<(String, usize)> {
+    read_uses(src, file).found
 }
 
 #[test]
@@ -267,6 +294,102 @@ fn layers_only_use_earlier_layers() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Inside `src/formula`, the modules (`ast`, `parse`, `check`, `ir`, `compile`, `eval`, …,
+/// each with its sub-modules) use one another without a circle: the typed IR sits below the
+/// checker that produces it and the evaluators that consume it, so each can be read and
+/// changed on its own. The module file `formula/mod.rs`, which only re-exports, is left out.
+#[test]
+fn the_formula_modules_use_one_another_without_a_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut list = Vec::new();
+    files(&src.join("formula"), &mut list);
+    let mut edges: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for file in list {
+        let uses = read_uses(&src, &file);
+        let Some(from) = uses.module.get(1).cloned() else {
+            continue;
+        };
+        for path in &uses.paths {
+            if path.first().is_some_and(|m| m == "formula") {
+                if let Some(to) = path.get(1).filter(|to| **to != from) {
+                    edges.entry(from.clone()).or_default().insert(to.clone());
+                }
+            }
+        }
+    }
+    let circle = circle_in(&edges);
+    assert!(
+        circle.is_empty(),
+        "src/formula has an import circle: {}",
+        circle.join(" -> ")
+    );
+}
+
+/// A circle of `edges` (its modules, the first repeated at the end), or nothing.
+fn circle_in(
+    edges: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Vec<String> {
+    fn walk(
+        at: &str,
+        edges: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        done: &mut std::collections::BTreeSet<String>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = stack.iter().position(|m| m == at) {
+            let mut circle = stack[i..].to_vec();
+            circle.push(at.to_owned());
+            return Some(circle);
+        }
+        if !done.insert(at.to_owned()) {
+            return None;
+        }
+        stack.push(at.to_owned());
+        for next in edges.get(at).into_iter().flatten() {
+            if let Some(c) = walk(next, edges, done, stack) {
+                return Some(c);
+            }
+        }
+        stack.pop();
+        None
+    }
+    let mut done = std::collections::BTreeSet::new();
+    edges
+        .keys()
+        .find_map(|m| walk(m, edges, &mut done, &mut Vec::new()))
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_circle_is_found_and_a_chain_is_not() {
+    let graph = |pairs: &[(&str, &str)]| {
+        let mut g: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+            Default::default();
+        for (a, b) in pairs {
+            g.entry((*a).to_owned())
+                .or_default()
+                .insert((*b).to_owned());
+        }
+        g
+    };
+    assert!(
+        circle_in(&graph(&[
+            ("check", "ir"),
+            ("compile", "ir"),
+            ("check", "compile")
+        ]))
+        .is_empty()
+    );
+    assert_eq!(
+        circle_in(&graph(&[
+            ("check", "compile"),
+            ("compile", "eval"),
+            ("eval", "check")
+        ])),
+        ["check", "compile", "eval", "check"]
+    );
 }
 
 /// The reader itself: what the old line scan missed is seen.

@@ -8,8 +8,8 @@ use super::{
 };
 use crate::diagnostic::Diagnostic;
 use crate::formula::ast::{Args, Expr};
-use crate::formula::compile::{Bool, Num, NumFn, Val};
 use crate::formula::format::Format;
+use crate::formula::ir::{Bool, Num, NumFn, Val};
 use crate::formula::number::Number;
 use crate::source::Span;
 

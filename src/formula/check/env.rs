@@ -6,18 +6,9 @@ use crate::diagnostic::Diagnostic;
 use crate::formula::ast::{Args, Expr, ExprKind};
 use crate::formula::format::Format;
 use crate::formula::function::UserFunction;
+pub use crate::formula::ir::{HostFnRef, VarRef};
 use crate::name::Name;
 use crate::source::Span;
-
-/// An opaque handle for a variable, chosen by the caller's [`CheckEnv`] and handed back to
-/// its [`ValueEnv`](crate::formula::ValueEnv).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct VarRef(pub u32);
-
-/// An opaque handle for a host function (input, lookup, get, getFact, …), chosen by the
-/// caller.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct HostFnRef(pub u32);
 
 /// A function the environment knows (besides the built-ins).
 #[derive(Clone, Copy, Debug)]
@@ -96,41 +87,11 @@ pub(super) fn literal_name<'a>(a: Expr<'a>) -> Option<&'a str> {
     }
 }
 
-/// The formats of [`CheckEnv::scalar_variable`]'s answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scalar {
-    /// NUMBER.
-    Number,
-    /// BOOLEAN.
-    Boolean,
-}
-
 /// The names a formula may use, implemented by the caller (the loader resolves names by
 /// scope). Built-in functions are not part of it.
 pub trait CheckEnv {
     /// The variable called `name` (any case) and its format.
     fn variable(&self, name: &str) -> Option<(VarRef, Format)>;
-
-    /// The variable called `name` when it is a NUMBER or a BOOLEAN: its handle and its
-    /// [`Scalar`] format; `None` for another format or an unknown name. What the one-pass
-    /// check of plain formulas asks (a small answer, returned in registers); the default
-    /// asks [`CheckEnv::variable`], which an environment may override with a quicker
-    /// look-up of the same answer.
-    fn scalar_variable(&self, name: &str) -> Option<(VarRef, Scalar)> {
-        match self.variable(name)? {
-            (var, Format::Number) => Some((var, Scalar::Number)),
-            (var, Format::Boolean) => Some((var, Scalar::Boolean)),
-            _ => None,
-        }
-    }
-
-    /// [`CheckEnv::scalar_variable`] of a name given as its bytes, which are ASCII letters,
-    /// digits and `~` (as the one-pass check reads names).
-    /// The default makes the `&str` and asks `scalar_variable`; an environment that looks
-    /// names up by their bytes may skip that.
-    fn scalar_variable_ascii(&self, name: &[u8]) -> Option<(VarRef, Scalar)> {
-        self.scalar_variable(std::str::from_utf8(name).ok()?)
-    }
 
     /// The user or host function called `name` (any case).
     fn function(&self, name: &str) -> Option<FunctionRef<'_>> {
@@ -170,32 +131,5 @@ pub struct EmptyEnv;
 impl CheckEnv for EmptyEnv {
     fn variable(&self, _name: &str) -> Option<(VarRef, Format)> {
         None
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::formula::testing::Env;
-
-    #[test]
-    fn the_default_ascii_look_up_answers_as_the_str_one() {
-        let env = Env::default()
-            .with("Score", "NUMBER", "1")
-            .with("Flag", "BOOLEAN", "true")
-            .with("Text", "STRING", "a");
-        for name in ["Score", "SCORE", "flag", "Text", "Nope", ""] {
-            assert_eq!(
-                env.scalar_variable_ascii(name.as_bytes()),
-                env.scalar_variable(name),
-                "{name}"
-            );
-        }
-        assert_eq!(
-            env.scalar_variable_ascii(b"Score"),
-            Some((VarRef(0), Scalar::Number))
-        );
-        // Bytes that are not UTF-8 name nothing.
-        assert_eq!(env.scalar_variable_ascii(b"Sc\xffre"), None);
     }
 }

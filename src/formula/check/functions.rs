@@ -10,9 +10,9 @@ use super::{
 };
 use crate::diagnostic::Diagnostic;
 use crate::formula::ast::{Args, Expr};
-use crate::formula::compile::Val;
 use crate::formula::format::Format;
 use crate::formula::function::{UserFunction, arg_index, builtin_names};
+use crate::formula::ir::Val;
 use crate::formula::value::Value;
 use crate::name::{Name, closest};
 use crate::source::Span;

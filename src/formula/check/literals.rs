@@ -4,8 +4,8 @@
 use super::{Checker, INVALID_LITERAL, NUMBER_OUT_OF_RANGE, Typed};
 use crate::diagnostic::Diagnostic;
 use crate::formula::ast::{Expr, ExprKind, UnaryOp};
-use crate::formula::compile::{Bool, Num, Val};
 use crate::formula::format::Format;
+use crate::formula::ir::{Bool, Num, Val};
 use crate::formula::number::Number;
 use crate::formula::value::Value;
 use crate::source::Span;

@@ -19,7 +19,6 @@ mod env;
 mod functions;
 mod literals;
 mod names;
-mod onepass;
 mod operators;
 #[cfg(test)]
 mod tests;
@@ -30,13 +29,13 @@ pub use codes::{
     RECURSIVE_FUNCTION, RESULT_FORMAT, UNKNOWN_FUNCTION, UNKNOWN_VARIABLE, WRONG_ARITY,
 };
 pub use env::{
-    CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, Scalar, VarRef,
+    CheckEnv, EmptyEnv, FunctionRef, HostCall, HostFnRef, HostParam, HostSignature, VarRef,
 };
-pub use onepass::parse_check_plain;
 
 use super::ast::{Args, BinaryOp, Expr, ExprKind, Formula};
-use super::compile::{Bool, CompiledFormula, Num, TypedForm, Val};
+use super::compile::CompiledFormula;
 use super::format::Format;
+use super::ir::{Bool, Num, Val, optimize};
 use crate::diagnostic::Diagnostic;
 use crate::name::Name;
 use crate::source::Span;
@@ -125,7 +124,7 @@ pub fn check_with_args(
         Some(t) if c.diags.is_empty() => {
             first_uses(&mut deps);
             Some(compiled(
-                TypedForm::tree(t.node),
+                t.node,
                 t.format,
                 &deps,
                 formula.span,
@@ -153,19 +152,18 @@ pub fn check_with_args(
     }
 }
 
-/// The compiled formula of a checked tree or plain formula's code (`typed`) of `format`
-/// that reads `deps` (each once, where it first appears: see [`first_uses`]) and spans
-/// `span`.
-#[inline]
+/// The compiled formula of a checked tree (`root`) of `format` that reads `deps` (each
+/// once, where it first appears: see [`first_uses`]) and spans `span`.
 fn compiled(
-    typed: TypedForm,
+    mut root: Val,
     format: Format,
     deps: &[VarRef],
     span: Span,
     uses_input: bool,
 ) -> CompiledFormula {
+    optimize(&mut root);
     CompiledFormula {
-        typed,
+        root,
         fast: std::sync::OnceLock::new(),
         format,
         dependencies: super::compile::Deps::of(deps),

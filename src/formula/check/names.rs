@@ -4,8 +4,8 @@
 use super::{Checker, NOT_AN_ARRAY, Typed, UNKNOWN_VARIABLE, VarRef, num_node, wrap};
 use crate::diagnostic::Diagnostic;
 use crate::formula::ast::Expr;
-use crate::formula::compile::{Bool, Num, Val};
 use crate::formula::format::Format;
+use crate::formula::ir::{Bool, Num, Val};
 use crate::name::{Name, closest};
 use crate::source::Span;
 

@@ -5,10 +5,10 @@ use super::names::variable_typed;
 use super::{Checker, MAX_DEPTH, OPERAND_FORMAT, Typed, bool_node, num_node};
 use crate::diagnostic::Diagnostic;
 use crate::formula::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
-use crate::formula::compile::{
+use crate::formula::format::Format;
+use crate::formula::ir::{
     Bool, CmpOp, Num, NumOp, Val, cmp_op, comparison, extend_chain, negate, num_op,
 };
-use crate::formula::format::Format;
 use crate::source::Span;
 
 impl<'a> Checker<'a> {
@@ -252,7 +252,7 @@ impl<'a> Checker<'a> {
                 let b = num_node(r.node, rhs_span);
                 Some(Typed {
                     format: Format::Number,
-                    node: Val::Num(crate::formula::compile::chain(nop, a, b, e.span())),
+                    node: Val::Num(crate::formula::ir::chain(nop, a, b, e.span())),
                 })
             }
             BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {

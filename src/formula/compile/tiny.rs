@@ -8,15 +8,14 @@
 //! (filling the register file, the dispatch loop, joining the result) is most of the
 //! evaluation, so they get a form of their own whose operands are read where they are.
 //!
-//! Like a register program, a tiny form never reports an error and only answers in whole
-//! numbers: a variable that is not a whole number, a missing `value()`, an overflow or a
-//! division with a remainder make it give up, and the caller evaluates the formula the
-//! next way (register program, then the closure tree, which reports errors on their spans).
-//! Whenever it answers, it answers what those would.
+//! A tiny form only answers in whole numbers and never reports an error: a variable that
+//! is not a whole number (or has no value), a missing `value()`, an overflow or a division
+//! with a remainder make it give way to the formula's register program, which answers or
+//! reports the error on its span. Whenever it answers, it answers what the program would.
 
-use super::{Bool, CmpOp, Num, NumFn, NumOp, compare};
-use crate::formula::check::VarRef;
 use crate::formula::eval::ValueEnv;
+use crate::formula::ir::VarRef;
+use crate::formula::ir::{Bool, CmpOp, Num, NumFn, NumOp, compare};
 use crate::formula::number::Number;
 use crate::formula::value::Value;
 
@@ -420,11 +419,11 @@ mod tests {
     }
 
     /// Over whole numbers, fractions, zero and the `i64` limits, with and without
-    /// `value()`: whenever the tiny form answers, it answers what the closure tree does
-    /// (and the full evaluation, which may fall back, agrees with the tree interpreter,
-    /// errors included); and it answers the ordinary cases itself.
+    /// `value()`: whenever the tiny form answers, it answers what the tree interpreter does
+    /// (and the full evaluation, which may give way to the program, agrees with the tree
+    /// interpreter, errors included); and it answers the ordinary cases itself.
     #[test]
-    fn tiny_forms_agree_with_closures_and_tree() {
+    fn tiny_forms_agree_with_the_tree() {
         let values = [
             "0",
             "1",
@@ -446,20 +445,15 @@ mod tests {
                             panic!("{text} has no tiny form");
                         };
                         let ctx = format!("{text} x={x} y={y} input={input:?}");
-                        let closures = c.eval_closures(&env, input.as_ref());
+                        let tree = c.eval_tree(&env, input.as_ref());
                         let full = c.eval(&env, input.as_ref());
-                        assert_eq!(show(&full), show(&closures), "{ctx}");
-                        assert_eq!(
-                            show(&full),
-                            show(&c.eval_tree(&env, input.as_ref())),
-                            "{ctx}"
-                        );
+                        assert_eq!(full, tree, "{ctx}");
                         let typed = if *boolean {
                             c.eval_bool(&env, input.as_ref()).map(Value::Boolean)
                         } else {
                             c.eval_number(&env, input.as_ref()).map(Value::Number)
                         };
-                        assert_eq!(show(&typed), show(&closures), "{ctx}");
+                        assert_eq!(show(&typed), show(&tree), "{ctx}");
                         let own = if *boolean {
                             tiny.boolean(&env, input.as_ref()).map(Value::Boolean)
                         } else {
@@ -469,13 +463,13 @@ mod tests {
                         total += 1;
                         if let Some(own) = own {
                             answered += 1;
-                            assert_eq!(Ok(own), closures, "{ctx}");
+                            assert_eq!(Ok(own), tree, "{ctx}");
                         }
                     }
                 }
             }
         }
-        // Fractions, overflows, inexact divisions and missing input fall back; the rest
+        // Fractions, overflows, inexact divisions and missing input give way; the rest
         // (more than half) is answered by the tiny form itself.
         assert!(answered * 2 > total, "{answered} of {total}");
     }

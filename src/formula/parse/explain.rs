@@ -115,25 +115,14 @@ impl Context {
     }
 }
 
+/// A binary operator token (not the placeholder standing for a bad one).
 fn is_binary_operator(t: &Tok) -> bool {
-    matches!(
-        t,
-        Tok::Plus
-            | Tok::Minus
-            | Tok::Star
-            | Tok::Slash
-            | Tok::Percent
-            | Tok::PercentSpaced
-            | Tok::Caret
-            | Tok::Lt
-            | Tok::Gt
-            | Tok::Le
-            | Tok::Ge
-            | Tok::EqEq
-            | Tok::NotEq
-            | Tok::AndAnd
-            | Tok::OrOr
-    )
+    *t == Tok::Caret || (*t != Tok::BadOperator && t.infix().is_some())
+}
+
+/// A comparison or logical operator token: one an index does not take directly.
+fn is_comparison_or_logical(t: &Tok) -> bool {
+    *t != Tok::BadOperator && t.infix().is_some_and(|op| !op.is_arithmetic())
 }
 
 fn closer_of(open: &Tok) -> &'static str {
@@ -376,17 +365,8 @@ fn want_operator(
                 closer_of(open)
             )),
         },
-        t if matches!(
-            t,
-            Tok::Lt
-                | Tok::Gt
-                | Tok::Le
-                | Tok::Ge
-                | Tok::EqEq
-                | Tok::NotEq
-                | Tok::AndAnd
-                | Tok::OrOr
-        ) && innermost.is_some_and(|(o, _, _)| *o == Tok::LBracket) =>
+        t if is_comparison_or_logical(&t)
+            && innermost.is_some_and(|(o, _, _)| *o == Tok::LBracket) =>
         {
             let (_, r, _) = innermost.map_or((Tok::LBracket, 0..0, false), |o| o.clone());
             Problem::new(

@@ -1,9 +1,8 @@
 //! The formula grammar (semantics doc §2) as a chumsky parser over the lexer's tokens.
 //!
-//! Levels, loosest first, all left-associative: `|| &&` (one level), `== !=`,
-//! `< > <= >=`, `+ -`, `* / %`; then an operand: at most one unary `-`, then at most one
-//! `!`, then a `^` chain whose operands are primaries only. `name[...]` takes an arithmetic
-//! expression only.
+//! The binary levels are [`BinaryOp::precedence`]'s, all left-associative; then an operand:
+//! at most one unary `-`, then at most one `!`, then a `^` chain whose operands are
+//! primaries only. `name[...]` takes an arithmetic expression only.
 
 use super::lexer::{Spanned, Tok};
 use crate::formula::ast::{BinaryOp, Tree as Expr, TreeKind as ExprKind, UnaryOp};
@@ -97,8 +96,7 @@ fn groups(tokens: &[Spanned]) -> Vec<(usize, usize)> {
 /// Parser extras: the error type `E`, and the [`Source`] as state.
 pub(super) type Extra<E> = extra::Full<E, SimpleState<Source>, ()>;
 
-/// The built grammar, with error type `E`: [`EmptyErr`] for the fast first pass, [`Error`]
-/// to locate the problems when that pass fails.
+/// The built grammar, with error type `E` ([`Error`] in use).
 pub(super) type Grammar<E> = Boxed<'static, 'static, Tokens, Expr, Extra<E>>;
 
 /// Wraps the lexer's tokens as grammar input; `end` is the text length.
@@ -179,28 +177,6 @@ where
     )
 }
 
-/// The recovery of a bracket group opened by `opener`: [`skip_group`] when `linear`, else
-/// chumsky's `nested_delimiters` (the grammar as it was, kept to test that both recover
-/// alike).
-fn group_recovery<E, O: 'static>(
-    linear: bool,
-    opener: Tok,
-    fallback: impl Fn() -> O + Clone + 'static,
-) -> Boxed<'static, 'static, Tokens, O, Extra<E>>
-where
-    E: chumsky::error::Error<'static, Tokens> + Clone + 'static,
-{
-    if linear {
-        return skip_group(opener, fallback).boxed();
-    }
-    let (open, close, other) = if opener == Tok::LParen {
-        (Tok::LParen, Tok::RParen, (Tok::LBracket, Tok::RBracket))
-    } else {
-        (Tok::LBracket, Tok::RBracket, (Tok::LParen, Tok::RParen))
-    };
-    nested_delimiters(open, close, [other], move |_| fallback()).boxed()
-}
-
 /// Placeholder for a part that failed to parse (the formula is discarded anyway).
 fn error_expr() -> Expr {
     Expr {
@@ -231,10 +207,20 @@ enum Suffix {
 /// thread).
 type Rec<E> = Recursive<chumsky::recursive::Direct<'static, 'static, Tokens, Expr, Extra<E>>>;
 
-macro_rules! spanned {
-    ($p:expr) => {
-        $p.map_with(|op: BinaryOp, e| (op, here(e)))
-    };
+/// A binary operator of precedence `level` ([`BinaryOp::precedence`]), with its span.
+fn operator_at<E: chumsky::error::Error<'static, Tokens> + Clone + 'static>(
+    level: u8,
+) -> impl Parser<'static, Tokens, (BinaryOp, Span), Extra<E>> + Clone {
+    any()
+        .try_map(move |t: Tok, span| match t.infix() {
+            Some(op) if op.precedence() == level => Ok(op),
+            _ => Err(E::expected_found(
+                [],
+                Some(chumsky::util::MaybeRef::Val(t)),
+                span,
+            )),
+        })
+        .map_with(|op, e| (op, here(e)))
 }
 
 macro_rules! fold {
@@ -245,74 +231,48 @@ macro_rules! fold {
 
 /// Builds the whole-formula parser (the caller keeps one per thread).
 ///
-/// With `linear` (always, outside tests) parse time is linear in the tokens whatever the
-/// input: the operand rule is memoized, so the Pratt parser's retry of a failed right-hand
-/// side at each enclosing precedence level (which made `-(8 6-(8 6…` exponential) finds the
-/// remembered failure, and bracket recovery is one look-up ([`skip_group`]). Without it, the
-/// grammar is built as before those changes; tests check that both report the same errors.
+/// Parse time is linear in the tokens whatever the input: the operand rule is memoized, so
+/// the Pratt parser's retry of a failed right-hand side at each enclosing precedence level
+/// (which made `-(8 6-(8 6…` exponential) finds the remembered failure, and bracket
+/// recovery is one look-up ([`skip_group`]).
 ///
 /// `expr` (any formula) and `arith` (the arithmetic-only index of `name[…]`) refer to each
 /// other. `arith` is defined inside `expr`'s definition, so `expr` owns it and each sees the
 /// other through a weak handle: built with `Recursive::declare` the two formed an `Rc`
 /// cycle that was never freed (LeakSanitizer in the `check_formula` fuzz target).
-pub(super) fn formula<E: chumsky::error::Error<'static, Tokens> + Clone + 'static>(
-    linear: bool,
-) -> Grammar<E> {
-    let logical = spanned!(select! {
-        Tok::OrOr => BinaryOp::Or,
-        Tok::AndAnd => BinaryOp::And,
-        Tok::BadOperator => BinaryOp::Or,
-    });
-    let equality = spanned!(select! { Tok::EqEq => BinaryOp::Eq, Tok::NotEq => BinaryOp::Ne });
-    let relational = spanned!(select! {
-        Tok::Lt => BinaryOp::Lt,
-        Tok::Gt => BinaryOp::Gt,
-        Tok::Le => BinaryOp::Le,
-        Tok::Ge => BinaryOp::Ge,
-    });
-    let additive = spanned!(select! { Tok::Plus => BinaryOp::Add, Tok::Minus => BinaryOp::Sub });
-    let multiplicative = spanned!(select! {
-        Tok::Star => BinaryOp::Mul,
-        Tok::Slash => BinaryOp::Div,
-        Tok::Percent => BinaryOp::Rem,
-        Tok::PercentSpaced => BinaryOp::Rem,
-    });
-
+pub(super) fn formula<E: chumsky::error::Error<'static, Tokens> + Clone + 'static>() -> Grammar<E> {
+    // The levels of `BinaryOp::precedence` below `^`, loosest first (`^` binds primaries,
+    // in `unary`).
     let expr = recursive(|expr: Rec<E>| {
-        let (add, mul) = (additive, multiplicative);
         let inner = expr.clone();
         let arith = recursive(move |arith: Rec<E>| {
-            operand(linear, inner, arith)
-                .pratt((infix(left(4), add, fold!()), infix(left(5), mul, fold!())))
+            operand(inner, arith).pratt((
+                infix(left(4), operator_at(4), fold!()),
+                infix(left(5), operator_at(5), fold!()),
+            ))
         });
-        operand(linear, expr, arith).pratt((
-            infix(left(1), logical, fold!()),
-            infix(left(2), equality, fold!()),
-            infix(left(3), relational, fold!()),
-            infix(left(4), additive, fold!()),
-            infix(left(5), multiplicative, fold!()),
+        operand(expr, arith).pratt((
+            infix(left(1), operator_at(1), fold!()),
+            infix(left(2), operator_at(2), fold!()),
+            infix(left(3), operator_at(3), fold!()),
+            infix(left(4), operator_at(4), fold!()),
+            infix(left(5), operator_at(5), fold!()),
         ))
     });
     expr.then_ignore(end()).boxed()
 }
 
-/// [`unary`], memoized when `linear`.
+/// [`unary`], memoized.
 fn operand<E: chumsky::error::Error<'static, Tokens> + Clone + 'static>(
-    linear: bool,
     expr: Rec<E>,
     arith: Rec<E>,
 ) -> Boxed<'static, 'static, Tokens, Expr, Extra<E>> {
-    if linear {
-        unary(linear, expr, arith).memoized().boxed()
-    } else {
-        unary(linear, expr, arith).boxed()
-    }
+    unary(expr, arith).memoized().boxed()
 }
 
 /// An operand with its unary operators: `-`, `!`, then `^` chains of primaries (literals,
 /// names, calls, `name[arith]`, parenthesised `expr`).
 fn unary<E: chumsky::error::Error<'static, Tokens> + Clone + 'static>(
-    linear: bool,
     expr: Rec<E>,
     arith: Rec<E>,
 ) -> impl Parser<'static, Tokens, Expr, Extra<E>> + Clone {
@@ -333,16 +293,12 @@ fn unary<E: chumsky::error::Error<'static, Tokens> + Clone + 'static>(
         .separated_by(just(Tok::Comma))
         .collect::<Vec<_>>()
         .delimited_by(just(Tok::LParen), just(Tok::RParen))
-        .recover_with(via_parser(group_recovery(linear, Tok::LParen, Vec::new)))
+        .recover_with(via_parser(skip_group(Tok::LParen, Vec::new)))
         .map_with(|a, e| Suffix::Call(a, here(e)));
     let index = arith
         .clone()
         .delimited_by(just(Tok::LBracket), just(Tok::RBracket))
-        .recover_with(via_parser(group_recovery(
-            linear,
-            Tok::LBracket,
-            error_expr,
-        )))
+        .recover_with(via_parser(skip_group(Tok::LBracket, error_expr)))
         .map_with(|i, e| Suffix::Index(i, here(e)));
 
     let named =
@@ -387,7 +343,7 @@ fn unary<E: chumsky::error::Error<'static, Tokens> + Clone + 'static>(
             kind: ExprKind::Paren(Box::new(inner)),
             span: here(e),
         })
-        .recover_with(via_parser(group_recovery(linear, Tok::LParen, error_expr)));
+        .recover_with(via_parser(skip_group(Tok::LParen, error_expr)));
 
     let primary = choice((literal, named, paren));
 

@@ -7,6 +7,7 @@
 
 use super::Problem;
 use super::codes;
+use crate::formula::ast::BinaryOp;
 
 /// One token. Tokens carry no text (their span locates it), so they are `Copy` and the
 /// grammar can be built once per thread and reused for every formula.
@@ -67,6 +68,37 @@ pub(super) enum Tok {
 }
 
 impl Tok {
+    /// The binary operator of an infix token (`^` apart: it binds primaries only); a
+    /// [`Tok::BadOperator`] stands for `||` so that parsing goes on past it.
+    pub(super) fn infix(self) -> Option<BinaryOp> {
+        Some(match self {
+            Tok::OrOr | Tok::BadOperator => BinaryOp::Or,
+            Tok::AndAnd => BinaryOp::And,
+            Tok::EqEq => BinaryOp::Eq,
+            Tok::NotEq => BinaryOp::Ne,
+            Tok::Lt => BinaryOp::Lt,
+            Tok::Gt => BinaryOp::Gt,
+            Tok::Le => BinaryOp::Le,
+            Tok::Ge => BinaryOp::Ge,
+            Tok::Plus => BinaryOp::Add,
+            Tok::Minus => BinaryOp::Sub,
+            Tok::Star => BinaryOp::Mul,
+            Tok::Slash => BinaryOp::Div,
+            Tok::Percent | Tok::PercentSpaced => BinaryOp::Rem,
+            Tok::Number
+            | Tok::Str
+            | Tok::Word
+            | Tok::Caret
+            | Tok::Bang
+            | Tok::LParen
+            | Tok::RParen
+            | Tok::LBracket
+            | Tok::RBracket
+            | Tok::Comma
+            | Tok::BadOperand => return None,
+        })
+    }
+
     /// True for tokens that can end an operand (after which an operator is expected).
     pub(super) fn ends_operand(&self) -> bool {
         matches!(
@@ -150,8 +182,8 @@ pub(super) fn is_name_middle(c: char) -> bool {
 }
 
 /// ASCII bytes that can end a name (letters, digits, `~`), as a table: the lexer's
-/// innermost loop (and the on-demand lexer's of `fast`).
-pub(crate) static NAME_END_ASCII: [bool; 256] = {
+/// innermost loop.
+static NAME_END_ASCII: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0u8;
     while b < 128 {

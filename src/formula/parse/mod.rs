@@ -1,11 +1,14 @@
 //! Parsing formula text into a [`Formula`] tree, with every syntax problem as a diagnostic.
 //!
-//! The one entry point is [`parse_formula`]. Inside: a hand-written `lexer` (the reference's
-//! token rules, including names with spaces and operators that absorb the spaces around
-//! them), a chumsky `grammar` over the tokens (the reference grammar, with error recovery),
-//! a recursive-descent `fast` path tried first on well-formed text (a proptest keeps it
-//! identical to the grammar), and `explain`, which turns each grammar failure into a precise
-//! diagnostic by looking at the tokens around it. chumsky never leaks out of this module.
+//! The one entry point is [`parse_formula`]. Inside: a hand-written `lexer`, the only
+//! reader of the text (the reference's token rules, including names with spaces and
+//! operators that absorb the spaces around them), a chumsky `grammar` over its tokens (the
+//! reference grammar, with error recovery), a recursive-descent `fast` parser over the same
+//! tokens tried first (the grammar alone parses an order of magnitude slower; a proptest
+//! keeps the two identical), and `explain`, which turns each grammar failure into a precise
+//! diagnostic by looking at the tokens around it. Both parsers take their binding levels
+//! from [`BinaryOp::precedence`](crate::formula::ast::BinaryOp::precedence). chumsky never
+//! leaks out of this module.
 
 mod explain;
 mod fast;
@@ -13,8 +16,6 @@ mod grammar;
 mod lexer;
 
 pub mod codes;
-
-pub(crate) use fast::{name_end, plain_name_end, plain_number_end};
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::formula::ast::Formula;
@@ -32,7 +33,7 @@ pub const MAX_TOKENS: usize = 20_000;
 thread_local! {
     /// The chumsky grammar, built once per thread (building it costs far more than parsing
     /// a formula).
-    static GRAMMAR: grammar::Grammar<grammar::Error> = grammar::formula(true);
+    static GRAMMAR: grammar::Grammar<grammar::Error> = grammar::formula();
 
     /// The token buffer, reused from one formula to the next (taken while in use).
     static TOKENS: std::cell::Cell<Vec<lexer::Spanned>> = const { std::cell::Cell::new(Vec::new()) };
@@ -66,28 +67,19 @@ pub struct ParseOutput {
 /// assert!(parse_formula("2^-1", FileId(0), 0).formula.is_none());
 /// ```
 pub fn parse_formula(text: &str, file: FileId, offset: u32) -> ParseOutput {
-    // The usual formula: lexed on demand and parsed in one pass, without problems (and
-    // without the thread's grammar).
-    if !text.is_empty() {
-        let whole = Span::new(file, 0..text.len()).shifted(offset);
-        if let Some(formula) = fast::parse_bytes(text, grammar::Place { file, offset }, whole) {
-            return ParseOutput {
-                formula: Some(formula),
-                diagnostics: Vec::new(),
-            };
-        }
-    }
-    GRAMMAR.with(|g| parse_with(g, text, file, offset))
+    parse_with(text, file, offset, true)
 }
 
-/// [`parse_formula`] past its on-demand path: the lexer, the token-fed fast parser, then
-/// `grammar` for the text the fast parser refuses.
-fn parse_with(
-    grammar: &grammar::Grammar<grammar::Error>,
-    text: &str,
-    file: FileId,
-    offset: u32,
-) -> ParseOutput {
+/// [`parse_formula`] by the lexer and the chumsky grammar alone, without the fast parser:
+/// what `benches/parse.rs` measures beside it (the reason the fast parser exists).
+#[doc(hidden)]
+pub fn parse_formula_by_grammar(text: &str) -> ParseOutput {
+    parse_with(text, FileId(0), 0, false)
+}
+
+/// [`parse_formula`]: the lexer, the fast parser first when `try_fast`, then the grammar
+/// for the tokens the fast parser refuses.
+fn parse_with(text: &str, file: FileId, offset: u32, try_fast: bool) -> ParseOutput {
     let whole = Span::new(file, 0..text.len()).shifted(offset);
     if text.is_empty() {
         return ParseOutput {
@@ -116,17 +108,22 @@ fn parse_with(
     } else {
         let end = text.len();
         let place = grammar::Place { file, offset };
-        match fast::parse(&tokens, text, place, whole) {
+        match try_fast
+            .then(|| fast::parse(&tokens, text, place, whole))
+            .flatten()
+        {
             Some(formula) => Some(formula),
             None => {
                 // Not a well-formed formula (or nested very deeply): the chumsky grammar
                 // parses it again, with recovery, and each error is explained from the
                 // tokens around it.
-                let (root, errors) = grammar
-                    .parse_with_state(
-                        grammar::input(tokens.clone(), end),
-                        &mut SimpleState(grammar::Source::new(place, text, &tokens)),
-                    )
+                let (root, errors) = GRAMMAR
+                    .with(|grammar| {
+                        grammar.parse_with_state(
+                            grammar::input(tokens.clone(), end),
+                            &mut SimpleState(grammar::Source::new(place, text, &tokens)),
+                        )
+                    })
                     .into_output_errors();
                 let brackets = explain::Brackets::of(&tokens);
                 let mut seen: std::collections::HashSet<(&str, usize, usize)> = problems
@@ -248,40 +245,11 @@ mod tests {
             .then(|| Formula::from_tree(root.as_ref(), Span::new(FileId(0), 0..text.len())))
     }
 
-    thread_local! {
-        /// The grammar as it was before it was made linear (exponential on some errors).
-        static REFERENCE: grammar::Grammar<grammar::Error> = grammar::formula(false);
-    }
-
-    /// [`parse_formula`] with the grammar as it was before it was made linear.
-    fn parse_with_reference(text: &str) -> ParseOutput {
-        REFERENCE.with(|g| parse_with(g, text, FileId(0), 0))
-    }
-
     /// How many token reads the grammar makes on `text` (whether or not it is valid).
     fn grammar_reads(text: &str) -> u64 {
         grammar::READS.with(|r| r.set(0));
         chumsky_only(text);
         grammar::READS.with(std::cell::Cell::get)
-    }
-
-    /// How many token reads the old grammar makes on `text`.
-    fn reference_reads(text: &str) -> u64 {
-        grammar::READS.with(|r| r.set(0));
-        parse_with_reference(text);
-        grammar::READS.with(std::cell::Cell::get)
-    }
-
-    /// The measure used by the linearity tests tells: on the old grammar, each `-(8 6` more
-    /// multiplied the work.
-    #[test]
-    fn the_old_grammar_was_exponential_by_the_same_measure() {
-        let small = reference_reads(&"-(8 6".repeat(6));
-        let big = reference_reads(&"-(8 6".repeat(12));
-        assert!(big > 20 * small, "{small} reads for 6, {big} for 12");
-        let small = grammar_reads(&"-(8 6".repeat(6));
-        let big = grammar_reads(&"-(8 6".repeat(12));
-        assert!(big <= 3 * small, "{small} reads for 6, {big} for 12");
     }
 
     fn fast_only(text: &str) -> Option<Formula> {
@@ -290,22 +258,9 @@ mod tests {
         fast::parse(&tokens, text, grammar::Place::default(), whole)
     }
 
-    /// The on-demand path's verdict on `text`, when it gives one.
-    fn bytes_only(text: &str) -> Option<Formula> {
-        let whole = Span::new(FileId(0), 0..text.len());
-        fast::parse_bytes(text, grammar::Place::default(), whole)
-    }
-
     const PIECES: &[&str] = &[
         "(", ")", "[", "]", ",", "a", "b c", "1", ".5", " ", "-", "!", "^", "+", "*", "/", "%",
         "<", ">=", "==", "!=", "&&", "||", "\"s\"", "f(", "x[", "=", "@",
-    ];
-
-    /// [`PIECES`] and more of what the on-demand lexer must refuse or take apart exactly.
-    const PIECES_AND_MORE: &[&str] = &[
-        "(", ")", "[", "]", ",", "a", "b c", "1", ".5", " ", "-", "!", "^", "+", "*", "/", "%",
-        "<", ">=", "==", "!=", "&&", "||", "\"s\"", "f(", "x[", "=", "@", "t01", "2.5", "3.",
-        "Ab~", "_", ":", ".", "é", "\t", "<>", "<=", ">", "&", "|", "9", "x1", "~", "e",
     ];
 
     proptest! {
@@ -320,43 +275,10 @@ mod tests {
             let text = pieces.concat();
             prop_assert_eq!(fast_only(&text), chumsky_only(&text), "{:?}", text);
         }
-
-        /// Whenever the on-demand path answers, the lexer reports nothing and the token
-        /// path gives the same tree (spans included).
-        #[test]
-        fn on_demand_lexing_agrees_with_the_lexer(
-            pieces in prop::collection::vec(prop::sample::select(PIECES_AND_MORE), 1..16)
-        ) {
-            let text = pieces.concat();
-            if let Some(tree) = bytes_only(&text) {
-                let mut problems = Vec::new();
-                let tokens = lexer::lex(&text, &mut problems);
-                prop_assert!(problems.is_empty(), "{:?}: {:?}", text, problems);
-                let whole = Span::new(FileId(0), 0..text.len());
-                let by_tokens = fast::parse(&tokens, &text, grammar::Place::default(), whole);
-                prop_assert_eq!(Some(tree), by_tokens, "{:?}", text);
-            }
-        }
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
-
-        /// Making the grammar linear changed no diagnostic: on random token soups (small
-        /// enough for the old grammar's exponential cases) both report the same problems,
-        /// spans and messages included.
-        #[test]
-        fn the_linear_grammar_reports_what_the_old_one_did(
-            pieces in prop::collection::vec(prop::sample::select(PIECES), 1..14)
-        ) {
-            let text = pieces.concat();
-            prop_assert_eq!(
-                parse_formula(&text, FileId(0), 0),
-                parse_with_reference(&text),
-                "{:?}",
-                text
-            );
-        }
 
         /// The grammar's work grows linearly with the input: a random piece of formula
         /// repeated 32 times costs at most five times what 8 repeats cost (linear is four;
@@ -395,25 +317,6 @@ mod tests {
             "=",
         ] {
             assert_eq!(fast_only(text), chumsky_only(text), "{text:?}");
-        }
-    }
-
-    #[test]
-    fn plain_formulas_are_lexed_on_demand_and_others_are_left_to_the_lexer() {
-        for text in [
-            "floor((Score-10)/2)",
-            "if(RaceIsLong,20,30)",
-            "max(value()-1,1)",
-            "(Lvl>3&&!RaceIsLong)||Score>=18",
-            "x[1+2*3]!=2.5^y~",
-        ] {
-            assert!(bytes_only(text).is_some(), "{text:?}");
-            assert_eq!(bytes_only(text), fast_only(text), "{text:?}");
-        }
-        for text in [
-            "a + b", "a b", "%a", "\"s\"", ".5", "a_b", "a=b", "1e5", "é", "a<>b",
-        ] {
-            assert!(bytes_only(text).is_none(), "{text:?}");
         }
     }
 
