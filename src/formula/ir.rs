@@ -1,6 +1,6 @@
 //! The typed intermediate form of a checked formula, and the semantics of its operators
-//! and built-ins, written once: the checker ([`super::check`]) produces it, and every
-//! evaluator (the register programs and tiny forms of [`super::compile`], its tree
+//! and built-ins, written once: the checker ([`check`](mod@super::check)) produces it, and
+//! every evaluator (the register programs and tiny forms of [`super::compile`], its tree
 //! interpreter) consumes it. NUMBER nodes ([`Num`]) produce [`Number`]s, BOOLEAN nodes
 //! ([`Bool`]) `bool`s, the others ([`Val`]) [`Value`]s, so the hot paths never build or
 //! match generic values. Nothing here reads formula text or evaluates a whole tree, so this
