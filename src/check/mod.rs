@@ -244,6 +244,7 @@ fn checked_with(
                 .defines(name)
         })
     };
+    diagnostics.extend(crate::model::bioset::check(&load));
     diagnostics.extend(crate::model::old_formulas::check(
         &load,
         &dataset,

@@ -162,3 +162,9 @@ pub const COPY_LIMIT: Code = Code {
     id: "M0131",
     name: "copy-limit",
 };
+/// A BIOSET `AGESET` whose region and index an earlier one of the load set already has,
+/// with another name or with BONUS/KIT tokens: PCGen keeps the first and drops this one.
+pub const DUPLICATE_AGESET: Code = Code {
+    id: "M0132",
+    name: "duplicate-ageset",
+};

@@ -34,6 +34,7 @@
 //! are `HostFnRef(0)` input, `1` lookup, `2` getFact, `3` get. User functions are in
 //! [`Dataset::registry`].
 
+pub mod bioset;
 mod build;
 pub mod codes;
 pub mod elsewhere;

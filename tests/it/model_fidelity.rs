@@ -207,6 +207,47 @@ Orc Ferocity\tPREFACT:1,TEMPLATE,IsOrc=True\n",
     insta::assert_snapshot!(report);
 }
 
+/// Two BIOSET files of a load set with the same age sets: PCGen keeps the first AGESET of a
+/// region and index. A later one that only repeats it is silent; one with another name, or
+/// with BONUS tokens of its own, is dropped with its bonuses (`M0132`, once per line). A
+/// `REGION:` starts a new set of indexes, and it stays current into the next file, as in
+/// PCGen's loader.
+#[test]
+fn a_second_ageset_of_an_index_is_dropped_and_reported() {
+    let (found, report) = check(
+        "",
+        &[
+            (
+                "BIOSET",
+                "core_bio.lst",
+                "AGESET:0|Adulthood\nRACENAME:Human\tBASEAGE:15\n\
+AGESET:1|Middle Age\tBONUS:STAT|STR|-1\n",
+            ),
+            (
+                "BIOSET",
+                "supplement_bio.lst",
+                "AGESET:0|Adulthood\nAGESET:1|Middle Age\tBONUS:STAT|STR|-2\n\
+AGESET:2|Old\nREGION:Elfland\nAGESET:1|Middle Age\tBONUS:STAT|DEX|-1\n",
+            ),
+            (
+                "BIOSET",
+                "third_bio.lst",
+                "AGESET:1|Middle-Aged\nAGESET:0|Youth\n",
+            ),
+        ],
+    );
+    let found: Vec<(&str, String)> = found
+        .iter()
+        .map(|d| (d.code.id, d.to_string()))
+        .filter(|(code, _)| *code == "M0132")
+        .collect();
+    assert_eq!(found.len(), 2, "{report}");
+    // supplement_bio.lst line 2 (a BONUS of its own on index 1), and third_bio.lst line 1
+    // (another name for index 1 under the Elfland region the previous file left current,
+    // where supplement_bio.lst line 5 has it); third_bio.lst's index 0 is new in Elfland.
+    insta::assert_snapshot!(report);
+}
+
 /// FACTDEF attributes PCGen rejects: a REQUIRED that is not YES or NO, a VISIBLE that is
 /// not YES, DISPLAY, EXPORT or NO (PCGen reads it case-sensitively), an unknown DATAFORMAT,
 /// a missing DATAFORMAT, an attribute FACTDEF does not take.

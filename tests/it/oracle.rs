@@ -23,6 +23,7 @@ use std::process::Command;
 /// The least share of PCGen's first-cause problems rulebook reports, per family it covers.
 const FLOORS: &[(&str, f64)] = &[
     ("Ignoring object (missing category)", 1.0),
+    ("Bio settings", 1.0),
     ("Exception while parsing line", 1.0),
     ("Illegal subtoken", 0.98),
     ("Invalid AbilityCategory in BONUS:ABILITYPOOL", 1.0),
