@@ -64,7 +64,7 @@ pub fn check(load: &LoadSet) -> Vec<Diagnostic> {
                     );
                 }
                 Some(first) if first.name != name || own_tokens => {
-                    out.push(second(load, head, index, name, first, own_tokens));
+                    out.push(second(head, index, name, first, own_tokens));
                 }
                 Some(_) => {}
             }
@@ -82,22 +82,7 @@ fn token_text(f: &LoadedFile, span: Span) -> &str {
         .unwrap_or("")
 }
 
-fn second(
-    load: &LoadSet,
-    at: Span,
-    index: i64,
-    name: &str,
-    first: &First,
-    own_tokens: bool,
-) -> Diagnostic {
-    let place = load
-        .sources
-        .get(first.at.file)
-        .map(|s| {
-            let (line, _) = s.line_col(first.at.start as usize);
-            format!("{}:{line}", s.path)
-        })
-        .unwrap_or_default();
+fn second(at: Span, index: i64, name: &str, first: &First, own_tokens: bool) -> Diagnostic {
     let differs = if first.name == name {
         "has BONUS or KIT tokens of its own".to_owned()
     } else {
@@ -107,11 +92,12 @@ fn second(
         codes::DUPLICATE_AGESET,
         at,
         format!(
-            "AGESET {index} is already `{}` ({place}); PCGen keeps that one and drops this line",
+            "AGESET {index} is already `{}`; PCGen keeps the first and drops this line",
             first.name
         ),
     )
     .with_label(format!("a second AGESET {index} that {differs}"))
+    .with_secondary(first.at, format!("the AGESET {index} PCGen keeps"))
     .with_help(if own_tokens {
         format!(
             "PCGen applies only the first AGESET {index} of a region: move these tokens to that \
