@@ -18,6 +18,9 @@ pub struct GameMode {
     /// as `(name, parent)`: with those of the load set's ABILITYCATEGORY files, the only
     /// categories an ability, a `.MOD` or an `ABILITY:` token may name.
     pub ability_categories: Vec<(String, String)>,
+    /// The class types `miscinfo.lst` marks as a monster's (`CLASSTYPE:Monster … ISMONSTER:YES`):
+    /// a class of such a type is a monster class, whose skill list `MONCSKILL:` fills.
+    pub monster_class_types: Vec<String>,
 }
 
 /// The switches of `codeControl.lst` the formula system depends on.
@@ -67,6 +70,7 @@ pub fn read_game_modes(fs: &dyn FileSystem, dir: &Path) -> Vec<GameMode> {
                 }
             }
             gm.ability_categories = ability_categories(&text);
+            gm.monster_class_types = monster_class_types(&text);
             if gm.allowed.is_empty() {
                 // PCGen's GameMode: without ALLOWEDMODES, a mode allows its own name.
                 gm.allowed.push(gm.dir.clone());
@@ -100,6 +104,22 @@ pub fn ability_categories(text: &str) -> Vec<(String, String)> {
                 .find_map(|t| t.strip_prefix("CATEGORY:"))
                 .map_or(name, str::trim);
             (!name.is_empty()).then(|| (name.to_owned(), parent.to_owned()))
+        })
+        .collect()
+}
+
+/// The `CLASSTYPE:Name` lines of a `miscinfo.lst` that say `ISMONSTER:YES`.
+pub fn monster_class_types(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .filter_map(|l| {
+            let mut tokens = l.split('\t').map(str::trim).filter(|t| !t.is_empty());
+            let name = tokens.next()?.strip_prefix("CLASSTYPE:")?.trim();
+            let monster = tokens.any(|t| {
+                t.strip_prefix("ISMONSTER:")
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("YES"))
+            });
+            (monster && !name.is_empty()).then(|| name.to_owned())
         })
         .collect()
 }
@@ -161,6 +181,15 @@ mod tests {
             ]
             .map(|(a, b)| (a.to_owned(), b.to_owned()))
         );
+    }
+
+    #[test]
+    fn reads_the_monster_class_types() {
+        let text = "CLASSTYPE:PC\tCRFORMULA:CL\tISMONSTER:NO\n\
+                    CLASSTYPE:Monster\tCRFORMULA:0\tISMONSTER:YES\tXPPENALTY:NO\n\
+                    #CLASSTYPE:Old\tISMONSTER:YES\n\
+                    CLASSTYPE:Companion\tISMONSTER:yes\n";
+        assert_eq!(monster_class_types(text), ["Monster", "Companion"]);
     }
 
     #[test]

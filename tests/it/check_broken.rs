@@ -133,6 +133,7 @@ fn every_did_you_mean_is_a_suggestion_of_exactly_the_misspelt_name() {
             ("R0101", "Figther", "Fighter"),
             ("R0105", "Clkimb", "Climb"),
             ("R0106", "Dodg", "Dodge"),
+            ("R0107", "TYPE=Strenght", "TYPE=Strength"),
             ("T0110", "MODIFFY", "MODIFY"),
             ("T0112", "SKIL", "SKILL"),
         ])

@@ -30,6 +30,7 @@ const FLOORS: &[(&str, f64)] = &[
     ("Not UTF-8", 1.0),
     ("MOD target not found", 0.98),
     ("Missing AbilityCategory", 1.0),
+    ("No objects of referred type", 0.9),
     ("Unconstructed Reference", 0.98),
     ("Unknown FACT", 1.0),
 ];
@@ -167,6 +168,12 @@ fn found(row: &HashMap<String, String>, by_file: &HashMap<&str, Vec<&Finding>>) 
             .iter()
             .any(|d| d.line == line || d.text.contains(&cat));
     }
+    if kind == "No objects of referred type" {
+        let group = referred_group(key, message);
+        return findings
+            .iter()
+            .any(|d| d.code == "R0107" && d.text.contains(&group));
+    }
     if !line.is_empty() {
         return findings.iter().any(|d| d.line == line);
     }
@@ -185,6 +192,16 @@ fn found(row: &HashMap<String, String>, by_file: &HashMap<&str, Vec<&Finding>>) 
     findings
         .iter()
         .any(|d| names.iter().any(|n| d.text.contains(n.as_str())))
+}
+
+/// The group a "No objects of referred type" row names, lower case: `type=armor.medium`
+/// (`No Equipment objects of TYPE=ARMOR.Medium were loaded`), or only the kind for a group
+/// of every object (`No Spell objects were loaded`): what an `R0107` of the file says too.
+fn referred_group(key: &str, message: &str) -> String {
+    message
+        .split_once(" objects of ")
+        .and_then(|(_, rest)| rest.split_once(" were loaded"))
+        .map_or_else(|| key.to_lowercase(), |(group, _)| group.to_lowercase())
 }
 
 /// PCGen's rows indexed for finding the counterpart of a reference error (all rows, cascades
@@ -206,6 +223,8 @@ struct Counterparts {
     facts: BTreeSet<(String, String)>,
     /// `Unconstructed Reference`: (file, name without its type word), lower case.
     unconstructed: BTreeSet<(String, String)>,
+    /// `No objects of referred type`: (file, [`referred_group`]).
+    groups: BTreeSet<(String, String)>,
 }
 
 impl Counterparts {
@@ -238,6 +257,10 @@ impl Counterparts {
                 "Unknown FACT" => {
                     c.facts.insert((file.to_owned(), key.to_lowercase()));
                 }
+                "No objects of referred type" => {
+                    c.groups
+                        .insert((file.to_owned(), referred_group(key, message)));
+                }
                 "Unconstructed Reference" => {
                     let name = key.split_once(' ').map_or(key, |(_, n)| n);
                     c.unconstructed
@@ -269,6 +292,10 @@ impl Counterparts {
                 let at = (d.file.clone(), quoted(1));
                 self.unconstructed.contains(&at) || self.facts.contains(&at)
             }
+            "R0107" => self
+                .groups
+                .iter()
+                .any(|(file, group)| *file == d.file && d.text.contains(group.as_str())),
             _ => false,
         }
     }

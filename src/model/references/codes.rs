@@ -39,3 +39,10 @@ pub const UNKNOWN_PREREQUISITE_KEY: Code = Code {
     id: "R0106",
     name: "unknown-prerequisite-key",
 };
+/// A group of objects a token names (`TYPE=Perform`, `ALL`, a race's `MONCSKILL:`) that no
+/// object of the load set joins: PCGen reports it at the end of the load and the token gives
+/// nothing from it.
+pub const EMPTY_GROUP: Code = Code {
+    id: "R0107",
+    name: "empty-group",
+};

@@ -179,6 +179,16 @@ pub(super) struct FileObjects {
     pub(super) named_categories: Vec<NamedCategory>,
     /// The objects this file's token values name (`token-references.tsv`), each once.
     pub(super) references: Vec<super::tokens::Reference>,
+    /// The groups of objects this file's token values name (`TYPE=Perform`), each once.
+    pub(super) group_references: Vec<super::tokens::GroupReference>,
+    /// The types each object of this file has by its lines here (`TYPE:` on the lines that
+    /// make, copy to or modify it; a class's `ISMONSTER:YES` as [`MONSTER_MARK`]), each key
+    /// once, in the order first met.
+    pub(super) object_types: Vec<(Name, Vec<Name>)>,
+    /// The distinct type sets of the objects this file makes (by
+    /// [`FileObjects::object_types`]): what a group is matched against in a load set that
+    /// keeps the file whole.
+    pub(super) type_sets: Vec<Vec<Name>>,
     /// The `.COPY=` and `.MOD` lines whose object this file makes itself (in the same
     /// category as written): found in every load set whose entry keeps the file whole, so a
     /// load set reads them only when its entry filters the file. Every copy's new key is in
@@ -239,7 +249,17 @@ impl FileObjects {
             let (heads, owners, looked_up) = FileHeads::read_with_owners(lines, text, kind);
             let mut objects = FileObjects::from_heads(heads, kind);
             objects.named_categories = named_categories(lines, text, kind, &owners);
-            objects.references = super::tokens::references(lines, text, kind, &owners, &looked_up);
+            (objects.references, objects.group_references) =
+                super::tokens::references(lines, text, kind, &owners, &looked_up);
+            objects.object_types = object_types(lines, text, kind, &owners);
+            let made = |key: &Name| objects.groups.iter().any(|g| g.keys.contains_key(key));
+            let mut sets: Vec<Vec<Name>> = (objects.object_types.iter())
+                .filter(|(key, _)| made(key))
+                .map(|(_, types)| types.clone())
+                .collect();
+            sets.sort_by(|a, b| a.iter().map(Name::as_str).cmp(b.iter().map(Name::as_str)));
+            sets.dedup();
+            objects.type_sets = sets;
             objects.also_makes = also_makes(lines, text, kind);
             objects.clears = clears(lines, text, kind);
             objects
@@ -424,6 +444,68 @@ fn named_categories(
         }
     }
     named
+}
+
+/// The type a class with `ISMONSTER:YES` is given in [`FileObjects::object_types`]: no
+/// `TYPE:` can write it (a type has no `:`).
+pub(super) const MONSTER_MARK: &str = "ISMONSTER:YES";
+
+/// What [`FileObjects::object_types`] says: the types of each object `lines` make or
+/// change, read as PCGen's `TYPE:` token reads them (dot-separated; `.CLEAR` and `ADD` are
+/// no types, `REMOVE.x` takes `x` away, which is kept here: a group that some object may
+/// join is not reported). A class's type also comes from its `CLASSTYPE:` and
+/// `FACT:ClassType|…` (PCGen's `isMonster` reads both).
+fn object_types(
+    lines: &[Line],
+    text: &str,
+    kind: FileKind,
+    owners: &[Option<Name>],
+) -> Vec<(Name, Vec<Name>)> {
+    let mut out: Vec<(Name, Vec<Name>)> = Vec::new();
+    let mut at: crate::fxhash::FxHashMap<Name, usize> = Default::default();
+    let skip = usize::from(kind != FileKind::Kit);
+    for (i, line) in lines.iter().enumerate() {
+        let Some(owner) = owners.get(i).cloned().flatten() else {
+            continue;
+        };
+        let mut types: Vec<&str> = Vec::new();
+        for t in line.tokens.iter().skip(skip) {
+            let value = slice(text, *t);
+            if let Some(v) = value.strip_prefix("TYPE:") {
+                types.extend(
+                    v.split('.')
+                        .map(str::trim)
+                        .filter(|w| !w.is_empty() && !["CLEAR", "ADD", "REMOVE"].contains(w)),
+                );
+            } else if kind == FileKind::Class {
+                if let Some(v) = value.strip_prefix("CLASSTYPE:") {
+                    types.push(v.trim());
+                } else if let Some(v) = value.strip_prefix("FACT:ClassType|") {
+                    types.push(v.trim());
+                } else if value
+                    .strip_prefix("ISMONSTER:")
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("YES"))
+                {
+                    types.push(MONSTER_MARK);
+                }
+            }
+        }
+        let entry = *at.entry(owner.clone()).or_insert_with(|| {
+            out.push((owner, Vec::new()));
+            out.len() - 1
+        });
+        if let Some((_, have)) = out.get_mut(entry) {
+            for t in types {
+                if !have.iter().any(|h| h.as_str().eq_ignore_ascii_case(t)) {
+                    have.push(Name::new(t));
+                }
+            }
+        }
+    }
+    for (_, types) in &mut out {
+        types.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+    }
+    out
 }
 
 /// What [`FileObjects::also_makes`] says: the objects `lines` make besides their own.

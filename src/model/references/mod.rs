@@ -77,8 +77,9 @@ pub fn check_with(
     {
         r.kind(kind);
     }
-    // PCGen resolves the names token values give once every file is read.
+    // PCGen resolves the names token values give once every file is read, then the groups.
     r.references();
+    r.empty_groups();
     if let Some(anywhere) = anywhere {
         r.prerequisite_keys(anywhere);
     }
@@ -152,6 +153,17 @@ struct ReadFile<'a> {
     objects: Arc<FileObjects>,
     /// The namespace of each of `objects.groups` in this load set.
     spaces: Vec<Option<Space>>,
+}
+
+impl ReadFile<'_> {
+    /// The groups of abilities of a category the load set lacks: PCGen drops them before it
+    /// reads their tokens (the category is the one error).
+    fn dropped(&self) -> Vec<&heads::Group> {
+        (self.objects.groups.iter().zip(&self.spaces))
+            .filter(|(_, space)| space.is_none())
+            .map(|(g, _)| g)
+            .collect()
+    }
 }
 
 struct Resolver<'a> {
@@ -606,37 +618,11 @@ impl<'a> Resolver<'a> {
         };
         let mut missing = Vec::new();
         for r in &self.read {
-            // An ability of an unknown category is dropped before PCGen reads its tokens:
-            // the category is the one error.
-            let dropped: Vec<&heads::Group> = (r.objects.groups.iter().zip(&r.spaces))
-                .filter(|(_, space)| space.is_none())
-                .map(|(g, _)| g)
-                .collect();
+            let dropped = r.dropped();
             for reference in r.objects.references.iter().filter(|r| !r.tested) {
-                // A filtered entry keeps only what the objects it keeps say; a PREFACT
-                // fails as PCGen parses the line, kept or not.
-                if r.file.filter.is_some()
-                    && !(reference.target == FileKind::DataControl && reference.on_base_line)
-                    && !reference
-                        .owners
-                        .iter()
-                        .any(|(o, _)| passes(&r.file.filter, o))
-                {
-                    continue;
-                }
-                let skipped = |o: &Name| self.skipped_mods.contains(&(r.file.file, o.clone()));
-                if !self.skipped_mods.is_empty()
-                    && !reference.owners.is_empty()
-                    && reference.owners.iter().all(|(o, _)| skipped(o))
-                {
-                    continue;
-                }
-                // So is an ability without `CATEGORY:` (the line fails).
-                let failed = |o: &Name| {
-                    dropped.iter().any(|g| g.keys.contains_key(o))
-                        || r.objects.no_category.iter().any(|(_, k)| k.name == *o)
-                };
-                if !reference.owners.is_empty() && reference.owners.iter().all(|(o, _)| failed(o)) {
+                // A PREFACT fails as PCGen parses the line, whatever the entry keeps.
+                let always = reference.target == FileKind::DataControl && reference.on_base_line;
+                if !self.read_by_pcgen(r, &reference.owners, always, &dropped) {
                     continue;
                 }
                 if reference.target == FileKind::DataControl {
@@ -737,6 +723,205 @@ impl<'a> Resolver<'a> {
                 self.unknown_reference(f, reference, crowd(f, reference.target))
             };
             self.out.push(d);
+        }
+    }
+
+    /// Whether PCGen reads what the lines of `owners` in `r` say: a filtered entry keeps one
+    /// of those objects (or the text is read `always`, as the line is parsed), not every one
+    /// is a `.MOD` skipped for want of its object, nor an ability PCGen drops (`dropped`, or
+    /// without `CATEGORY:`).
+    fn read_by_pcgen(
+        &self,
+        r: &ReadFile<'_>,
+        owners: &[(Name, &'static str)],
+        always: bool,
+        dropped: &[&heads::Group],
+    ) -> bool {
+        if r.file.filter.is_some()
+            && !always
+            && !owners.iter().any(|(o, _)| passes(&r.file.filter, o))
+        {
+            return false;
+        }
+        let skipped = |o: &Name| self.skipped_mods.contains(&(r.file.file, o.clone()));
+        if !self.skipped_mods.is_empty()
+            && !owners.is_empty()
+            && owners.iter().all(|(o, _)| skipped(o))
+        {
+            return false;
+        }
+        let failed = |o: &Name| {
+            dropped.iter().any(|g| g.keys.contains_key(o))
+                || r.objects.no_category.iter().any(|(_, k)| k.name == *o)
+        };
+        owners.is_empty() || !owners.iter().all(|(o, _)| failed(o))
+    }
+
+    /// The groups token values name (`CSKILL:TYPE=Perform`, `LANGBONUS:ALL`,
+    /// `AUTO:ARMORPROF|ARMORTYPE=Medium`, every `MONCSKILL:`) that no object of the load set
+    /// joins: PCGen reports each at the end of the load and the token gives nothing. One
+    /// error per file and group, at its first use.
+    fn empty_groups(&mut self) {
+        let mut joined: FxHashMap<&tokens::Members, bool> = FxHashMap::default();
+        let mut out = Vec::new();
+        for r in &self.read {
+            if r.objects.group_references.is_empty() {
+                continue;
+            }
+            let dropped = r.dropped();
+            for g in &r.objects.group_references {
+                if !self.read_by_pcgen(r, &g.owners, false, &dropped) {
+                    continue;
+                }
+                let has = *joined
+                    .entry(&g.members)
+                    .or_insert_with(|| self.joined(&g.members));
+                if !has {
+                    out.push(self.empty_group(r.file, g));
+                }
+            }
+        }
+        self.out.extend(out);
+    }
+
+    /// Whether some object of the load set is a member of `members`.
+    fn joined(&self, members: &tokens::Members) -> bool {
+        match members {
+            tokens::Members::Typed { kind, types } => {
+                let all = |have: &[Name]| types.iter().all(|t| have.contains(t));
+                let only = |t: &str| types.iter().all(|x| x.as_str().eq_ignore_ascii_case(t));
+                let also_made = || {
+                    (self.read.iter()).any(|r| r.objects.also_makes.iter().any(|(k, _)| k == kind))
+                };
+                // Objects PCGen makes besides the data's lines: the tokens' own (a
+                // `NATURALATTACKS:` weapon's proficiency has TYPE=Natural), and the
+                // proficiency "Unarmed Strike" (TYPE=Simple) when no file makes it
+                // (`SourceFileLoader`).
+                let made_by_pcgen = match kind {
+                    FileKind::WeaponProf => only("Simple") || (only("Natural") && also_made()),
+                    _ => types.is_empty() && also_made(),
+                };
+                if types.is_empty() {
+                    // Every object: one that a line the load set keeps makes.
+                    let space = Space::File(*kind);
+                    return made_by_pcgen
+                        || self
+                            .groups(&space)
+                            .any(|(r, g)| g.keys.keys().any(|key| passes(&r.file.filter, key)));
+                }
+                made_by_pcgen || self.any_object(*kind, all)
+            }
+            tokens::Members::MonsterClasses => {
+                let monster: Vec<Name> = (self.load.game_mode.iter())
+                    .flat_map(|g| g.monster_class_types.iter().map(|t| Name::new(t)))
+                    .chain([Name::new(heads::MONSTER_MARK)])
+                    .collect();
+                self.any_object(FileKind::Class, |have| {
+                    have.iter().any(|t| monster.contains(t))
+                })
+            }
+        }
+    }
+
+    /// Whether an object of `kind` the load set keeps has types that `has` accepts: first
+    /// by each whole file's own lines (one look at its distinct type sets), else with
+    /// every file's lines of each object together (a `.MOD` elsewhere adds types) and each
+    /// copy given its base's.
+    fn any_object(&self, kind: FileKind, has: impl Fn(&[Name]) -> bool) -> bool {
+        let files = || self.read.iter().filter(move |r| r.file.kind == kind);
+        if files().any(|r| r.file.filter.is_none() && r.objects.type_sets.iter().any(|s| has(s))) {
+            return true;
+        }
+        let mut merged: FxHashMap<&Name, Vec<Name>> = FxHashMap::default();
+        for r in files() {
+            for (key, types) in &r.objects.object_types {
+                if passes(&r.file.filter, key) {
+                    merged.entry(key).or_default().extend(types.iter().cloned());
+                }
+            }
+        }
+        for r in files() {
+            for line in r.objects.own.iter().chain(&r.objects.deferred) {
+                if let Head::Copy { base, new } = &line.head {
+                    let from = merged.get(&base.key.name).cloned().unwrap_or_default();
+                    merged.entry(&new.name).or_default().extend(from);
+                }
+            }
+        }
+        // Only objects a line makes: a `.MOD` of a missing object adds no member.
+        let space = Space::File(kind);
+        merged
+            .iter()
+            .any(|(key, types)| has(types) && matches!(self.find_where(&space, key).0, Found::Yes))
+    }
+
+    /// The error for a group no object joins.
+    fn empty_group(&self, f: &LoadedFile, g: &tokens::GroupReference) -> Diagnostic {
+        let others = crate::diagnostic::more_uses(g.uses);
+        let span = f.lines.place(g.written.span);
+        let token = g.token_name();
+        let (message, label, pcgen, typed) = match &g.members {
+            tokens::Members::Typed { kind, types } if types.is_empty() => {
+                let noun = kind_noun(*kind);
+                (
+                    format!("`{token}` names every {noun}, and this load set has none{others}"),
+                    format!("no {noun} is loaded"),
+                    format!("No {} objects were loaded", pcgen_class(*kind)),
+                    None,
+                )
+            }
+            tokens::Members::Typed { kind, types } => {
+                let noun = kind_noun(*kind);
+                let group = types.iter().map(Name::as_str).collect::<Vec<_>>().join(".");
+                (
+                    format!("no {noun} of `TYPE={group}` in this load set{others}"),
+                    format!("no {noun} has every type of this group"),
+                    format!(
+                        "No {} objects of TYPE={group} were loaded",
+                        pcgen_class(*kind)
+                    ),
+                    Some((*kind, types)),
+                )
+            }
+            tokens::Members::MonsterClasses => (
+                format!(
+                    "no monster class in this load set: `{token}` gives class skills to the \
+                     monster classes (TYPE=Monster){others}"
+                ),
+                "no class is a monster class".to_owned(),
+                "No ClassSkillList objects of TYPE=Monster were loaded".to_owned(),
+                None,
+            ),
+        };
+        let d = Diagnostic::error(codes::EMPTY_GROUP, span, message)
+            .with_label(label)
+            .with_note(format!(
+                "PCGen: \"{pcgen} but were referred to in the data\"; the token gives nothing \
+                 from this group"
+            ));
+        let fallback = "load the campaign that makes these objects (a `PRECAMPAIGN` in the PCC), \
+                        or correct the group";
+        // One type: the closest type objects of the kind do have.
+        let guess = typed.and_then(|(kind, types)| {
+            let [only] = types.as_slice() else {
+                return None;
+            };
+            let mut known: Vec<&str> = self
+                .read
+                .iter()
+                .filter(|r| r.file.kind == kind)
+                .flat_map(|r| r.objects.type_sets.iter().flatten().map(Name::as_str))
+                .collect();
+            known.sort_unstable();
+            known.dedup();
+            let close = closest(only.as_str(), known.iter().copied())?;
+            let written = g.written.name.as_str();
+            let at = written.len().checked_sub(only.as_str().len())?;
+            Some(format!("{}{close}", written.get(..at)?))
+        });
+        match guess {
+            Some(fix) => d.with_did_you_mean(span, fix),
+            None => d.with_help(fallback),
         }
     }
 

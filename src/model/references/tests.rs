@@ -234,8 +234,16 @@ fn ability_and_ability_pool_tokens_name_categories_too() {
 #[test]
 fn token_values_name_objects_of_their_kind() {
     let found = check(&[
-        ("SKILL", "skills.lst", "Climb\nCraft (Visual Art)\n"),
-        ("CLASS", "classes.lst", "CLASS:Wizard\n"),
+        (
+            "SKILL",
+            "skills.lst",
+            "Climb\nCraft (Visual Art)\tTYPE:Craft\n",
+        ),
+        (
+            "CLASS",
+            "classes.lst",
+            "CLASS:Wizard\nCLASS:Beast\tISMONSTER:YES\n",
+        ),
         (
             "RACE",
             "races.lst",
@@ -538,4 +546,105 @@ fn prerequisite_keys_no_load_defines_are_warnings() {
     // Without the data folder's index nothing is said: "in no load" is unknown.
     let (load, _) = load(MISCINFO, &[("ABILITY", "feats.lst", feats)]);
     assert!(super::check(&load).iter().all(|d| d.code.id != "R0106"));
+}
+
+#[test]
+fn a_group_no_object_joins_is_one_error_per_file_at_its_first_use() {
+    let skills = "Climb\tTYPE:Strength\nPerform (Sing)\tTYPE:Perform.Charisma\nCraft (Bows)\n";
+    let found = check(&[
+        ("SKILL", "skills.lst", skills),
+        // A `.MOD` in another file gives Craft (Bows) its type.
+        ("SKILL", "skill_mods.lst", "Craft (Bows).MOD\tTYPE:Craft\n"),
+        (
+            "TEMPLATE",
+            "templates.lst",
+            "Bard Blood\tCSKILL:TYPE=Perform|TYPE=Perfrom\n\
+             Smith Blood\tCSKILL:TYPE=Craft|TYPE.Perform.Charisma\tBONUS:SKILL|TYPE=Perfrom|2\n\
+             Chooser\tBONUS:SKILL|TYPE=%CHOICE|1\tCSKILL:TYPE=Perform.Strength\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [
+            row("R0107", "templates.lst", 1, 32, "TYPE=Perfrom"),
+            row("R0107", "templates.lst", 3, 43, "TYPE=Perform.Strength"),
+        ]
+    );
+    let (load, found) = load(
+        MISCINFO,
+        &[
+            ("SKILL", "skills.lst", skills),
+            (
+                "TEMPLATE",
+                "t.lst",
+                "Bard Blood\tCSKILL:TYPE=Perfrom\tCSKILL:TYPE=Perfrom\n",
+            ),
+        ],
+    );
+    let d = &found[0];
+    assert_eq!(
+        d.message,
+        "no SKILL of `TYPE=Perfrom` in this load set (and 1 more use in this file)"
+    );
+    assert_eq!(
+        d.suggestion.as_ref().map(|s| s.text.as_str()),
+        Some("TYPE=Perform")
+    );
+    let file = load.sources.get(d.span.file).unwrap();
+    assert_eq!(file.text.get(d.span.range()), Some("TYPE=Perfrom"));
+}
+
+#[test]
+fn armour_types_all_and_known_spells_name_groups_too() {
+    let found = check(&[
+        (
+            "EQUIPMENT",
+            "equip.lst",
+            "Chain Shirt\tTYPE:Armor.Light.Suit\n",
+        ),
+        (
+            "CLASS",
+            "classes.lst",
+            "CLASS:Knight\tAUTO:ARMORPROF|ARMORTYPE=Light|ARMORTYPE=Heavy\tAUTO:WEAPONPROF|TYPE=Simple\n\
+             CLASS:Sage\tKNOWNSPELLS:LEVEL=0|LEVEL=1\n",
+        ),
+        (
+            "DEITY",
+            "deities.lst",
+            "Anyone\tDOMAINS:ANY\nNobody\tDOMAINS:ALL\n",
+        ),
+    ]);
+    // "Unarmed Strike" is a Simple proficiency of every load (PCGen makes it).
+    assert_eq!(
+        found,
+        [
+            row("R0107", "classes.lst", 1, 45, "ARMORTYPE=Heavy"),
+            row("R0107", "classes.lst", 2, 24, "LEVEL=0"),
+            // `ANY` and `ALL` are one group: one error for the file.
+            row("R0107", "deities.lst", 1, 16, "ANY"),
+        ]
+    );
+}
+
+#[test]
+fn moncskill_needs_a_monster_class() {
+    let race = ("RACE", "races.lst", "Centaur\tMONCSKILL:Climb\n");
+    let skills = ("SKILL", "skills.lst", "Climb\n");
+    // No class is a monster's: PCGen's "No ClassSkillList objects of TYPE=Monster".
+    let plain = ("CLASS", "classes.lst", "CLASS:Fighter\tTYPE:Base.PC\n");
+    assert_eq!(
+        check(&[skills, race, plain]),
+        [row("R0107", "races.lst", 1, 19, "Climb")]
+    );
+    // A class of a type the game mode calls a monster's, or marked itself.
+    let typed = ("CLASS", "classes.lst", "CLASS:Humanoid\tTYPE:Monster\n");
+    let marked = ("CLASS", "classes.lst", "CLASS:Beast\tISMONSTER:YES\n");
+    let monster_mode = format!("{MISCINFO}CLASSTYPE:Monster\tCRFORMULA:0\tISMONSTER:YES\n");
+    assert!(load(&monster_mode, &[skills, race, typed]).1.is_empty());
+    assert_eq!(
+        check(&[skills, race, typed]).len(),
+        1,
+        "a mode without monster class types"
+    );
+    assert!(check(&[skills, race, marked]).is_empty());
 }

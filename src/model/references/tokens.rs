@@ -84,6 +84,111 @@ struct Row {
     /// PCGen looks the names up only when the prerequisite is tested (the `when` column is
     /// `test`), never at load.
     tested: bool,
+    /// The groups PCGen makes a group reference of from the token's items (the `groups`
+    /// column).
+    groups: GroupForms,
+}
+
+/// Which items of a token PCGen reads as a group of objects it resolves at the end of the
+/// load (the table's `groups` column).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct GroupForms {
+    /// `TYPE=a.b`, `TYPE.a`: the target's objects with every type.
+    types: bool,
+    /// `ALL`: every object of the target kind.
+    all: bool,
+    /// `ANY`: the same.
+    any: bool,
+    /// Items are `,`-separated filters whose `LEVEL=n` are dropped first; none left is
+    /// every object of the kind.
+    level: bool,
+    /// `ARMORTYPE=a` (`"ARMOR"`) or `SHIELDTYPE=a` (`"SHIELD"`): equipment of TYPE=ARMOR.a.
+    equipment: Option<&'static str>,
+    /// Every use names the monster classes' skill lists.
+    monster: bool,
+}
+
+impl GroupForms {
+    fn parse(column: &str) -> Option<GroupForms> {
+        let mut g = GroupForms::default();
+        for word in column.split(',').filter(|w| !w.is_empty()) {
+            match word {
+                "TYPE" => g.types = true,
+                "ALL" => g.all = true,
+                "ANY" => g.any = true,
+                "LEVEL" => g.level = true,
+                "ARMORTYPE" => g.equipment = Some("ARMOR"),
+                "SHIELDTYPE" => g.equipment = Some("SHIELD"),
+                "MONSTER" => g.monster = true,
+                _ => return None,
+            }
+        }
+        Some(g)
+    }
+
+    /// The group the item `text` (trimmed) names, if it is one of these forms.
+    fn group(self, target: FileKind, text: &str) -> Option<Members> {
+        // A choice (`TYPE=%CHOICE`, `%LIST`) is made when the character chooses.
+        if text.contains(['%', '[', '(']) {
+            return None;
+        }
+        let typed = |kind: FileKind, first: Option<&str>, rest: &str| {
+            let types: Vec<Name> = first
+                .into_iter()
+                .chain(rest.split('.'))
+                .map(|t| Name::new(t.trim()))
+                .collect();
+            (!types.iter().any(|t| t.as_str().is_empty())).then_some(Members::Typed { kind, types })
+        };
+        if self.level {
+            let mut rest = text.split(',').filter(|f| !f.trim().starts_with("LEVEL="));
+            return match (rest.next(), rest.next()) {
+                (None, _) => Some(Members::Typed {
+                    kind: target,
+                    types: Vec::new(),
+                }),
+                (Some(one), None) => GroupForms {
+                    level: false,
+                    ..self
+                }
+                .group(target, one.trim()),
+                _ => None,
+            };
+        }
+        if (self.all && text == "ALL") || (self.any && text == "ANY") {
+            return Some(Members::Typed {
+                kind: target,
+                types: Vec::new(),
+            });
+        }
+        if self.types {
+            if let Some(rest) = text
+                .strip_prefix("TYPE=")
+                .or_else(|| text.strip_prefix("TYPE."))
+            {
+                return typed(target, None, rest);
+            }
+        }
+        let word = self.equipment?;
+        let rest = text.strip_prefix(word)?.strip_prefix("TYPE")?;
+        let rest = rest.strip_prefix('=').or_else(|| rest.strip_prefix('.'))?;
+        typed(FileKind::Equipment, Some(word), rest)
+    }
+}
+
+/// The objects a group reference stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Members {
+    /// The objects of `kind` with every one of `types` (no types: every object of it).
+    Typed {
+        /// The kind of object.
+        kind: FileKind,
+        /// The types each member has (compared without case, as PCGen's `Type` does).
+        types: Vec<Name>,
+    },
+    /// The skill lists of the monster classes (`MONCSKILL:` fills them): classes of a type
+    /// the game mode marks `ISMONSTER:YES`, or with `ISMONSTER:YES` themselves.
+    MonsterClasses,
 }
 
 impl Row {
@@ -120,16 +225,20 @@ static BY_TOKEN: LazyLock<crate::fxhash::FxHashMap<&'static str, Vec<&'static Ro
 fn parse(text: &str) -> Vec<Row> {
     crate::model::token_table::rows(text)
         .filter_map(|cols| {
-            let (kind, token, shape, target, except, when) = match cols.as_slice() {
-                [kind, token, shape, target] => (kind, token, shape, target, "", "load"),
+            let (kind, token, shape, target, except, when, groups) = match cols.as_slice() {
+                [kind, token, shape, target] => (kind, token, shape, target, "", "load", ""),
                 [kind, token, shape, target, except] => {
-                    (kind, token, shape, target, *except, "load")
+                    (kind, token, shape, target, *except, "load", "")
                 }
                 [kind, token, shape, target, except, when] => {
-                    (kind, token, shape, target, *except, *when)
+                    (kind, token, shape, target, *except, *when, "")
+                }
+                [kind, token, shape, target, except, when, groups] => {
+                    (kind, token, shape, target, *except, *when, *groups)
                 }
                 _ => return None,
             };
+            let groups = GroupForms::parse(groups)?;
             let tested = match when {
                 "load" | "" => false,
                 "test" => true,
@@ -176,6 +285,7 @@ fn parse(text: &str) -> Vec<Row> {
                     .map(str::to_owned)
                     .collect(),
                 tested,
+                groups,
             })
         })
         .collect()
@@ -208,14 +318,44 @@ pub(super) struct Reference {
     pub(super) tested: bool,
 }
 
-/// Every name the tokens of `lines` (a file of `kind` whose text is `text`) give, each once.
+/// A group of objects a file's tokens name (`TYPE=Perform` in `CSKILL:`, `ALL` in
+/// `LANGBONUS:`), each once: PCGen resolves it at the end of the load and reports one no
+/// object joins.
+#[derive(Debug)]
+pub(super) struct GroupReference {
+    /// The objects it stands for.
+    pub(super) members: Members,
+    /// The item as written (first use; for `MONCSKILL:`, its value).
+    pub(super) written: Written,
+    /// How many uses in the file.
+    pub(super) uses: usize,
+    /// The keys of the objects whose lines name it, with the token (as for [`Reference`]).
+    pub(super) owners: Vec<(Name, &'static str)>,
+    /// The token that names it first.
+    pub(super) token: &'static str,
+    /// Its sub-token (`LANGUAGE` of `ADD:LANGUAGE|…`), if the table's row has one.
+    pub(super) sub: Option<&'static str>,
+}
+
+impl GroupReference {
+    /// The token as a report names it: `CSKILL`, `ADD:LANGUAGE`.
+    pub(super) fn token_name(&self) -> String {
+        match self.sub {
+            Some(sub) => format!("{}:{sub}", self.token),
+            None => self.token.to_owned(),
+        }
+    }
+}
+
+/// Every name the tokens of `lines` (a file of `kind` whose text is `text`) give, each once,
+/// and every group of objects they name.
 pub(super) fn references(
     lines: &[Line],
     text: &str,
     kind: FileKind,
     owners: &[Option<Name>],
     looked_up: &[bool],
-) -> Vec<Reference> {
+) -> (Vec<Reference>, Vec<GroupReference>) {
     let applies = |r: &Row| r.applies(kind) && r.checked();
     let mut found = Found::default();
     // Kit lines are tokens from their first column on; other lines start with a name.
@@ -236,7 +376,12 @@ pub(super) fn references(
                     },
                     None => (value, at),
                 };
-                names(row.shape, without_pres(value), at, &mut |s, at| {
+                let value = without_pres(value);
+                if row.groups.monster {
+                    let span = Span::new(t.file, at..at + value.len());
+                    found.group(row, Members::MonsterClasses, value, span, owner.as_ref());
+                }
+                names(row.shape, value, at, &mut |s, at| {
                     found.add(row, s, Span::new(t.file, at..at), owner.as_ref(), base);
                 });
             };
@@ -256,13 +401,17 @@ pub(super) fn references(
             }
         }
     }
-    found.out
+    (found.out, found.groups)
 }
 
 /// The names found so far in one file, each once.
 #[derive(Default)]
 struct Found {
     out: Vec<Reference>,
+    /// The groups, each once.
+    groups: Vec<GroupReference>,
+    /// The owners and tokens each group of `groups` has (by its place).
+    group_owned: crate::fxhash::FxHashSet<(usize, Name, &'static str)>,
     /// Where each name of each kind (and whether PCGen looks it up only when a
     /// prerequisite is tested) is in `out`.
     at_of: crate::fxhash::FxHashMap<
@@ -279,6 +428,12 @@ impl Found {
     /// line of the object `owner`.
     fn add(&mut self, row: &'static Row, s: &str, at: Span, owner: Option<&Name>, base: bool) {
         let Some((lead, text)) = key_in(row, s) else {
+            let text = s.trim();
+            if let Some(members) = row.groups.group(row.target, text) {
+                let start = at.range().start + (s.len() - s.trim_start().len());
+                let span = Span::new(at.file, start..start + text.len());
+                self.group(row, members, text, span, owner);
+            }
             return;
         };
         // A name given before is found by its text: no `Name` is made for it. A PREFACT's
@@ -316,6 +471,45 @@ impl Found {
                 let by = row.token.as_str();
                 if self.owned.insert((i, o.clone(), by)) {
                     r.owners.push((o.clone(), by));
+                }
+            }
+        }
+    }
+}
+
+impl Found {
+    /// Counts a use of the group `members`, written `text` at `span`.
+    fn group(
+        &mut self,
+        row: &'static Row,
+        members: Members,
+        text: &str,
+        span: Span,
+        owner: Option<&Name>,
+    ) {
+        let i = match self.groups.iter().position(|g| g.members == members) {
+            Some(i) => i,
+            None => {
+                self.groups.push(GroupReference {
+                    members,
+                    written: Written {
+                        name: Name::new(text),
+                        span,
+                    },
+                    uses: 0,
+                    owners: Vec::new(),
+                    token: row.token.as_str(),
+                    sub: row.sub.as_deref(),
+                });
+                self.groups.len() - 1
+            }
+        };
+        if let Some(g) = self.groups.get_mut(i) {
+            g.uses += 1;
+            if let Some(o) = owner {
+                let by = row.token.as_str();
+                if self.group_owned.insert((i, o.clone(), by)) {
+                    g.owners.push((o.clone(), by));
                 }
             }
         }
@@ -679,6 +873,7 @@ mod tests {
         let lines = lines(FileId(0), text, LineMode::Object);
         let owners = vec![None; lines.len()];
         references(&lines, text, kind, &owners, &vec![false; lines.len()])
+            .0
             .iter()
             .map(|r| {
                 let at = text.get(r.name.span.range()).unwrap_or("?");
