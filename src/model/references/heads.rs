@@ -181,13 +181,10 @@ pub(super) struct FileObjects {
     pub(super) references: Vec<super::tokens::Reference>,
     /// The groups of objects this file's token values name (`TYPE=Perform`), each once.
     pub(super) group_references: Vec<super::tokens::GroupReference>,
-    /// The types each object of this file has by its lines here (`TYPE:` on the lines that
-    /// make, copy to or modify it; a class's `ISMONSTER:YES` as [`MONSTER_MARK`]), each key
-    /// once, in the order first met.
-    pub(super) object_types: Vec<(Name, Vec<Name>)>,
-    /// The distinct type sets of the objects this file makes (by
-    /// [`FileObjects::object_types`]): what a group is matched against in a load set that
-    /// keeps the file whole.
+    /// The distinct type sets of the objects this file makes (by [`object_types_of`]), for a
+    /// kind a group may name by type: what a group is matched against in a load set that
+    /// keeps the file whole. Only these are kept for the run (each object's own list is
+    /// worked out again when a group is not found so, which is rare).
     pub(super) type_sets: Vec<Vec<Name>>,
     /// The `.COPY=` and `.MOD` lines whose object this file makes itself (in the same
     /// category as written): found in every load set whose entry keeps the file whole, so a
@@ -247,19 +244,23 @@ impl FileObjects {
             let lines = f.shared_lines(line_mode(kind));
             let text = &f.source().text;
             let (heads, owners, looked_up) = FileHeads::read_with_owners(lines, text, kind);
+            let types = (super::tokens::typed_kinds().contains(&kind))
+                .then(|| object_types(lines, text, kind, &owners, &heads));
             let mut objects = FileObjects::from_heads(heads, kind);
             objects.named_categories = named_categories(lines, text, kind, &owners);
             (objects.references, objects.group_references) =
                 super::tokens::references(lines, text, kind, &owners, &looked_up);
-            objects.object_types = object_types(lines, text, kind, &owners);
-            let made = |key: &Name| objects.groups.iter().any(|g| g.keys.contains_key(key));
-            let mut sets: Vec<Vec<Name>> = (objects.object_types.iter())
-                .filter(|(key, _)| made(key))
-                .map(|(_, types)| types.clone())
-                .collect();
-            sets.sort_by(|a, b| a.iter().map(Name::as_str).cmp(b.iter().map(Name::as_str)));
-            sets.dedup();
-            objects.type_sets = sets;
+            if let Some(types) = types {
+                let made = |key: &Name| objects.groups.iter().any(|g| g.keys.contains_key(key));
+                let mut sets: Vec<Vec<Name>> = types
+                    .into_iter()
+                    .filter(|(key, _)| made(key))
+                    .map(|(_, types)| types)
+                    .collect();
+                sets.sort_by(|a, b| a.iter().map(Name::as_str).cmp(b.iter().map(Name::as_str)));
+                sets.dedup();
+                objects.type_sets = sets;
+            }
             objects.also_makes = also_makes(lines, text, kind);
             objects.clears = clears(lines, text, kind);
             objects
@@ -446,20 +447,37 @@ fn named_categories(
     named
 }
 
-/// The type a class with `ISMONSTER:YES` is given in [`FileObjects::object_types`]: no
+/// The name under which a file's [`object_types_of`] are kept in the file cache.
+const TYPES: &str = "model::references::object_types";
+
+/// The types each object of `file` (read as `kind`) has by its lines there (`TYPE:` on the
+/// lines that make, copy to or modify it; a class's `ISMONSTER:YES` as [`MONSTER_MARK`]),
+/// each key once, in the order first met; worked out once per file and run, when first asked.
+pub(super) fn object_types_of(file: &CachedFile, kind: FileKind) -> Arc<Vec<(Name, Vec<Name>)>> {
+    file.derived(TYPES, kind as u32, |f| {
+        let lines = f.shared_lines(line_mode(kind));
+        let text = &f.source().text;
+        let (heads, owners, _) = FileHeads::read_with_owners(lines, text, kind);
+        object_types(lines, text, kind, &owners, &heads)
+    })
+}
+
+/// The type a class with `ISMONSTER:YES` is given in [`object_types_of`]: no
 /// `TYPE:` can write it (a type has no `:`).
 pub(super) const MONSTER_MARK: &str = "ISMONSTER:YES";
 
-/// What [`FileObjects::object_types`] says: the types of each object `lines` make or
+/// What [`object_types_of`] says: the types of each object `lines` make or
 /// change, read as PCGen's `TYPE:` token reads them (dot-separated; `.CLEAR` and `ADD` are
 /// no types, `REMOVE.x` takes `x` away, which is kept here: a group that some object may
-/// join is not reported). A class's type also comes from its `CLASSTYPE:` and
+/// join is not reported), and a copy has its base's when this file makes the base. A
+/// class's type also comes from its `CLASSTYPE:` and
 /// `FACT:ClassType|…` (PCGen's `isMonster` reads both).
 fn object_types(
     lines: &[Line],
     text: &str,
     kind: FileKind,
     owners: &[Option<Name>],
+    heads: &FileHeads,
 ) -> Vec<(Name, Vec<Name>)> {
     let mut out: Vec<(Name, Vec<Name>)> = Vec::new();
     let mut at: crate::fxhash::FxHashMap<Name, usize> = Default::default();
@@ -498,6 +516,22 @@ fn object_types(
             for t in types {
                 if !have.iter().any(|h| h.as_str().eq_ignore_ascii_case(t)) {
                     have.push(Name::new(t));
+                }
+            }
+        }
+    }
+    // A copy has its base's types too, when this file makes the base (in file order).
+    for line in &heads.lines {
+        if let Head::Copy { base, new } = &line.head {
+            let (Some(&from), Some(&to)) = (at.get(&base.key.name), at.get(&new.name)) else {
+                continue;
+            };
+            let inherited = out.get(from).map(|(_, t)| t.clone()).unwrap_or_default();
+            if let Some((_, have)) = out.get_mut(to) {
+                for t in inherited {
+                    if !have.contains(&t) {
+                        have.push(t);
+                    }
                 }
             }
         }

@@ -824,19 +824,32 @@ impl<'a> Resolver<'a> {
     }
 
     /// Whether an object of `kind` the load set keeps has types that `has` accepts: first
-    /// by each whole file's own lines (one look at its distinct type sets), else with
-    /// every file's lines of each object together (a `.MOD` elsewhere adds types) and each
-    /// copy given its base's.
+    /// by each whole file's own lines (one look at its distinct type sets), then each
+    /// filtered file's kept objects, else with every file's lines of each object together
+    /// (a `.MOD` elsewhere adds types) and each copy given its base's.
     fn any_object(&self, kind: FileKind, has: impl Fn(&[Name]) -> bool) -> bool {
         let files = || self.read.iter().filter(move |r| r.file.kind == kind);
         if files().any(|r| r.file.filter.is_none() && r.objects.type_sets.iter().any(|s| has(s))) {
             return true;
         }
-        let mut merged: FxHashMap<&Name, Vec<Name>> = FxHashMap::default();
+        // A filtered file: the objects it makes and keeps.
+        let kept_member = |r: &ReadFile<'_>| {
+            let made = |key: &Name| r.objects.groups.iter().any(|g| g.keys.contains_key(key));
+            (heads::object_types_of(&r.file.cached, kind).iter())
+                .any(|(key, types)| passes(&r.file.filter, key) && made(key) && has(types))
+        };
+        if files().any(|r| r.file.filter.is_some() && kept_member(r)) {
+            return true;
+        }
+        let mut merged: FxHashMap<Name, Vec<Name>> = FxHashMap::default();
         for r in files() {
-            for (key, types) in &r.objects.object_types {
+            let types_of = heads::object_types_of(&r.file.cached, kind);
+            for (key, types) in types_of.iter() {
                 if passes(&r.file.filter, key) {
-                    merged.entry(key).or_default().extend(types.iter().cloned());
+                    merged
+                        .entry(key.clone())
+                        .or_default()
+                        .extend(types.iter().cloned());
                 }
             }
         }
@@ -844,7 +857,7 @@ impl<'a> Resolver<'a> {
             for line in r.objects.own.iter().chain(&r.objects.deferred) {
                 if let Head::Copy { base, new } = &line.head {
                     let from = merged.get(&base.key.name).cloned().unwrap_or_default();
-                    merged.entry(&new.name).or_default().extend(from);
+                    merged.entry(new.name.clone()).or_default().extend(from);
                 }
             }
         }

@@ -648,3 +648,34 @@ fn moncskill_needs_a_monster_class() {
     );
     assert!(check(&[skills, race, marked]).is_empty());
 }
+
+#[test]
+fn a_kept_copy_has_its_bases_types() {
+    let armour = "Chain Shirt\tKEY:Chain Shirt (Base)\tTYPE:Armor.Light.Suit\n\
+                  Chain Shirt (Base).COPY=Mithral Shirt\tKEY:Mithral Shirt\n";
+    let class = (
+        "CLASS",
+        "classes.lst",
+        "CLASS:Knight\tAUTO:ARMORPROF|ARMORTYPE=Light\n",
+    );
+    assert!(check(&[("EQUIPMENT", "equip.lst", armour), class]).is_empty());
+    // The entry keeps only the copy: still light armour.
+    let kept = check(&[
+        ("EQUIPMENT", "equip.lst|(INCLUDE:Mithral Shirt)", armour),
+        class,
+    ]);
+    assert!(kept.iter().all(|f| f.0 != "R0107"), "{kept:?}");
+    // Nothing the entry keeps is armour.
+    let none = check(&[
+        (
+            "EQUIPMENT",
+            "equip.lst|(INCLUDE:Rope)",
+            &format!("{armour}Rope\tTYPE:Goods\n"),
+        ),
+        class,
+    ]);
+    assert_eq!(
+        none,
+        [row("R0107", "classes.lst", 1, 29, "ARMORTYPE=Light")]
+    );
+}

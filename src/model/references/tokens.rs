@@ -176,6 +176,29 @@ impl GroupForms {
     }
 }
 
+/// The kinds of object a group may name by type (a `TYPE`, `ARMORTYPE`/`SHIELDTYPE` or
+/// `MONSTER` form of the table's `groups` column): those whose files' types are kept.
+pub(super) fn typed_kinds() -> &'static [FileKind] {
+    static KINDS: LazyLock<Vec<FileKind>> = LazyLock::new(|| {
+        let mut kinds: Vec<FileKind> = ROWS
+            .iter()
+            .flat_map(|r| {
+                let g = r.groups;
+                [
+                    g.types.then_some(r.target),
+                    g.equipment.map(|_| FileKind::Equipment),
+                    g.monster.then_some(FileKind::Class),
+                ]
+            })
+            .flatten()
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        kinds
+    });
+    &KINDS
+}
+
 /// The objects a group reference stands for.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Members {
