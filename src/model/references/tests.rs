@@ -679,3 +679,16 @@ fn a_kept_copy_has_its_bases_types() {
         [row("R0107", "classes.lst", 1, 29, "ARMORTYPE=Light")]
     );
 }
+
+#[test]
+fn a_choose_skill_group_is_checked_and_its_other_items_are_not() {
+    let found = check(&[
+        ("SKILL", "skills.lst", "Climb\tTYPE:Strength\n"),
+        (
+            "TEMPLATE",
+            "templates.lst",
+            "Crafty\tCHOOSE:SKILL|CLASS|Clkimb|TYPE=Craft|TYPE=Strength\n",
+        ),
+    ]);
+    assert_eq!(found, [row("R0107", "templates.lst", 1, 34, "TYPE=Craft")]);
+}

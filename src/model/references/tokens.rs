@@ -84,6 +84,9 @@ struct Row {
     /// PCGen looks the names up only when the prerequisite is tested (the `when` column is
     /// `test`), never at load.
     tested: bool,
+    /// Only the row's groups are read (the `when` column is `groups`): its other items are
+    /// not told from a choice's qualifiers yet.
+    groups_only: bool,
     /// The groups PCGen makes a group reference of from the token's items (the `groups`
     /// column).
     groups: GroupForms,
@@ -262,9 +265,10 @@ fn parse(text: &str) -> Vec<Row> {
                 _ => return None,
             };
             let groups = GroupForms::parse(groups)?;
-            let tested = match when {
-                "load" | "" => false,
-                "test" => true,
+            let (tested, groups_only) = match when {
+                "load" | "" => (false, false),
+                "test" => (true, false),
+                "groups" => (false, true),
                 _ => return None,
             };
             let kind = match *kind {
@@ -308,6 +312,7 @@ fn parse(text: &str) -> Vec<Row> {
                     .map(str::to_owned)
                     .collect(),
                 tested,
+                groups_only,
                 groups,
             })
         })
@@ -459,6 +464,9 @@ impl Found {
             }
             return;
         };
+        if row.groups_only {
+            return;
+        }
         // A name given before is found by its text: no `Name` is made for it. A PREFACT's
         // FACT is kept per use: PCGen stops at the first unknown FACT of each.
         let seen = self.at_of.entry((row.target, row.tested)).or_default();
@@ -585,6 +593,9 @@ pub struct NameInToken<'t> {
 pub fn names_in_token<'t>(kind: FileKind, token: &'t str) -> Vec<NameInToken<'t>> {
     let mut out = Vec::new();
     let mut give = |row: &'static Row, value: &'t str, at: usize| {
+        if row.groups_only {
+            return;
+        }
         let (value, at) = match &row.sub {
             Some(sub) => match value.strip_prefix(sub.as_str()) {
                 Some(rest) if rest.starts_with('|') => (&rest[1..], at + sub.len() + 1),
