@@ -901,7 +901,8 @@ impl<'a> Resolver<'a> {
                     "no monster class in this load set: `{token}` gives class skills to the \
                      monster classes (TYPE=Monster){others}"
                 ),
-                "no class is a monster class".to_owned(),
+                "no class is a monster class: PCGen's ClassSkillList of TYPE=Monster is empty"
+                    .to_owned(),
                 "No ClassSkillList objects of TYPE=Monster were loaded".to_owned(),
                 None,
             ),

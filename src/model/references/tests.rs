@@ -636,6 +636,13 @@ fn moncskill_needs_a_monster_class() {
         check(&[skills, race, plain]),
         [row("R0107", "races.lst", 1, 19, "Climb")]
     );
+    // The label names PCGen's object, as its log does.
+    let (_, found) = load(MISCINFO, &[skills, race, plain]);
+    assert!(
+        found[0]
+            .primary_label
+            .contains("ClassSkillList of TYPE=Monster")
+    );
     // A class of a type the game mode calls a monster's, or marked itself.
     let typed = ("CLASS", "classes.lst", "CLASS:Humanoid\tTYPE:Monster\n");
     let marked = ("CLASS", "classes.lst", "CLASS:Beast\tISMONSTER:YES\n");
